@@ -1,0 +1,25 @@
+// commands.h — the subcommands of `tilescope`, one file each. A command adds
+// itself to the parser and returns what to run if it was chosen.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <string>
+
+namespace ts::cli {
+
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;  // returns the process exit code
+};
+
+Command add_record_command(CLI::App& parent);
+Command add_stats_command(CLI::App& parent);
+Command add_export_command(CLI::App& parent);
+
+// One line on stderr, prefixed "tilescope: ", and the exit code for failures.
+int fail(const std::string& message);
+inline constexpr int kExitFailure = 1;
+inline constexpr int kExitUsage = 2;
+
+}  // namespace ts::cli

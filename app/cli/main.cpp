@@ -1,0 +1,41 @@
+// main.cpp — `tilescope`: the app, or one of its commands.
+//
+//   tilescope                      the app on its default scene (tiled, TILE 16, N = 64)
+//   tilescope record ...           record a trace (see `tilescope record --help`)
+//   tilescope stats FILE --json    what a trace holds
+//   tilescope export FILE --csv    one row per event
+#include <cstdio>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "app/cli/default_scene.h"
+
+namespace ts::cli {
+
+int fail(const std::string& message) {
+  std::fprintf(stderr, "tilescope: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+}  // namespace ts::cli
+
+int main(int argc, char** argv) {
+  using namespace ts::cli;
+  CLI::App app{"tilescope: watch tiled matrix multiplication on the GPU, access by access"};
+  app.require_subcommand(0, 1);
+  std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_export_command(app)};
+  DefaultScene scene = add_default_scene_options(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::fprintf(stderr, "tilescope: %s (see --help)\n", e.what());
+    return kExitUsage;
+  }
+  for (const Command& c : commands)
+    if (c.app->parsed()) return c.run();
+  return scene.run();
+}

@@ -1,0 +1,39 @@
+// record_options.cpp — parse and check the recording flags.
+#include "app/cli/record_options.h"
+
+#include "kernels/catalog.h"
+
+namespace ts::cli {
+
+void add_record_options(CLI::App& app, RecordOptions& o) {
+  app.add_option("--kernel", o.kernel, "Kernel: " + kernel_names())->capture_default_str();
+  app.add_option("--tile", o.tile, "TILE (block edge for the naive kernels): 2, 4, 8, 16 or 32")->capture_default_str();
+  app.add_option("--size", o.size, "Sets M = K = N")->capture_default_str();
+  app.add_option("--m", o.m, "Rows of A and C (overrides --size)");
+  app.add_option("--k", o.k, "Columns of A, rows of B (overrides --size)");
+  app.add_option("--n", o.n, "Columns of B and C (overrides --size)");
+  app.add_option("--device", o.device, "gpu, cpu (the emulator) or auto")->capture_default_str();
+  app.add_option("--inputs", o.inputs, "random (uniform in [-1, 1]) or integers (0..4)")->capture_default_str();
+  app.add_option("--seed", o.seed, "Seed of the inputs (0: a fresh one)");
+}
+
+std::string to_record_params(const RecordOptions& o, RecordParams& p) {
+  const auto kind = find_kernel(o.kernel);
+  if (!kind) return "unknown kernel '" + o.kernel + "' (choose one of " + kernel_names() + ")";
+  p.kernel = *kind;
+  p.tile = o.tile;
+  p.m = o.m ? o.m : o.size;
+  p.n = o.n ? o.n : o.size;
+  p.k = o.k ? o.k : o.size;
+  if (o.device == "gpu") p.device = DeviceChoice::Gpu;
+  else if (o.device == "cpu") p.device = DeviceChoice::Cpu;
+  else if (o.device == "auto") p.device = DeviceChoice::Auto;
+  else return "unknown device '" + o.device + "' (choose gpu, cpu or auto)";
+  if (o.inputs == "random") p.inputs = InputKind::Random;
+  else if (o.inputs == "integers") p.inputs = InputKind::SmallIntegers;
+  else return "unknown inputs '" + o.inputs + "' (choose random or integers)";
+  p.seed = o.seed;
+  return {};
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,26 @@
+// record_options.h — the flags that describe a recording, shared by
+// `tilescope record` and the app's automation flags.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "kernels/recorder.h"
+
+namespace ts::cli {
+
+struct RecordOptions {
+  std::string kernel = "tiled";
+  int tile = 16;
+  int size = 64;
+  int m = 0, n = 0, k = 0;  // 0: use size
+  std::string device = "auto";
+  std::string inputs = "random";
+  std::uint64_t seed = 0;
+};
+
+void add_record_options(CLI::App& app, RecordOptions& opts);
+// Fills params; returns an error message, empty when the options are valid.
+std::string to_record_params(const RecordOptions& opts, RecordParams& params);
+
+}  // namespace ts::cli

@@ -1,0 +1,112 @@
+// trace.h — one recorded launch: what ran, on what, and every thread's accesses.
+//
+// Threads are numbered block-major (blocks in x-fastest order, then threads in
+// x-fastest order inside a block); thread t's events are
+// events[thread_offsets[t] .. thread_offsets[t + 1]) in program order, so an
+// event's sequence number is its position in that range.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "app/core/dim3.h"
+#include "app/core/event.h"
+
+namespace ts {
+
+// Where an array lives and how it is laid out: element (r, c) is at
+// base + (r * ld + c) * 4 bytes. Shared arrays give their offset in the
+// block's shared window.
+struct ArrayLayout {
+  bool present = false;
+  std::uint64_t base = 0;
+  std::uint32_t rows = 0, cols = 0, ld = 0;
+  std::uint64_t elements() const { return std::uint64_t{rows} * ld; }
+};
+
+struct LaunchInfo {
+  std::string kernel;  // command-line name from the catalog, e.g. "tiled"
+  int tile = 0;
+  int m = 0, n = 0, k = 0;
+  Dim3 grid, block;
+  IterationRule iteration_rule{};
+  std::string recorder;     // "gpu" or "emulator"
+  std::string device_name;  // the GPU's name, or "CPU emulator"
+  std::string date;         // ISO 8601, UTC, when it was recorded
+  std::uint64_t seed = 0;   // of the random inputs
+  std::array<ArrayLayout, kArrayCount> arrays{};
+
+  std::uint64_t thread_count() const { return grid.count() * block.count(); }
+  std::uint32_t threads_per_block() const { return static_cast<std::uint32_t>(block.count()); }
+  bool recorded_on_gpu() const { return recorder == "gpu"; }
+};
+
+// GPU recordings only: where and when each block ran.
+struct BlockTiming {
+  std::uint32_t sm = 0;
+  std::uint32_t reserved = 0;
+  std::uint64_t start_ns = 0, end_ns = 0;  // %globaltimer
+};
+static_assert(sizeof(BlockTiming) == 24);
+
+// Events live in one uninitialised allocation: a trace of N = 256 holds
+// ~36 million of them and zero-filling 600 MB first would cost real time.
+class EventBuffer {
+ public:
+  EventBuffer() = default;
+  explicit EventBuffer(std::size_t n) : data_(n ? new Event[n] : nullptr), size_(n) {}
+  Event* data() { return data_.get(); }
+  const Event* data() const { return data_.get(); }
+  std::size_t size() const { return size_; }
+  Event& operator[](std::size_t i) { return data_[i]; }
+  const Event& operator[](std::size_t i) const { return data_[i]; }
+  std::span<const Event> span() const { return {data_.get(), size_}; }
+  std::span<Event> span() { return {data_.get(), size_}; }
+
+ private:
+  std::unique_ptr<Event[]> data_;
+  std::size_t size_ = 0;
+};
+
+struct ThreadCoord {
+  Dim3 block;    // blockIdx
+  Dim3 thread;   // threadIdx
+  std::uint32_t block_linear = 0;
+  std::uint32_t thread_in_block = 0;  // x-fastest
+  std::uint32_t warp = 0;             // warp inside its block
+};
+
+struct ElementCoord {
+  std::uint32_t row = 0, col = 0;
+};
+
+struct Trace {
+  LaunchInfo launch;
+  std::vector<float> a, b, c;  // the inputs, and C as the kernel wrote it
+  std::vector<std::uint64_t> thread_offsets;  // thread_count() + 1 entries
+  std::vector<BlockTiming> block_timing;      // empty unless recorded on a GPU
+  EventBuffer events;
+
+  std::uint64_t thread_count() const { return thread_offsets.empty() ? 0 : thread_offsets.size() - 1; }
+  std::span<const Event> thread_events(std::uint64_t thread) const {
+    return events.span().subspan(thread_offsets[thread], thread_offsets[thread + 1] - thread_offsets[thread]);
+  }
+  ThreadCoord thread_coord(std::uint64_t thread) const;
+  std::uint64_t thread_id(const Dim3& block, const Dim3& thread) const;
+  ElementCoord element(ArrayId array, std::uint32_t index) const;
+  std::uint64_t address(ArrayId array, std::uint32_t index) const;
+  // Bytes the trace holds in memory, for the benchmarks.
+  std::uint64_t memory_bytes() const;
+};
+
+const char* array_name(ArrayId a);
+const char* space_name(Space s);
+const char* op_name(Op o);
+std::string utc_now_iso8601();
+
+}  // namespace ts

@@ -1,0 +1,309 @@
+// trace_file.cpp — save and load .tstrace files, and refuse broken ones.
+#include "app/core/trace_file.h"
+
+#include <zlib.h>
+
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <system_error>
+
+#include "app/core/launch_json.h"
+
+namespace ts {
+namespace {
+
+using Kind = TraceFileError::Kind;
+
+constexpr char kMagic[8] = {'T', 'S', 'C', 'T', 'R', 'A', 'C', 'E'};
+constexpr std::uint32_t kEndMagic = 0x444E4554;  // "TEND"
+constexpr std::uint64_t kMaxJsonBytes = 1 << 20;
+constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
+
+struct FileHeader {
+  char magic[8];
+  std::uint32_t version;
+  std::uint32_t json_bytes;
+  std::uint64_t a_count, b_count, c_count;
+  std::uint64_t thread_count;
+  std::uint64_t timing_count;
+  std::uint64_t event_count;
+};
+static_assert(sizeof(FileHeader) == 64);
+
+struct Footer {
+  std::uint32_t crc;
+  std::uint32_t end_magic;
+};
+
+std::uint64_t pad16(std::uint64_t x) { return (16 - x % 16) % 16; }
+
+// Byte offsets of each section, from the header's counts (all bounded first).
+struct Layout {
+  std::uint64_t json, json_pad, floats, offsets, timing, events_pad, events, total;
+};
+
+Layout layout_of(const FileHeader& h) {
+  Layout l{};
+  l.json = h.json_bytes;
+  l.json_pad = pad16(sizeof(FileHeader) + l.json);
+  l.floats = (h.a_count + h.b_count + h.c_count) * sizeof(float);
+  l.offsets = (h.thread_count + 1) * sizeof(std::uint64_t);
+  l.timing = h.timing_count * sizeof(BlockTiming);
+  const std::uint64_t before_events = sizeof(FileHeader) + l.json + l.json_pad + l.floats + l.offsets + l.timing;
+  l.events_pad = pad16(before_events);
+  l.events = h.event_count * sizeof(Event);
+  l.total = before_events + l.events_pad + l.events + sizeof(Footer);
+  return l;
+}
+
+// ---- reading from a file or from memory, with a running CRC -----------------
+
+class Source {
+ public:
+  virtual ~Source() = default;
+  void read(void* dst, std::uint64_t n) {
+    raw_read(dst, n);
+    crc_ = crc32_z(crc_, static_cast<const Bytef*>(dst), n);
+  }
+  void skip_padding(std::uint64_t n) {
+    std::byte pad[16];
+    read(pad, n);
+  }
+  std::uint32_t crc() const { return static_cast<std::uint32_t>(crc_); }
+  void read_raw(void* dst, std::uint64_t n) { raw_read(dst, n); }
+
+ protected:
+  virtual void raw_read(void* dst, std::uint64_t n) = 0;
+
+ private:
+  uLong crc_ = crc32_z(0, nullptr, 0);
+};
+
+class FileSource final : public Source {
+ public:
+  explicit FileSource(std::FILE* f) : f_(f) {}
+
+ private:
+  void raw_read(void* dst, std::uint64_t n) override {
+    if (n && std::fread(dst, 1, n, f_) != n) throw TraceFileError(Kind::Truncated, "the file ends early");
+  }
+  std::FILE* f_;
+};
+
+class MemorySource final : public Source {
+ public:
+  explicit MemorySource(std::span<const std::byte> b) : bytes_(b) {}
+
+ private:
+  void raw_read(void* dst, std::uint64_t n) override {
+    if (n > bytes_.size() - pos_) throw TraceFileError(Kind::Truncated, "the file ends early");
+    if (n) std::memcpy(dst, bytes_.data() + pos_, n);
+    pos_ += n;
+  }
+  std::span<const std::byte> bytes_;
+  std::uint64_t pos_ = 0;
+};
+
+[[noreturn]] void invalid(const std::string& what) { throw TraceFileError(Kind::Invalid, "invalid trace: " + what); }
+
+void check_header(const FileHeader& h, std::uint64_t file_bytes) {
+  if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+    throw TraceFileError(Kind::NotATrace, "not a tilescope trace (no TSCTRACE magic bytes)");
+  if (h.version != kTraceFileVersion)
+    throw TraceFileError(Kind::UnsupportedVersion, "trace file version " + std::to_string(h.version) +
+                                                       "; this tilescope reads version " +
+                                                       std::to_string(kTraceFileVersion));
+  if (h.json_bytes > kMaxJsonBytes) invalid("launch description of " + std::to_string(h.json_bytes) + " bytes");
+  for (std::uint64_t c : {h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count})
+    if (c > kMaxCount) invalid("a section count over 2^32");
+  const Layout l = layout_of(h);
+  if (file_bytes < l.total)
+    throw TraceFileError(Kind::Truncated, "truncated: the header announces " + std::to_string(l.total) +
+                                              " bytes, the file has " + std::to_string(file_bytes));
+  if (file_bytes > l.total)
+    throw TraceFileError(Kind::Corrupt, "corrupt: " + std::to_string(file_bytes - l.total) +
+                                            " unexpected bytes after the trace");
+}
+
+// Everything later code relies on: sizes agree, offsets are monotone, every
+// event names an array that exists and an element inside it.
+void check_content(const Trace& t) {
+  const LaunchInfo& L = t.launch;
+  if (L.m < 1 || L.n < 1 || L.k < 1) invalid("matrix sizes below 1");
+  if (L.tile < 1 || L.tile > 1024) invalid("tile " + std::to_string(L.tile));
+  const std::uint64_t m = L.m, n = L.n, k = L.k;
+  if (t.a.size() != m * k || t.b.size() != k * n || t.c.size() != m * n) invalid("matrix sizes disagree with M, N, K");
+  // CUDA's own limits, which also keep every product below 2^64.
+  if (L.grid.x == 0 || L.grid.y == 0 || L.grid.z == 0 || L.grid.x > 0x7FFFFFFFu || L.grid.y > 65535 ||
+      L.grid.z > 65535 || L.block.x == 0 || L.block.y == 0 || L.block.z == 0 || L.block.count() > 1024)
+    invalid("grid or block shape");
+  if (L.thread_count() != t.thread_count()) invalid("thread count disagrees with the launch shape");
+  if (!t.block_timing.empty() && t.block_timing.size() != L.grid.count()) invalid("block timing count");
+  const IterationRule& r = L.iteration_rule;
+  if (r.tile == 0 || r.k != k || r.n != n) invalid("iteration rule");
+  const ArrayLayout& la = L.arrays[0];
+  const ArrayLayout& lb = L.arrays[1];
+  const ArrayLayout& lc = L.arrays[2];
+  if (!la.present || la.rows != m || la.cols != k || la.ld != k) invalid("layout of A");
+  if (!lb.present || lb.rows != k || lb.cols != n || lb.ld != n) invalid("layout of B");
+  if (!lc.present || lc.rows != m || lc.cols != n || lc.ld != n) invalid("layout of C");
+  std::uint64_t limit[kArrayCount];
+  for (int a = 0; a < kArrayCount; ++a) {
+    const ArrayLayout& l = L.arrays[a];
+    if (l.present && (l.cols > l.ld || l.elements() > kMaxCount)) invalid("layout of " + std::string(array_name(ArrayId(a))));
+    limit[a] = l.present ? l.elements() : 0;
+  }
+  if (t.thread_offsets.front() != 0 || t.thread_offsets.back() != t.events.size()) invalid("thread offsets");
+  for (std::size_t i = 1; i < t.thread_offsets.size(); ++i)
+    if (t.thread_offsets[i] < t.thread_offsets[i - 1]) invalid("thread offsets go backwards");
+  const Event* e = t.events.data();
+  for (std::uint64_t i = 0, n_ev = t.events.size(); i < n_ev; ++i) {
+    if (e[i].array >= kArrayCount || e[i].index >= limit[e[i].array] || (e[i].flags & ~kKnownFlags) ||
+        e[i].reserved != 0)
+      invalid("event " + std::to_string(i) + " is malformed");
+  }
+}
+
+Trace read_trace(Source& src, std::uint64_t file_bytes) {
+  FileHeader h;
+  if (file_bytes < sizeof(FileHeader)) {
+    if (file_bytes >= sizeof kMagic) {
+      src.read(&h, sizeof kMagic);
+      if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
+        throw TraceFileError(Kind::NotATrace, "not a tilescope trace (no TSCTRACE magic bytes)");
+    }
+    throw TraceFileError(Kind::Truncated, "truncated: " + std::to_string(file_bytes) + " bytes, shorter than the header");
+  }
+  src.read(&h, sizeof h);
+  check_header(h, file_bytes);
+  const Layout l = layout_of(h);
+
+  std::string json(l.json, '\0');
+  src.read(json.data(), l.json);
+  src.skip_padding(l.json_pad);
+  Trace t;
+  try {
+    t.launch = launch_from_json(nlohmann::json::parse(json));
+  } catch (const nlohmann::json::exception& ex) {
+    invalid(std::string("launch description: ") + ex.what());
+  }
+  t.a.resize(h.a_count);
+  t.b.resize(h.b_count);
+  t.c.resize(h.c_count);
+  src.read(t.a.data(), h.a_count * sizeof(float));
+  src.read(t.b.data(), h.b_count * sizeof(float));
+  src.read(t.c.data(), h.c_count * sizeof(float));
+  t.thread_offsets.resize(h.thread_count + 1);
+  src.read(t.thread_offsets.data(), l.offsets);
+  t.block_timing.resize(h.timing_count);
+  src.read(t.block_timing.data(), l.timing);
+  src.skip_padding(l.events_pad);
+  t.events = EventBuffer(h.event_count);
+  src.read(t.events.data(), l.events);
+  const std::uint32_t crc = src.crc();
+  Footer f;
+  src.read_raw(&f, sizeof f);
+  if (f.end_magic != kEndMagic || f.crc != crc)
+    throw TraceFileError(Kind::Corrupt, "corrupt: the checksum does not match the contents");
+  check_content(t);
+  return t;
+}
+
+class Sink {
+ public:
+  explicit Sink(std::FILE* f) : f_(f) {}
+  void write(const void* p, std::uint64_t n) {
+    if (n && std::fwrite(p, 1, n, f_) != n) ok_ = false;
+    crc_ = crc32_z(crc_, static_cast<const Bytef*>(p), n);
+  }
+  void pad(std::uint64_t n) {
+    const std::byte zeros[16]{};
+    write(zeros, n);
+  }
+  bool ok() const { return ok_; }
+  std::uint32_t crc() const { return static_cast<std::uint32_t>(crc_); }
+
+ private:
+  std::FILE* f_;
+  bool ok_ = true;
+  uLong crc_ = crc32_z(0, nullptr, 0);
+};
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+}  // namespace
+
+void save_trace(const Trace& t, const std::filesystem::path& path) {
+  const std::string json = launch_to_json(t.launch).dump();
+  FileHeader h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.version = kTraceFileVersion;
+  h.json_bytes = static_cast<std::uint32_t>(json.size());
+  h.a_count = t.a.size();
+  h.b_count = t.b.size();
+  h.c_count = t.c.size();
+  h.thread_count = t.thread_count();
+  h.timing_count = t.block_timing.size();
+  h.event_count = t.events.size();
+  const Layout l = layout_of(h);
+
+  std::filesystem::path tmp = path;
+  tmp += ".partial";
+  FilePtr f(std::fopen(tmp.c_str(), "wb"));
+  if (!f) throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": " + std::strerror(errno));
+  Sink out(f.get());
+  out.write(&h, sizeof h);
+  out.write(json.data(), json.size());
+  out.pad(l.json_pad);
+  out.write(t.a.data(), t.a.size() * sizeof(float));
+  out.write(t.b.data(), t.b.size() * sizeof(float));
+  out.write(t.c.data(), t.c.size() * sizeof(float));
+  const std::uint64_t zero = 0;
+  if (t.thread_offsets.empty()) out.write(&zero, sizeof zero);
+  else out.write(t.thread_offsets.data(), l.offsets);
+  out.write(t.block_timing.data(), l.timing);
+  out.pad(l.events_pad);
+  out.write(t.events.data(), l.events);
+  const Footer footer{out.crc(), kEndMagic};
+  out.write(&footer, sizeof footer);
+  const bool flushed = std::fflush(f.get()) == 0;
+  f.reset();
+  std::error_code ec;
+  if (!out.ok() || !flushed) {
+    std::filesystem::remove(tmp, ec);
+    throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": the disk is full or failing");
+  }
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) {
+    std::filesystem::remove(tmp, ec);
+    throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": " + ec.message());
+  }
+}
+
+Trace load_trace(const std::filesystem::path& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": it is a directory");
+  FilePtr f(std::fopen(path.c_str(), "rb"));
+  if (!f) throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": " + std::strerror(errno));
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (ec) throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": " + ec.message());
+  FileSource src(f.get());
+  try {
+    return read_trace(src, bytes);
+  } catch (const TraceFileError& e) {
+    throw TraceFileError(e.kind(), path.string() + ": " + e.what());
+  }
+}
+
+Trace load_trace_from_memory(std::span<const std::byte> bytes) {
+  MemorySource src(bytes);
+  return read_trace(src, bytes.size());
+}
+
+}  // namespace ts

@@ -1,0 +1,41 @@
+// trace_file.h — the .tstrace file: the boundary between recording and viewing.
+//
+// Layout (little-endian), version 1:
+//   64-byte header: magic "TSCTRACE", version, JSON length, element counts
+//   launch info as JSON (kernel, sizes, shapes, recorder, date, array layouts)
+//   A, B, C as float32; thread offsets as uint64; block timings (GPU only);
+//   events (16 bytes each, 16-byte aligned); CRC-32 of everything before it.
+// Loading checks every size against the file before it allocates, the
+// checksum, and every event against the launch, so a truncated, corrupted or
+// hostile file is refused with a TraceFileError, never read out of bounds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <stdexcept>
+#include <string>
+
+#include "app/core/trace.h"
+
+namespace ts {
+
+inline constexpr std::uint32_t kTraceFileVersion = 1;
+
+class TraceFileError : public std::runtime_error {
+ public:
+  enum class Kind { CannotOpen, CannotWrite, NotATrace, UnsupportedVersion, Truncated, Corrupt, Invalid };
+  TraceFileError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+// Writes atomically: a temporary file next to path, renamed when complete.
+void save_trace(const Trace& trace, const std::filesystem::path& path);
+Trace load_trace(const std::filesystem::path& path);
+Trace load_trace_from_memory(std::span<const std::byte> bytes);
+
+}  // namespace ts

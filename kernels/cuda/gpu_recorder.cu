@@ -1,0 +1,164 @@
+// gpu_recorder.cu — record a launch on the GPU with the instrumented kernels.
+//
+// Two launches, as in the emulator: the first counts each thread's events, a
+// prefix sum gives every thread its slot, the second writes the events there
+// (16 bytes each) together with each block's SM and start/end %globaltimer.
+// clang-format off
+#include "kernels/cuda/mode_recorded.cuh"
+#include "kernels/all_kernels.h"
+// clang-format on
+
+#include <cuda_runtime.h>
+
+#include <cstring>
+#include <vector>
+
+#include "kernels/cuda/cuda_check.cuh"
+#include "kernels/cuda/device_buffer.cuh"
+#include "kernels/dispatch.h"
+
+namespace ts::gpu {
+namespace {
+
+__device__ __forceinline__ std::uint64_t global_timer_ns() {
+  std::uint64_t t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+__device__ __forceinline__ std::uint32_t sm_id() {
+  std::uint32_t id;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+  return id;
+}
+
+template <KernelKind KIND, int TILE>
+__global__ void recorded_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
+  using namespace ts::gpu_rec;
+  const std::uint64_t me = global_thread_id();
+  const std::uint64_t block = me / (std::uint64_t{blockDim.x} * blockDim.y * blockDim.z);
+  if (c_launch.timing) {
+    atomicMin(reinterpret_cast<unsigned long long*>(&c_launch.timing[block].start_ns), global_timer_ns());
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) c_launch.timing[block].sm = sm_id();
+  }
+  ThreadState s{};
+  if (c_launch.events) {
+    s.out = c_launch.events + c_launch.offsets[me];
+    s.capacity = c_launch.offsets[me + 1] - c_launch.offsets[me];
+  }
+  c_launch.state[me] = s;
+
+  run_kernel<KIND, TILE>(InMatrix{a, ArrayId::A}, InMatrix{b, ArrayId::B}, OutMatrix{c, ArrayId::C}, m, n, k);
+
+  const std::uint64_t seq = c_launch.state[me].seq;
+  if (c_launch.counts) c_launch.counts[me] = seq;
+  if (c_launch.events && seq != c_launch.state[me].capacity) atomicOr(c_launch.errors, kErrUnderflow);
+  if (c_launch.timing)
+    atomicMax(reinterpret_cast<unsigned long long*>(&c_launch.timing[block].end_ns), global_timer_ns());
+}
+
+// Device memory kept between recordings.
+struct Session {
+  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, errors;
+};
+
+Session& session() {
+  static Session s;
+  return s;
+}
+
+void check_errors(std::uint32_t* d_errors, const char* pass) {
+  std::uint32_t errors = 0;
+  TS_CUDA_CHECK(cudaMemcpy(&errors, d_errors, sizeof errors, cudaMemcpyDeviceToHost));
+  if (errors == 0) return;
+  std::string what;
+  if (errors & gpu_rec::kErrOutOfBounds) what += " an access outside its arrays;";
+  if (errors & gpu_rec::kErrOverflow) what += " more accesses than counted;";
+  if (errors & gpu_rec::kErrUnderflow) what += " fewer accesses than counted;";
+  if (errors & gpu_rec::kErrEpochs) what += " more barriers than a trace can hold;";
+  throw GpuError(std::string("the instrumented kernel (") + pass + " pass) made" + what);
+}
+
+}  // namespace
+
+void record_launch(KernelKind kind, Trace& trace) {
+  LaunchInfo& L = trace.launch;
+  Session& s = session();
+  const std::uint64_t threads = L.thread_count();
+  const std::size_t blocks = L.grid.count();
+  const std::size_t mk = trace.a.size(), kn = trace.b.size(), mn = trace.c.size();
+
+  float* d_a = s.a.get<float>(mk);
+  float* d_b = s.b.get<float>(kn);
+  float* d_c = s.c.get<float>(mn);
+  auto* d_state = s.state.get<gpu_rec::ThreadState>(threads);
+  auto* d_counts = s.counts.get<std::uint64_t>(threads);
+  auto* d_offsets = s.offsets.get<std::uint64_t>(threads + 1);
+  auto* d_timing = s.timing.get<BlockTiming>(blocks);
+  auto* d_shared = s.shared_base.get<std::uint64_t>(kArrayCount);
+  auto* d_errors = s.errors.get<std::uint32_t>(1);
+  TS_CUDA_CHECK(cudaMemcpy(d_a, trace.a.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(d_b, trace.b.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));  // poison: NaN until written
+  TS_CUDA_CHECK(cudaMemset(d_errors, 0, sizeof(std::uint32_t)));
+  TS_CUDA_CHECK(cudaMemset(d_shared, 0xFF, kArrayCount * sizeof(std::uint64_t)));
+
+  gpu_rec::RecordLaunch rl{};
+  rl.rule = L.iteration_rule;
+  rl.elements[0] = mk;
+  rl.elements[1] = kn;
+  rl.elements[2] = mn;
+  for (int arr = 3; arr < kArrayCount; ++arr) rl.elements[arr] = L.arrays[arr].present ? L.arrays[arr].elements() : 0;
+  rl.state = d_state;
+  rl.errors = d_errors;
+
+  const dim3 grid(L.grid.x, L.grid.y, L.grid.z), block(L.block.x, L.block.y, L.block.z);
+  auto launch = [&] {
+    dispatch(kind, L.tile, [&]<KernelKind K, int T>() {
+      recorded_kernel<K, T><<<grid, block>>>(d_a, d_b, d_c, L.m, L.n, L.k);
+    });
+    TS_CUDA_CHECK_LAUNCH();
+  };
+
+  // Pass 1: count.
+  rl.counts = d_counts;
+  TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_rec::c_launch, &rl, sizeof rl));
+  launch();
+  check_errors(d_errors, "counting");
+  trace.thread_offsets.assign(threads + 1, 0);
+  TS_CUDA_CHECK(cudaMemcpy(trace.thread_offsets.data() + 1, d_counts, threads * sizeof(std::uint64_t),
+                           cudaMemcpyDeviceToHost));
+  for (std::uint64_t t = 0; t < threads; ++t) trace.thread_offsets[t + 1] += trace.thread_offsets[t];
+  const std::uint64_t total = trace.thread_offsets.back();
+
+  // Pass 2: record.
+  Event* d_events = s.events.get<Event>(total ? total : 1);
+  TS_CUDA_CHECK(cudaMemcpy(d_offsets, trace.thread_offsets.data(), (threads + 1) * sizeof(std::uint64_t),
+                           cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));
+  std::vector<BlockTiming> init(blocks, BlockTiming{0, 0, ~0ull, 0});
+  TS_CUDA_CHECK(cudaMemcpy(d_timing, init.data(), blocks * sizeof(BlockTiming), cudaMemcpyHostToDevice));
+  rl.counts = nullptr;
+  rl.offsets = d_offsets;
+  rl.events = d_events;
+  rl.timing = d_timing;
+  rl.shared_base = d_shared;
+  TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_rec::c_launch, &rl, sizeof rl));
+  launch();
+  check_errors(d_errors, "recording");
+
+  trace.events = EventBuffer(total);
+  TS_CUDA_CHECK(cudaMemcpy(trace.events.data(), d_events, total * sizeof(Event), cudaMemcpyDeviceToHost));
+  TS_CUDA_CHECK(cudaMemcpy(trace.c.data(), d_c, mn * sizeof(float), cudaMemcpyDeviceToHost));
+  trace.block_timing.resize(blocks);
+  TS_CUDA_CHECK(cudaMemcpy(trace.block_timing.data(), d_timing, blocks * sizeof(BlockTiming), cudaMemcpyDeviceToHost));
+  std::uint64_t shared[kArrayCount];
+  TS_CUDA_CHECK(cudaMemcpy(shared, d_shared, sizeof shared, cudaMemcpyDeviceToHost));
+  for (int arr = 3; arr < kArrayCount; ++arr)
+    if (L.arrays[arr].present) L.arrays[arr].base = shared[arr];  // the real shared-window address
+  L.arrays[0].base = reinterpret_cast<std::uint64_t>(d_a);
+  L.arrays[1].base = reinterpret_cast<std::uint64_t>(d_b);
+  L.arrays[2].base = reinterpret_cast<std::uint64_t>(d_c);
+}
+
+}  // namespace ts::gpu

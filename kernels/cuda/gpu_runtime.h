@@ -1,0 +1,38 @@
+// gpu_runtime.h — what the rest of tilescope asks of the GPU, without CUDA
+// headers: is one there, record a launch on it, run the plain kernels.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "app/core/trace.h"
+#include "kernels/kernel_kind.h"
+
+namespace ts::gpu {
+
+class GpuError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+struct DeviceStatus {
+  bool available = false;
+  std::string name;    // e.g. "NVIDIA H100 80GB HBM3"
+  std::string reason;  // why not, when not available
+  int sm_count = 0;
+  int compute_capability = 0;  // e.g. 90
+  std::uint64_t free_bytes = 0, total_bytes = 0;
+};
+
+// Never throws; built without CUDA it says so.
+DeviceStatus probe();
+
+// Records one launch with the instrumented kernel: the same contract as
+// emu::record_launch, plus per-block SM ids and start/end times.
+void record_launch(KernelKind kind, Trace& trace);
+
+// Runs the plain (uninstrumented) kernel on host data and returns C in c.
+void run_plain(KernelKind kind, int tile, const float* a, const float* b, float* c, int m, int n, int k);
+
+}  // namespace ts::gpu

@@ -1,0 +1,108 @@
+// mode_recorded.cuh — compile the kernel headers as instrumented CUDA: every
+// global and shared load and store of every thread lands in a device buffer.
+//
+// Per-thread recording state lives in global memory, indexed by the thread's
+// global id, so that the kernel source needs no extra parameter: A[i], As[r][c]
+// and __syncthreads() find it themselves. The launch itself is described by a
+// __constant__ RecordLaunch set before each launch.
+#pragma once
+
+#include <cstdint>
+
+#include "app/core/dim3.h"
+#include "app/core/event.h"
+#include "app/core/trace.h"
+#include "kernels/recorded_memory.h"
+
+#define TS_KERNEL_NS ts::gpu_rec
+
+namespace ts::gpu_rec {
+
+// Error bits the kernel raises instead of touching memory it must not.
+inline constexpr std::uint32_t kErrOutOfBounds = 1u << 0;
+inline constexpr std::uint32_t kErrOverflow = 1u << 1;  // more events than counted
+inline constexpr std::uint32_t kErrUnderflow = 1u << 2;  // fewer events than counted
+inline constexpr std::uint32_t kErrEpochs = 1u << 3;    // more barriers than an event can hold
+
+struct ThreadState {
+  Event* out;
+  std::uint64_t seq, capacity;
+  std::uint32_t epoch, reserved;
+};
+
+struct RecordLaunch {
+  IterationRule rule;
+  std::uint64_t elements[kArrayCount];  // valid indices per array
+  ThreadState* state;                   // one per thread
+  std::uint64_t* counts;                // counting pass: events per thread
+  const std::uint64_t* offsets;         // recording pass: first event of each thread
+  Event* events;                        // recording pass: null while counting
+  BlockTiming* timing;                  // recording pass: per block SM and times
+  std::uint64_t* shared_base;           // per array: byte offset in shared memory
+  std::uint32_t* errors;
+};
+
+__constant__ RecordLaunch c_launch;
+
+__device__ __forceinline__ std::uint64_t global_thread_id() {
+  const std::uint64_t block = (std::uint64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  const std::uint64_t in_block = (std::uint64_t{threadIdx.z} * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  return block * (std::uint64_t{blockDim.x} * blockDim.y * blockDim.z) + in_block;
+}
+
+struct Sink {
+  __device__ static void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags) {
+    ThreadState& s = c_launch.state[global_thread_id()];
+    if (c_launch.events) {
+      if (s.seq < s.capacity) {
+        Event e;
+        e.index = index;
+        e.value = value;
+        e.epoch = static_cast<std::uint16_t>(s.epoch);
+        e.iter = iteration_of(c_launch.rule, array, index, s.epoch);
+        e.array = static_cast<std::uint8_t>(array);
+        e.flags = flags;
+        e.reserved = 0;
+        s.out[s.seq] = e;
+      } else {
+        atomicOr(c_launch.errors, kErrOverflow);
+      }
+    }
+    ++s.seq;
+  }
+  __device__ static bool inside(ArrayId array, std::uint32_t index) {
+    if (index < c_launch.elements[static_cast<int>(array)]) return true;
+    atomicOr(c_launch.errors, kErrOutOfBounds);
+    return false;
+  }
+  __device__ static float load(ArrayId array, const float* base, std::uint32_t index) {
+    const float v = inside(array, index) ? base[index] : 0.0f;
+    record(array, index, v, 0);
+    return v;
+  }
+  __device__ static void store(ArrayId array, float* base, std::uint32_t index, float value, std::uint8_t flags) {
+    if (inside(array, index)) base[index] = value;
+    record(array, index, value, flags);
+  }
+  __device__ static void barrier() {
+    ::__syncthreads();
+    ThreadState& s = c_launch.state[global_thread_id()];
+    if (++s.epoch > 0xFFFFu) atomicOr(c_launch.errors, kErrEpochs);
+  }
+  __device__ static void shared_base(ArrayId array, const float* base) {
+    if (c_launch.shared_base && global_thread_id() == 0)
+      c_launch.shared_base[static_cast<int>(array)] = static_cast<std::uint64_t>(__cvta_generic_to_shared(base));
+  }
+};
+
+// Kernels call __syncthreads() unqualified: inside this namespace it is this one.
+__device__ __forceinline__ void __syncthreads() { Sink::barrier(); }
+
+using InMatrix = rec::GlobalArray<Sink, const float>;
+using OutMatrix = rec::GlobalArray<Sink, float>;
+
+}  // namespace ts::gpu_rec
+
+#define TS_SHARED(type, name, rows, cols)       \
+  __shared__ type name##_words[rows][cols];     \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(name##_words, ::ts::ArrayId::name)

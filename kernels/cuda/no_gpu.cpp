@@ -1,0 +1,18 @@
+// no_gpu.cpp — the GPU runtime of a build without CUDA: there is no GPU to use.
+#include "kernels/cuda/gpu_runtime.h"
+
+namespace ts::gpu {
+
+DeviceStatus probe() {
+  DeviceStatus st;
+  st.reason = "this build of tilescope has no CUDA support";
+  return st;
+}
+
+void record_launch(KernelKind, Trace&) { throw GpuError(probe().reason); }
+
+void run_plain(KernelKind, int, const float*, const float*, float*, int, int, int) {
+  throw GpuError(probe().reason);
+}
+
+}  // namespace ts::gpu

@@ -1,0 +1,332 @@
+// emulator.cpp — the CPU emulator: fibers, barriers, shared memory, the sink.
+#include "kernels/emu/emulator.h"
+
+// clang-format off
+#include "kernels/emu/mode_emulator.h"
+#include "kernels/all_kernels.h"
+// clang-format on
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/context/fiber.hpp>
+#include <cmath>
+#include <exception>
+#include <limits>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "kernels/catalog.h"
+#include "kernels/dispatch.h"
+
+namespace ts::emu {
+namespace ctx = boost::context;
+
+namespace {
+
+#if defined(BOOST_USE_ASAN)
+constexpr std::size_t kStackBytes = 256 * 1024;  // the sanitizer's frames are larger
+#else
+constexpr std::size_t kStackBytes = 64 * 1024;
+#endif
+
+// Fiber stacks, mapped once per worker with a guard page below each and
+// reused for every block: a launch of N = 256 starts 65536 fibers.
+class StackPool {
+ public:
+  StackPool() : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))) {}
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+  ~StackPool() {
+    for (void* base : mapped_) munmap(base, kStackBytes + page_);
+  }
+  ctx::stack_context allocate() {
+    void* base;
+    if (!free_.empty()) {
+      base = free_.back();
+      free_.pop_back();
+    } else {
+      base = mmap(nullptr, kStackBytes + page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (base == MAP_FAILED) throw std::bad_alloc();
+      mprotect(base, page_, PROT_NONE);  // guard page: an overflow faults instead of corrupting
+      mapped_.push_back(base);
+    }
+    ctx::stack_context sc;
+    sc.size = kStackBytes;
+    sc.sp = static_cast<char*>(base) + page_ + kStackBytes;
+    return sc;
+  }
+  void deallocate(ctx::stack_context& sc) {
+    free_.push_back(static_cast<char*>(sc.sp) - kStackBytes - page_);
+  }
+
+ private:
+  std::size_t page_;
+  std::vector<void*> mapped_, free_;
+};
+
+struct PoolAllocator {
+  StackPool* pool;
+  ctx::stack_context allocate() { return pool->allocate(); }
+  void deallocate(ctx::stack_context& sc) { pool->deallocate(sc); }
+};
+
+struct KernelArgs {
+  const float* a;
+  const float* b;
+  float* c;
+  int m, n, k;
+};
+using KernelEntry = void (*)(const KernelArgs&);
+
+template <KernelKind KIND, int TILE>
+void kernel_entry(const KernelArgs& p) {
+  run_kernel<KIND, TILE>(InMatrix{p.a, ArrayId::A}, InMatrix{p.b, ArrayId::B}, OutMatrix{p.c, ArrayId::C}, p.m, p.n,
+                         p.k);
+}
+
+// What every fiber of one pass shares: read-only during the pass.
+struct Pass {
+  IterationRule rule{};
+  std::array<std::uint64_t, kArrayCount> elements{};  // valid indices per array
+  Dim3 grid, block;
+  Event* events = nullptr;                 // record pass: where events go
+  const std::uint64_t* offsets = nullptr;  // record pass: each thread's first event
+  std::uint64_t* counts = nullptr;         // count pass: each thread's event count
+  KernelEntry entry = nullptr;
+  KernelArgs args{};
+  // Byte offset of each shared tile in the block's shared memory, as declared.
+  std::array<std::atomic<std::int64_t>, kArrayCount>* shared_offsets = nullptr;
+};
+
+struct FiberThread {
+  Event* out = nullptr;  // null while counting
+  std::uint64_t seq = 0, capacity = 0;
+  std::uint32_t epoch = 0;
+  uint3 tid;
+  bool at_barrier = false, done = false;
+  std::uint32_t shared_declared = 0;
+  std::exception_ptr error;
+  ctx::fiber caller;
+};
+
+struct SharedDecl {
+  std::uint32_t offset_words, words;
+};
+
+struct BlockRun {
+  std::vector<FiberThread> threads;
+  std::vector<float> shared;  // the block's shared memory, poisoned with NaN at block start
+  std::vector<SharedDecl> decls;
+};
+
+thread_local const Pass* t_pass = nullptr;
+thread_local BlockRun* t_block = nullptr;
+thread_local FiberThread* t_thread = nullptr;
+
+constexpr std::uint32_t kSharedWords = 64 * 1024 / 4;  // 64 KB: more than any kernel here declares
+
+[[noreturn]] void fault(const std::string& what) {
+  const uint3 b = blockIdx, t = threadIdx;
+  throw EmulatorError("block (" + std::to_string(b.x) + "," + std::to_string(b.y) + ") thread (" +
+                      std::to_string(t.x) + "," + std::to_string(t.y) + "): " + what);
+}
+
+void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags) {
+  FiberThread& t = *t_thread;
+  if (t.out) {
+    if (t.seq >= t.capacity) fault("made more accesses than in the counting pass");
+    Event& e = t.out[t.seq];
+    e.index = index;
+    e.value = value;
+    e.epoch = static_cast<std::uint16_t>(t.epoch);
+    e.iter = iteration_of(t_pass->rule, array, index, t.epoch);
+    e.array = static_cast<std::uint8_t>(array);
+    e.flags = flags;
+    e.reserved = 0;
+  }
+  ++t.seq;
+}
+
+void check_index(ArrayId array, std::uint32_t index) {
+  if (index >= t_pass->elements[static_cast<int>(array)])
+    fault(std::string("access outside ") + array_name(array) +
+          (index == rec::kOutOfRange ? " (index past a tile edge)" : " (element " + std::to_string(index) + ")"));
+}
+
+void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br, StackPool& stacks) {
+  const std::uint32_t n = static_cast<std::uint32_t>(pass.block.count());
+  const std::uint64_t first_thread = std::uint64_t{block_linear} * n;
+  blockIdx = {block_linear % pass.grid.x, (block_linear / pass.grid.x) % pass.grid.y,
+              block_linear / (pass.grid.x * pass.grid.y)};
+  blockDim = {pass.block.x, pass.block.y, pass.block.z};
+  gridDim = {pass.grid.x, pass.grid.y, pass.grid.z};
+  std::fill(br.shared.begin(), br.shared.end(), std::numeric_limits<float>::quiet_NaN());
+  br.decls.clear();
+  br.threads.clear();
+  br.threads.resize(n);
+  std::vector<ctx::fiber> fibers;
+  fibers.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    FiberThread& t = br.threads[i];
+    t.tid = {i % pass.block.x, (i / pass.block.x) % pass.block.y, i / (pass.block.x * pass.block.y)};
+    if (pass.events) {
+      t.out = pass.events + pass.offsets[first_thread + i];
+      t.capacity = pass.offsets[first_thread + i + 1] - pass.offsets[first_thread + i];
+    }
+    fibers.emplace_back(std::allocator_arg, PoolAllocator{&stacks}, [&t, &pass](ctx::fiber&& caller) {
+      t.caller = std::move(caller);
+      try {
+        pass.entry(pass.args);
+      } catch (const ctx::detail::forced_unwind&) {
+        throw;
+      } catch (...) {
+        t.error = std::current_exception();
+      }
+      t.done = true;
+      return std::move(t.caller);
+    });
+  }
+  t_block = &br;
+  for (;;) {
+    // Run every thread up to its next barrier (or its end), in thread order.
+    for (std::uint32_t i = 0; i < n; ++i) {
+      FiberThread& t = br.threads[i];
+      if (t.done) continue;
+      t_thread = &t;
+      threadIdx = t.tid;
+      fibers[i] = std::move(fibers[i]).resume();
+      if (t.error) std::rethrow_exception(t.error);
+    }
+    std::uint32_t done = 0;
+    for (const auto& t : br.threads) done += t.done ? 1 : 0;
+    if (done == n) break;
+    if (done != 0) {
+      threadIdx = br.threads[0].tid;
+      fault("some threads of the block finished while others wait at __syncthreads() (barrier " +
+            std::to_string(std::max_element(br.threads.begin(), br.threads.end(),
+                                            [](auto& x, auto& y) { return x.epoch < y.epoch; })
+                               ->epoch) +
+            "): a barrier inside divergent code");
+    }
+    for (auto& t : br.threads) t.at_barrier = false;
+  }
+  if (pass.counts) {
+    for (std::uint32_t i = 0; i < n; ++i) pass.counts[first_thread + i] = br.threads[i].seq;
+  } else {
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (br.threads[i].seq != br.threads[i].capacity) {
+        threadIdx = br.threads[i].tid;
+        fault("made fewer accesses than in the counting pass");
+      }
+  }
+}
+
+void run_pass(const Pass& pass, unsigned workers) {
+  const auto blocks = static_cast<std::uint32_t>(pass.grid.count());
+  std::atomic<std::uint32_t> next{0};
+  std::exception_ptr first_error;
+  std::mutex error_mutex;
+  auto worker = [&] {
+    StackPool stacks;
+    BlockRun br;
+    br.shared.resize(kSharedWords);
+    t_pass = &pass;
+    try {
+      for (std::uint32_t b; (b = next.fetch_add(1)) < blocks;) run_block(pass, b, br, stacks);
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!first_error) first_error = std::current_exception();
+      next = blocks;  // stop the others
+    }
+    t_pass = nullptr;
+    t_block = nullptr;
+    t_thread = nullptr;
+  };
+  workers = std::max(1u, std::min(workers, blocks));
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(worker);
+  worker();
+  for (auto& th : pool) th.join();
+  if (first_error) std::rethrow_exception(first_error);
+}
+
+}  // namespace
+
+// ---- the sink: what the recorded kernel calls -------------------------------
+
+float Sink::load(ArrayId array, const float* base, std::uint32_t index) {
+  check_index(array, index);
+  const float v = base[index];
+  record(array, index, v, 0);
+  return v;
+}
+
+void Sink::store(ArrayId array, float* base, std::uint32_t index, float value, std::uint8_t flags) {
+  check_index(array, index);
+  base[index] = value;
+  record(array, index, value, flags);
+}
+
+void Sink::barrier() {
+  FiberThread& t = *t_thread;
+  ++t.epoch;
+  if (t.epoch > std::numeric_limits<std::uint16_t>::max()) fault("more barriers than a trace can hold");
+  t.at_barrier = true;
+  t.caller = std::move(t.caller).resume();  // back to the scheduler until the whole block is here
+}
+
+void Sink::shared_base(ArrayId array, const float* base) {
+  const auto offset = static_cast<std::int64_t>((base - t_block->shared.data()) * sizeof(float));
+  (*t_pass->shared_offsets)[static_cast<int>(array)].store(offset, std::memory_order_relaxed);
+}
+
+float* shared_words(std::uint32_t rows, std::uint32_t cols) {
+  BlockRun& br = *t_block;
+  FiberThread& t = *t_thread;
+  const std::uint32_t words = rows * cols;
+  const std::uint32_t n = t.shared_declared++;
+  if (n < br.decls.size()) {
+    if (br.decls[n].words != words) fault("threads of a block declare different shared tiles");
+    return br.shared.data() + br.decls[n].offset_words;
+  }
+  const std::uint32_t offset = br.decls.empty() ? 0 : ((br.decls.back().offset_words + br.decls.back().words + 3) & ~3u);
+  if (offset + words > kSharedWords) fault("declares more shared memory than the emulator has (64 KB)");
+  br.decls.push_back({offset, words});
+  return br.shared.data() + offset;
+}
+
+void record_launch(KernelKind kind, Trace& trace, unsigned workers) {
+  const LaunchInfo& L = trace.launch;
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  Pass pass;
+  pass.rule = L.iteration_rule;
+  pass.grid = L.grid;
+  pass.block = L.block;
+  for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.arrays[a].present ? L.arrays[a].elements() : 0;
+  pass.entry = dispatch(kind, L.tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; });
+  pass.args = {trace.a.data(), trace.b.data(), trace.c.data(), L.m, L.n, L.k};
+  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
+  for (auto& o : shared_offsets) o = -1;
+  pass.shared_offsets = &shared_offsets;
+
+  const std::uint64_t threads = L.thread_count();
+  trace.thread_offsets.assign(threads + 1, 0);
+  pass.counts = trace.thread_offsets.data() + 1;  // counts land one slot right, then a prefix sum
+  run_pass(pass, workers);
+  for (std::uint64_t t = 0; t < threads; ++t) trace.thread_offsets[t + 1] += trace.thread_offsets[t];
+
+  trace.events = EventBuffer(trace.thread_offsets.back());
+  std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison: every cell must be written
+  pass.counts = nullptr;
+  pass.events = trace.events.data();
+  pass.offsets = trace.thread_offsets.data();
+  run_pass(pass, workers);
+  for (int a = 0; a < kArrayCount; ++a)
+    if (const std::int64_t off = shared_offsets[a]; off >= 0) trace.launch.arrays[a].base = static_cast<std::uint64_t>(off);
+}
+
+}  // namespace ts::emu

@@ -1,0 +1,30 @@
+// emulator.h — run a kernel family on the CPU and record every access.
+//
+// Each block's threads are fibers (Boost.Context) that switch at
+// __syncthreads(); blocks are spread over worker threads. Two passes, as on the
+// GPU: the first counts each thread's events, the second writes them straight
+// into their place in the trace.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "app/core/trace.h"
+#include "kernels/kernel_kind.h"
+
+namespace ts::emu {
+
+// A kernel did something a GPU would not allow: an access outside its arrays,
+// or threads of a block that disagree about a barrier.
+class EmulatorError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Records one launch. On entry trace.launch (kernel shape, sizes, array
+// layouts of A, B and C, iteration rule) and trace.a / trace.b are set and
+// trace.c has m * n elements; on return trace.c holds the kernel's result and
+// trace.events / trace.thread_offsets the recording. workers = 0: one per core.
+void record_launch(KernelKind kind, Trace& trace, unsigned workers = 0);
+
+}  // namespace ts::emu

@@ -1,0 +1,51 @@
+// mode_emulator.h — compile the kernel headers for the CPU emulator.
+//
+// The threads of a block run as fibers on one OS thread and switch only at
+// __syncthreads(), so the kernel source runs unchanged, in the order CUDA
+// guarantees (none between barriers), and every access is recorded.
+// Include this, then kernels/all_kernels.h, in emulator.cpp only.
+#pragma once
+
+#include <cstdint>
+
+#include "app/core/event.h"
+#include "kernels/recorded_memory.h"
+
+#define TS_KERNEL_NS ts::emu
+
+namespace ts::emu {
+
+struct uint3 {
+  unsigned x = 0, y = 0, z = 0;
+};
+
+// The CUDA built-ins, per OS thread; the scheduler sets them before it resumes a fiber.
+inline thread_local uint3 threadIdx, blockIdx, blockDim, gridDim;
+
+// Where the emulated kernel's accesses go (defined in emulator.cpp).
+struct Sink {
+  static float load(ArrayId array, const float* base, std::uint32_t index);
+  static void store(ArrayId array, float* base, std::uint32_t index, float value, std::uint8_t flags);
+  static void barrier();
+  static void shared_base(ArrayId array, const float* base);
+};
+
+// The block's shared memory: the n-th tile a fiber declares is the n-th tile of
+// its block, shared by all of the block's fibers.
+float* shared_words(std::uint32_t rows, std::uint32_t cols);
+template <class T, int ROWS, int COLS>
+T (&shared_tile())[ROWS][COLS] {
+  return *reinterpret_cast<T(*)[ROWS][COLS]>(shared_words(ROWS, COLS));
+}
+
+inline void __syncthreads() { Sink::barrier(); }
+
+using InMatrix = rec::GlobalArray<Sink, const float>;
+using OutMatrix = rec::GlobalArray<Sink, float>;
+
+}  // namespace ts::emu
+
+#define TS_SHARED(type, name, rows, cols)                                          \
+  auto& name##_words = ::ts::emu::shared_tile<type, rows, cols>();                 \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::emu::Sink> name(name##_words, \
+                                                                   ::ts::ArrayId::name)

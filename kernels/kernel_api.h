@@ -1,0 +1,25 @@
+// kernel_api.h — what every kernel header may use, whichever way it is compiled.
+//
+// A kernel family is written once, as a function template in a kernel header,
+// inside `namespace TS_KERNEL_NS`. The includer picks the mode first:
+//   kernels/cuda/mode_plain.cuh      plain CUDA: raw pointers, __shared__ arrays;
+//   kernels/cuda/mode_recorded.cuh   instrumented CUDA: every access is recorded;
+//   kernels/emu/mode_emulator.h      the CPU emulator (threads as fibers).
+// Each mode defines, in its namespace: InMatrix / OutMatrix (the types of A, B
+// and C), TS_SHARED(type, name, rows, cols) (a block's shared tile), and the
+// CUDA built-ins the kernels use (threadIdx, blockIdx, blockDim, __syncthreads).
+#pragma once
+
+#if defined(__CUDACC__)
+#define TS_HD __host__ __device__
+#define TS_DEVICE __device__
+#define TS_INLINE __forceinline__
+#else
+#define TS_HD
+#define TS_DEVICE
+#define TS_INLINE inline __attribute__((always_inline))
+#endif
+
+#if !defined(TS_KERNEL_NS)
+#error "include a mode header (plain, recorded or emulator) before a kernel header"
+#endif

@@ -1,0 +1,158 @@
+// recorder.cpp — the one entry point for recording, GPU or emulator.
+#include "kernels/recorder.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <random>
+
+#include "kernels/catalog.h"
+#include "kernels/cuda/gpu_runtime.h"
+#include "kernels/emu/emulator.h"
+
+namespace ts {
+namespace {
+
+constexpr std::uint64_t kGiB = 1ull << 30;
+
+std::string gib(std::uint64_t bytes) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(kGiB));
+  return buf;
+}
+
+void fill_inputs(Trace& t, const RecordParams& p, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  auto fill = [&](std::vector<float>& v) {
+    if (p.inputs == InputKind::SmallIntegers) {
+      std::uniform_int_distribution<int> d(0, 4);
+      for (auto& x : v) x = static_cast<float>(d(rng));
+    } else {
+      std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+      for (auto& x : v) x = d(rng);
+    }
+  };
+  t.a.resize(std::size_t(p.m) * p.k);
+  t.b.resize(std::size_t(p.k) * p.n);
+  t.c.assign(std::size_t(p.m) * p.n, std::numeric_limits<float>::quiet_NaN());
+  fill(t.a);
+  fill(t.b);
+}
+
+LaunchInfo describe(const RecordParams& p) {
+  LaunchInfo L;
+  L.kernel = std::string(kernel_info(p.kernel).name);
+  L.tile = p.tile;
+  L.m = p.m;
+  L.n = p.n;
+  L.k = p.k;
+  const LaunchShape shape = launch_shape(p.kernel, p.tile, p.m, p.n);
+  L.grid = shape.grid;
+  L.block = shape.block;
+  L.iteration_rule = iteration_rule(p.kernel, p.tile, p.m, p.n, p.k);
+  auto set = [&](ArrayId id, std::uint64_t base, int rows, int cols, int ld) {
+    auto& a = L.arrays[static_cast<int>(id)];
+    a.present = true;
+    a.base = base;
+    a.rows = static_cast<std::uint32_t>(rows);
+    a.cols = static_cast<std::uint32_t>(cols);
+    a.ld = static_cast<std::uint32_t>(ld);
+  };
+  // The emulator's addresses: each matrix 256-byte aligned, like cudaMalloc's.
+  auto align = [](std::uint64_t x) { return (x + 255) & ~std::uint64_t{255}; };
+  const std::uint64_t a_base = 0x10000000;
+  const std::uint64_t b_base = align(a_base + std::uint64_t(p.m) * p.k * 4);
+  const std::uint64_t c_base = align(b_base + std::uint64_t(p.k) * p.n * 4);
+  set(ArrayId::A, a_base, p.m, p.k, p.k);
+  set(ArrayId::B, b_base, p.k, p.n, p.n);
+  set(ArrayId::C, c_base, p.m, p.n, p.n);
+  for (const SharedTile& s : shared_tiles(p.kernel, p.tile)) set(s.id, 0, s.rows, s.cols, s.cols);
+  return L;
+}
+
+}  // namespace
+
+const char* device_choice_name(DeviceChoice d) {
+  switch (d) {
+    case DeviceChoice::Gpu: return "gpu";
+    case DeviceChoice::Cpu: return "cpu";
+    case DeviceChoice::Auto: return "auto";
+  }
+  return "?";
+}
+
+std::uint64_t default_event_limit() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  std::uint64_t bytes = pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) / 4 : 2 * kGiB;
+  bytes = std::min(bytes, 8 * kGiB);
+  return std::min<std::uint64_t>(bytes / sizeof(Event), std::numeric_limits<std::uint32_t>::max());
+}
+
+void validate(const RecordParams& p) {
+  using K = RecordError::Kind;
+  if (!is_valid_tile(p.tile))
+    throw RecordError(K::InvalidParams, "TILE must be a power of two from 2 to 32 (2, 4, 8, 16, 32), got " +
+                                            std::to_string(p.tile));
+  if (p.m < 1 || p.n < 1 || p.k < 1)
+    throw RecordError(K::InvalidParams, "sizes must be at least 1 (M=" + std::to_string(p.m) +
+                                            " N=" + std::to_string(p.n) + " K=" + std::to_string(p.k) + ")");
+  const std::uint64_t iterations = (std::uint64_t(p.k) + p.tile - 1) / p.tile;
+  if (iterations * 2 > std::numeric_limits<std::uint16_t>::max())
+    throw RecordError(K::TooLarge, "K=" + std::to_string(p.k) + " is beyond the recording limit: a trace counts at most 65535 barriers per thread");
+  const EventCounts counts = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
+  const std::uint64_t limit = p.event_limit ? p.event_limit : default_event_limit();
+  if (counts.total() > limit) {
+    throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " K=" +
+                                       std::to_string(p.k) + " needs " + std::to_string(counts.total()) +
+                                       " events (" + gib(counts.total() * sizeof(Event)) +
+                                       " at 16 bytes each); the recording limit is " + std::to_string(limit) +
+                                       " events (" + gib(limit * sizeof(Event)) +
+                                       ": a quarter of this machine's memory, at most 8 GiB)");
+  }
+}
+
+Trace record(const RecordParams& params) {
+  validate(params);
+  using K = RecordError::Kind;
+  bool on_gpu = false;
+  gpu::DeviceStatus gpu_status;
+  if (params.device != DeviceChoice::Cpu) {
+    gpu_status = gpu::probe();
+    on_gpu = gpu_status.available;
+    if (!on_gpu && params.device == DeviceChoice::Gpu)
+      throw RecordError(K::NoGpu, "--device gpu: " + gpu_status.reason);
+  }
+  Trace t;
+  t.launch = describe(params);
+  std::uint64_t seed = params.seed;
+  if (seed == 0) seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
+  t.launch.seed = seed;
+  fill_inputs(t, params, seed);
+  if (on_gpu) {
+    const std::uint64_t need = expected_counts(params.kernel, params.tile, params.m, params.n, params.k).total() * sizeof(Event);
+    if (gpu_status.free_bytes && need > gpu_status.free_bytes * 9 / 10)
+      throw RecordError(K::TooLarge, "the trace needs " + gib(need) + " of GPU memory and " + gpu_status.name +
+                                         " has " + gib(gpu_status.free_bytes) + " free");
+    try {
+      gpu::record_launch(params.kernel, t);
+    } catch (const gpu::GpuError& e) {
+      throw RecordError(K::GpuFailed, std::string("recording on the GPU failed: ") + e.what());
+    }
+    t.launch.recorder = "gpu";
+    t.launch.device_name = gpu_status.name;
+  } else {
+    try {
+      emu::record_launch(params.kernel, t, params.cpu_workers);
+    } catch (const emu::EmulatorError& e) {
+      throw RecordError(K::EmulatorFailed, std::string("the emulator stopped: ") + e.what());
+    }
+    t.launch.recorder = "emulator";
+    t.launch.device_name = "CPU emulator";
+  }
+  t.launch.date = utc_now_iso8601();
+  return t;
+}
+
+}  // namespace ts

@@ -1,0 +1,51 @@
+// recorder.h — record a trace: validate the request, make the inputs, run the
+// instrumented kernel on the GPU or the emulator, and label the result.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+#include "app/core/trace.h"
+#include "kernels/kernel_kind.h"
+
+namespace ts {
+
+enum class DeviceChoice { Auto, Gpu, Cpu };
+enum class InputKind { Random, SmallIntegers };
+
+struct RecordParams {
+  KernelKind kernel = KernelKind::Tiled;
+  int tile = 16;
+  int m = 64, n = 64, k = 64;
+  DeviceChoice device = DeviceChoice::Auto;
+  InputKind inputs = InputKind::Random;  // SmallIntegers: 0..4, to follow by hand
+  std::uint64_t seed = 0;                // 0: a fresh random seed
+  std::uint64_t event_limit = 0;         // 0: default_event_limit()
+  unsigned cpu_workers = 0;              // 0: one per core
+};
+
+class RecordError : public std::runtime_error {
+ public:
+  enum class Kind { InvalidParams, TooLarge, NoGpu, GpuFailed, EmulatorFailed };
+  RecordError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
+  Kind kind() const { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
+// The recording limit is memory-based: a trace takes 16 bytes per event, and
+// may use at most a quarter of this machine's memory, at most 8 GiB, and fewer
+// than 2^32 events (the index numbers events with 32 bits).
+std::uint64_t default_event_limit();
+
+// Throws RecordError with a one-line message if params cannot be recorded.
+void validate(const RecordParams& params);
+
+Trace record(const RecordParams& params);
+
+// "gpu", "cpu" or "auto", for messages and flags.
+const char* device_choice_name(DeviceChoice d);
+
+}  // namespace ts
