@@ -1,14 +1,39 @@
 // launch_json.cpp — the launch description as JSON.
 #include "app/core/launch_json.h"
 
+#include <limits>
+
 namespace ts {
 namespace {
+
+using nlohmann::json;
+
+// An integer field, checked: JSON allows 1e30 where a count is expected, and
+// converting that to an integer type is undefined behaviour.
+template <class T>
+T integer(const json& j) {
+  if (j.is_number_unsigned()) {
+    const auto v = j.get<std::uint64_t>();
+    if (v <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(v);
+  } else if (j.is_number_integer()) {
+    const auto v = j.get<std::int64_t>();
+    if (v >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
+        (v < 0 || static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())))
+      return static_cast<T>(v);
+  }
+  throw json::type_error::create(302, "expected an integer in range, got " + j.dump(), &j);
+}
+
+template <class T>
+T integer_at(const json& j, const char* key) {
+  return integer<T>(j.at(key));
+}
 
 nlohmann::json dim_json(const Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
 
 Dim3 dim_from(const nlohmann::json& j) {
   if (!j.is_array() || j.size() != 3) throw nlohmann::json::type_error::create(302, "a shape needs 3 numbers", &j);
-  return {j.at(0).get<std::uint32_t>(), j.at(1).get<std::uint32_t>(), j.at(2).get<std::uint32_t>()};
+  return {integer<std::uint32_t>(j.at(0)), integer<std::uint32_t>(j.at(1)), integer<std::uint32_t>(j.at(2))};
 }
 
 }  // namespace
@@ -48,22 +73,22 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
 LaunchInfo launch_from_json(const nlohmann::json& j) {
   LaunchInfo L;
   L.kernel = j.at("kernel").get<std::string>();
-  L.tile = j.at("tile").get<int>();
-  L.m = j.at("m").get<int>();
-  L.n = j.at("n").get<int>();
-  L.k = j.at("k").get<int>();
+  L.tile = integer_at<int>(j, "tile");
+  L.m = integer_at<int>(j, "m");
+  L.n = integer_at<int>(j, "n");
+  L.k = integer_at<int>(j, "k");
   L.grid = dim_from(j.at("grid"));
   L.block = dim_from(j.at("block"));
   const auto& r = j.at("iteration_rule");
-  L.iteration_rule.barriers_per_iteration = r.at("barriers_per_iteration").get<std::uint32_t>();
-  L.iteration_rule.tile = r.at("tile").get<std::uint32_t>();
-  L.iteration_rule.k = r.at("k").get<std::uint32_t>();
-  L.iteration_rule.n = r.at("n").get<std::uint32_t>();
-  L.iteration_rule.iterations = r.at("iterations").get<std::uint32_t>();
+  L.iteration_rule.barriers_per_iteration = integer_at<std::uint32_t>(r, "barriers_per_iteration");
+  L.iteration_rule.tile = integer_at<std::uint32_t>(r, "tile");
+  L.iteration_rule.k = integer_at<std::uint32_t>(r, "k");
+  L.iteration_rule.n = integer_at<std::uint32_t>(r, "n");
+  L.iteration_rule.iterations = integer_at<std::uint32_t>(r, "iterations");
   L.recorder = j.at("recorder").get<std::string>();
   L.device_name = j.at("device_name").get<std::string>();
   L.date = j.at("date").get<std::string>();
-  L.seed = j.at("seed").get<std::uint64_t>();
+  L.seed = integer_at<std::uint64_t>(j, "seed");
   const auto& arrays = j.at("arrays");
   if (!arrays.is_array() || arrays.size() != kArrayCount)
     throw nlohmann::json::type_error::create(302, "arrays: one entry per array", &arrays);
@@ -71,10 +96,10 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
     const auto& x = arrays.at(a);
     ArrayLayout& l = L.arrays[a];
     l.present = x.at("present").get<bool>();
-    l.base = x.at("base").get<std::uint64_t>();
-    l.rows = x.at("rows").get<std::uint32_t>();
-    l.cols = x.at("cols").get<std::uint32_t>();
-    l.ld = x.at("ld").get<std::uint32_t>();
+    l.base = integer_at<std::uint64_t>(x, "base");
+    l.rows = integer_at<std::uint32_t>(x, "rows");
+    l.cols = integer_at<std::uint32_t>(x, "cols");
+    l.ld = integer_at<std::uint32_t>(x, "ld");
   }
   return L;
 }

@@ -65,7 +65,7 @@ class Source {
   virtual ~Source() = default;
   void read(void* dst, std::uint64_t n) {
     raw_read(dst, n);
-    crc_ = crc32_z(crc_, static_cast<const Bytef*>(dst), n);
+    if (n) crc_ = crc32_z(crc_, static_cast<const Bytef*>(dst), n);  // a null buffer would reset the CRC
   }
   void skip_padding(std::uint64_t n) {
     std::byte pad[16];
@@ -184,11 +184,6 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
   src.read(json.data(), l.json);
   src.skip_padding(l.json_pad);
   Trace t;
-  try {
-    t.launch = launch_from_json(nlohmann::json::parse(json));
-  } catch (const nlohmann::json::exception& ex) {
-    invalid(std::string("launch description: ") + ex.what());
-  }
   t.a.resize(h.a_count);
   t.b.resize(h.b_count);
   t.c.resize(h.c_count);
@@ -207,6 +202,11 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
   src.read_raw(&f, sizeof f);
   if (f.end_magic != kEndMagic || f.crc != crc)
     throw TraceFileError(Kind::Corrupt, "corrupt: the checksum does not match the contents");
+  try {
+    t.launch = launch_from_json(nlohmann::json::parse(json));
+  } catch (const nlohmann::json::exception& ex) {
+    invalid(std::string("launch description: ") + ex.what());
+  }
   check_content(t);
   return t;
 }
@@ -215,7 +215,8 @@ class Sink {
  public:
   explicit Sink(std::FILE* f) : f_(f) {}
   void write(const void* p, std::uint64_t n) {
-    if (n && std::fwrite(p, 1, n, f_) != n) ok_ = false;
+    if (n == 0) return;  // crc32_z of a null buffer would reset the CRC
+    if (std::fwrite(p, 1, n, f_) != n) ok_ = false;
     crc_ = crc32_z(crc_, static_cast<const Bytef*>(p), n);
   }
   void pad(std::uint64_t n) {

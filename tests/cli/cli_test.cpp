@@ -1,0 +1,122 @@
+// The `tilescope` command line: the contract of the foundation issue, run as a
+// user would, through the real binary.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "app/core/trace_file.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Result {
+  int code = -1;
+  std::string out, err;
+};
+
+Result run(const std::string& args) {
+  const fs::path err_file = fs::temp_directory_path() / ("ts_cli_err_" + std::to_string(::getpid()));
+  const std::string cmd = std::string(TILESCOPE_BIN) + " " + args + " 2>" + err_file.string();
+  Result r;
+  FILE* p = popen(cmd.c_str(), "r");
+  std::array<char, 65536> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  const int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.err = ss.str();
+  fs::remove(err_file);
+  return r;
+}
+
+fs::path temp(const std::string& name) { return fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name); }
+
+void expect_one_line_error(const Result& r, const std::string& needle) {
+  EXPECT_NE(r.code, 0);
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.rfind("tilescope: ", 0), 0u) << r.err;
+  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
+}
+
+TEST(Cli, RecordStatsExport) {
+  const fs::path f = temp("cli.tstrace");
+  const Result rec = run("record --kernel tiled --tile 4 --m 10 --n 12 --k 9 --device cpu -o " + f.string());
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_NE(rec.out.find("CPU emulator"), std::string::npos);
+
+  const Result st = run("stats " + f.string() + " --json");
+  ASSERT_EQ(st.code, 0) << st.err;
+  const auto j = nlohmann::json::parse(st.out);
+  EXPECT_EQ(j["launch"]["kernel"], "tiled");
+  EXPECT_EQ(j["launch"]["m"], 10);
+  EXPECT_EQ(j["by_array"]["C"]["store"], 120);
+  EXPECT_EQ(j["global_loads_per_element"]["A"]["min"], 3);  // ceil(12 / 4) block columns
+  EXPECT_EQ(j["global_loads_per_element"]["A"]["max"], 3);
+  EXPECT_EQ(j["by_space"]["global"]["load"], 3 * 10 * 9 + 3 * 9 * 12);
+
+  const Result ex = run("export " + f.string() + " --csv");
+  ASSERT_EQ(ex.code, 0) << ex.err;
+  const auto header = ex.out.substr(0, ex.out.find('\n'));
+  for (const char* col : {"block_x", "block_y", "thread_x", "thread_y", "warp", "seq", "iter", "op", "space",
+                          "array", "row", "col", "addr", "value"})
+    EXPECT_NE(header.find(col), std::string::npos) << col;
+  const auto rows = std::count(ex.out.begin(), ex.out.end(), '\n') - 1;
+  EXPECT_EQ(rows, j["events"].get<long>());
+  fs::remove(f);
+}
+
+TEST(Cli, DefaultSceneRecords) {
+  const fs::path f = temp("default.tstrace");
+  const Result rec = run("record --device cpu -o " + f.string());
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  const ts::Trace t = ts::load_trace(f);
+  EXPECT_EQ(t.launch.kernel, "tiled");
+  EXPECT_EQ(t.launch.tile, 16);
+  EXPECT_EQ(t.launch.m, 64);
+  EXPECT_EQ(t.launch.n, 64);
+  EXPECT_EQ(t.launch.k, 64);
+  fs::remove(f);
+}
+
+TEST(Cli, BadInputGetsOneClearLine) {
+  const std::string out = " -o " + temp("bad.tstrace").string();
+  expect_one_line_error(run("record --kernel fancy" + out), "unknown kernel 'fancy'");
+  expect_one_line_error(run("record --tile 3" + out), "TILE must be a power of two");
+  expect_one_line_error(run("record --tile 64" + out), "TILE must be a power of two");
+  expect_one_line_error(run("record --size 100000" + out), "recording limit");
+  expect_one_line_error(run("record --size 0" + out), "at least 1");
+  expect_one_line_error(run("record --device tpu" + out), "unknown device");
+  expect_one_line_error(run("record --device cpu -o /nonexistent/dir/x.tstrace"), "cannot write");
+  expect_one_line_error(run("record --device cpu -o " + fs::temp_directory_path().string()), "directory");
+  expect_one_line_error(run("record --frobnicate"), "frobnicate");
+  expect_one_line_error(run("stats /nonexistent.tstrace --json"), "cannot open");
+  expect_one_line_error(run("stats " + std::string(TILESCOPE_BIN)), "not a tilescope trace");
+  EXPECT_FALSE(fs::exists(temp("bad.tstrace")));
+}
+
+TEST(Cli, GpuWithoutGpuIsRefused) {
+  const Result probe = run("record --device gpu --size 8 --tile 4 -o " + temp("g.tstrace").string());
+  if (probe.code == 0) GTEST_SKIP() << "a GPU is present";
+  expect_one_line_error(probe, "--device gpu");
+}
+
+TEST(Cli, TruncatedTraceIsRefused) {
+  const fs::path f = temp("trunc.tstrace");
+  ASSERT_EQ(run("record --device cpu --size 8 --tile 4 -o " + f.string()).code, 0);
+  fs::resize_file(f, fs::file_size(f) / 2);
+  expect_one_line_error(run("stats " + f.string() + " --json"), "truncated");
+  expect_one_line_error(run("export " + f.string() + " --csv"), "truncated");
+  fs::remove(f);
+}
+
+}  // namespace

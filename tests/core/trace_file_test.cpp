@@ -1,0 +1,179 @@
+// The trace file round-trips exactly, and a truncated, corrupted or hostile
+// file is refused with a typed error, never a crash.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <zlib.h>
+
+#include "app/core/trace_file.h"
+#include "tests/core/trace_test_support.h"
+
+namespace ts {
+namespace {
+
+namespace fs = std::filesystem;
+using Kind = TraceFileError::Kind;
+
+std::vector<std::byte> read_all(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::byte> bytes(chars.size());
+  std::memcpy(bytes.data(), chars.data(), chars.size());
+  return bytes;
+}
+
+std::vector<std::byte> saved_bytes(const Trace& t) {
+  const fs::path p = fs::temp_directory_path() / ("ts_file_test_" + std::to_string(::getpid()) + ".tstrace");
+  save_trace(t, p);
+  auto bytes = read_all(p);
+  fs::remove(p);
+  return bytes;
+}
+
+Kind refusal(std::span<const std::byte> bytes) {
+  try {
+    load_trace_from_memory(bytes);
+  } catch (const TraceFileError& e) {
+    EXPECT_NE(std::string(e.what()), "");
+    return e.kind();
+  }
+  ADD_FAILURE() << "a broken file was accepted";
+  return Kind::Invalid;
+}
+
+// Rewrites the CRC so that a hostile edit passes the checksum.
+void reseal(std::vector<std::byte>& bytes) {
+  const std::size_t body = bytes.size() - 8;
+  const auto crc = static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()), body));
+  std::memcpy(bytes.data() + body, &crc, 4);
+}
+
+TEST(TraceFile, RoundTripsExactly) {
+  const Trace t = test::small_trace(KernelKind::Coarsened, 4, 13, 11, 7);
+  const Trace u = load_trace_from_memory(saved_bytes(t));
+  EXPECT_EQ(u.launch.kernel, t.launch.kernel);
+  EXPECT_EQ(u.launch.m, 13);
+  EXPECT_EQ(u.launch.date, t.launch.date);
+  EXPECT_EQ(u.launch.seed, t.launch.seed);
+  EXPECT_EQ(u.a, t.a);
+  EXPECT_EQ(u.b, t.b);
+  EXPECT_EQ(u.thread_offsets, t.thread_offsets);
+  ASSERT_EQ(u.events.size(), t.events.size());
+  EXPECT_EQ(std::memcmp(u.events.data(), t.events.data(), t.events.size() * sizeof(Event)), 0);
+  for (std::size_t i = 0; i < t.c.size(); ++i) EXPECT_EQ(u.c[i], t.c[i]);
+}
+
+TEST(TraceFile, SavesAtomicallyAndLoadsFromDisk) {
+  const Trace t = test::small_trace();
+  const fs::path p = fs::temp_directory_path() / ("ts_disk_" + std::to_string(::getpid()) + ".tstrace");
+  save_trace(t, p);
+  EXPECT_FALSE(fs::exists(fs::path(p.string() + ".partial")));
+  EXPECT_EQ(load_trace(p).events.size(), t.events.size());
+  fs::remove(p);
+}
+
+TEST(TraceFile, EveryTruncationIsRefused) {
+  const auto bytes = saved_bytes(test::small_trace(KernelKind::Tiled, 2, 3, 3, 3));
+  for (std::size_t len = 0; len < bytes.size(); ++len) {
+    const Kind k = refusal(std::span(bytes).first(len));
+    EXPECT_TRUE(k == Kind::Truncated || k == Kind::NotATrace) << len;
+  }
+}
+
+TEST(TraceFile, FlippedBytesFailTheChecksum) {
+  const auto good = saved_bytes(test::small_trace());
+  std::mt19937 rng(std::random_device{}());
+  for (int trial = 0; trial < 200; ++trial) {
+    auto bytes = good;
+    const std::size_t at = 64 + rng() % (bytes.size() - 72);  // past the header, before the footer
+    bytes[at] ^= std::byte{static_cast<unsigned char>(1 + rng() % 255)};
+    EXPECT_EQ(refusal(bytes), Kind::Corrupt) << "byte " << at;
+  }
+}
+
+TEST(TraceFile, WrongMagicAndVersion) {
+  auto bytes = saved_bytes(test::small_trace());
+  auto other = bytes;
+  other[0] = std::byte{'X'};
+  EXPECT_EQ(refusal(other), Kind::NotATrace);
+  other = bytes;
+  const std::uint32_t v = 99;
+  std::memcpy(other.data() + 8, &v, 4);
+  EXPECT_EQ(refusal(other), Kind::UnsupportedVersion);
+  const char text[] = "hello, this is not a trace at all, just some text of a reasonable length......";
+  EXPECT_EQ(refusal(std::as_bytes(std::span(text))), Kind::NotATrace);
+}
+
+TEST(TraceFile, HostileCountsAreRefusedBeforeAllocating) {
+  auto bytes = saved_bytes(test::small_trace());
+  const std::uint64_t huge = ~0ull;
+  for (std::size_t field = 16; field < 64; field += 8) {  // the six counts
+    auto b = bytes;
+    std::memcpy(b.data() + field, &huge, 8);
+    const Kind k = refusal(b);
+    EXPECT_TRUE(k == Kind::Invalid || k == Kind::Truncated) << field;
+  }
+  auto b = bytes;
+  const std::uint32_t json = 1u << 30;
+  std::memcpy(b.data() + 12, &json, 4);
+  EXPECT_EQ(refusal(b), Kind::Invalid);
+}
+
+TEST(TraceFile, HostileEventsWithAValidChecksumAreRefused) {
+  const Trace t = test::small_trace();
+  const auto good = saved_bytes(t);
+  const std::size_t events_at = good.size() - 8 - t.events.size() * sizeof(Event);
+  auto poke = [&](std::size_t event, std::size_t offset, auto value) {
+    auto b = good;
+    std::memcpy(b.data() + events_at + event * sizeof(Event) + offset, &value, sizeof value);
+    reseal(b);
+    return b;
+  };
+  EXPECT_EQ(refusal(poke(3, 0, std::uint32_t{0xFFFFFF})), Kind::Invalid);  // index past the array
+  EXPECT_EQ(refusal(poke(3, 12, std::uint8_t{9})), Kind::Invalid);        // no such array
+  EXPECT_EQ(refusal(poke(3, 13, std::uint8_t{0x80})), Kind::Invalid);     // unknown flag
+  EXPECT_EQ(refusal(poke(3, 14, std::uint16_t{7})), Kind::Invalid);       // reserved bits
+}
+
+TEST(TraceFile, HostileLaunchDescriptionIsRefused) {
+  const Trace t = test::small_trace();
+  auto b = saved_bytes(t);
+  std::uint32_t json_len;
+  std::memcpy(&json_len, b.data() + 12, 4);
+  std::string json(reinterpret_cast<const char*>(b.data()) + 64, json_len);
+  for (const char* bad : {"\"m\":12", "\"grid\":[", "\"kernel\""}) {
+    auto c = b;
+    const auto at = json.find(bad);
+    ASSERT_NE(at, std::string::npos) << bad;
+    c[64 + at + 1] = std::byte{'#'};  // break the key or the value
+    reseal(c);
+    EXPECT_EQ(refusal(c), Kind::Invalid) << bad;
+  }
+}
+
+TEST(TraceFile, MissingFileAndDirectory) {
+  try {
+    load_trace("/nonexistent/dir/x.tstrace");
+    FAIL();
+  } catch (const TraceFileError& e) {
+    EXPECT_EQ(e.kind(), Kind::CannotOpen);
+  }
+  try {
+    load_trace(fs::temp_directory_path());
+    FAIL();
+  } catch (const TraceFileError& e) {
+    EXPECT_EQ(e.kind(), Kind::CannotOpen);
+  }
+  try {
+    save_trace(test::small_trace(), "/nonexistent/dir/x.tstrace");
+    FAIL();
+  } catch (const TraceFileError& e) {
+    EXPECT_EQ(e.kind(), Kind::CannotWrite);
+  }
+}
+
+}  // namespace
+}  // namespace ts

@@ -1,0 +1,168 @@
+// What every recording must satisfy: event counts equal the closed forms,
+// each thread's events run in program order, and no shared slot is read in
+// the epoch that writes it or before anything wrote it.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+
+#include "app/core/stats.h"
+#include "app/core/trace_index.h"
+#include "kernels/catalog.h"
+#include "kernels/recorder.h"
+
+namespace ts {
+namespace {
+
+struct Case {
+  KernelKind kind;
+  int tile, m, n, k;
+};
+
+Trace record_cpu(const Case& c) {
+  RecordParams p;
+  p.kernel = c.kind;
+  p.tile = c.tile;
+  p.m = c.m;
+  p.n = c.n;
+  p.k = c.k;
+  p.device = DeviceChoice::Cpu;
+  p.seed = std::random_device{}() | 1;
+  return record(p);
+}
+
+std::vector<Case> all_cases() {
+  std::vector<Case> cases;
+  for (KernelKind kind : kAllKernels)
+    for (int tile : {2, 8, 16, 32}) {
+      cases.push_back({kind, tile, 64, 64, 64});
+      cases.push_back({kind, tile, 37, 29, 45});
+    }
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name(kernel_info(info.param.kind).name);
+  for (auto& ch : name)
+    if (ch == '-') ch = '_';
+  return name + "_t" + std::to_string(info.param.tile) + "_" + std::to_string(info.param.m) + "x" +
+         std::to_string(info.param.n) + "x" + std::to_string(info.param.k);
+}
+
+class Invariants : public ::testing::TestWithParam<Case> {};
+
+TEST_P(Invariants, CountsMatchClosedForms) {
+  const Case c = GetParam();
+  const Trace t = record_cpu(c);
+  const TraceIndex index(t);
+  const TraceStats s = compute_stats(t, index);
+  const EventCounts want = expected_counts(c.kind, c.tile, c.m, c.n, c.k);
+  EXPECT_EQ(s.by_array[0][0], want.global_loads_a);
+  EXPECT_EQ(s.by_array[1][0], want.global_loads_b);
+  EXPECT_EQ(s.by_array[2][1], want.global_stores_c);
+  EXPECT_EQ(s.by_array[2][0], 0u) << "no kernel reads C";
+  EXPECT_EQ(s.by_array[3][1] + s.by_array[4][1], want.shared_stores);
+  EXPECT_EQ(s.padding_stores, want.shared_padding_stores);
+  EXPECT_EQ(s.by_array[3][0] + s.by_array[4][0], want.shared_loads);
+  EXPECT_EQ(t.events.size(), want.total());
+  // Every element of A is loaded from global memory the same number of times.
+  EXPECT_EQ(s.a_loads_min, loads_per_a_element(c.kind, c.tile, c.m, c.n));
+  EXPECT_EQ(s.a_loads_max, loads_per_a_element(c.kind, c.tile, c.m, c.n));
+  EXPECT_EQ(s.b_loads_min, loads_per_b_element(c.kind, c.tile, c.m, c.n));
+  EXPECT_EQ(s.b_loads_max, loads_per_b_element(c.kind, c.tile, c.m, c.n));
+}
+
+TEST_P(Invariants, ProgramOrderPerThread) {
+  const Case c = GetParam();
+  const Trace t = record_cpu(c);
+  for (std::uint64_t th = 0; th < t.thread_count(); ++th) {
+    const auto ev = t.thread_events(th);
+    for (std::size_t i = 1; i < ev.size(); ++i) {
+      ASSERT_LE(ev[i - 1].epoch, ev[i].epoch) << "thread " << th << " event " << i;
+      ASSERT_LE(ev[i - 1].iter, ev[i].iter) << "thread " << th << " event " << i;
+    }
+    for (std::size_t i = 0; i < ev.size(); ++i) {
+      // A global load staged into shared memory is followed by that store.
+      if (ev[i].is_global_load() && kernel_info(c.kind).barriers_per_iteration > 0) {
+        ASSERT_LT(i + 1, ev.size());
+        ASSERT_EQ(ev[i + 1].op(), Op::Store);
+        ASSERT_EQ(ev[i + 1].space(), Space::Shared);
+        ASSERT_EQ(ev[i + 1].value, ev[i].value);
+        ASSERT_FALSE(ev[i + 1].is_padding());
+      }
+    }
+    // The store of C comes last, once the k-loop is over.
+    if (!ev.empty() && ev.back().array_id() == ArrayId::C) {
+      EXPECT_EQ(ev.back().iter, t.launch.iteration_rule.iterations);
+    }
+  }
+}
+
+class SharedInvariants : public ::testing::TestWithParam<Case> {};
+
+TEST_P(SharedInvariants, SlotsAreWrittenInAnEarlierEpochThanRead) {
+  const Case c = GetParam();
+  const Trace t = record_cpu(c);
+  const std::uint64_t per_block = t.launch.block.count();
+  for (std::uint64_t block = 0; block < t.launch.grid.count(); ++block) {
+    // slot -> (epoch -> value written); two writes of one slot in one epoch is a race.
+    std::map<std::pair<int, std::uint32_t>, std::map<std::uint32_t, float>> writes;
+    for (std::uint64_t th = block * per_block; th < (block + 1) * per_block; ++th)
+      for (const Event& e : t.thread_events(th))
+        if (e.space() == Space::Shared && e.op() == Op::Store) {
+          auto& per_epoch = writes[{e.array, e.index}];
+          ASSERT_EQ(per_epoch.count(e.epoch), 0u) << "two writes of one slot in epoch " << e.epoch;
+          per_epoch[e.epoch] = e.value;
+        }
+    for (std::uint64_t th = block * per_block; th < (block + 1) * per_block; ++th)
+      for (const Event& e : t.thread_events(th)) {
+        if (e.space() != Space::Shared || e.op() != Op::Load) continue;
+        const auto& per_epoch = writes[{e.array, e.index}];
+        ASSERT_EQ(per_epoch.count(e.epoch), 0u) << "slot written and read in epoch " << e.epoch;
+        auto it = per_epoch.lower_bound(e.epoch);
+        ASSERT_NE(it, per_epoch.begin()) << "slot read at epoch " << e.epoch << " before any write";
+        --it;
+        ASSERT_EQ(it->second, e.value) << "read a value other than the last one written";
+      }
+  }
+}
+
+std::vector<Case> shared_memory_cases() {
+  std::vector<Case> cases;
+  for (const Case& c : all_cases())
+    if (kernel_info(c.kind).barriers_per_iteration > 0) cases.push_back(c);
+  return cases;
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Invariants, ::testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Kernels, SharedInvariants, ::testing::ValuesIn(shared_memory_cases()), case_name);
+
+TEST(TiledCounts, EachBlockLoadsWholeTilesPerIteration) {
+  // Inside the matrices, a block loads exactly TILE^2 elements of A and of B per iteration.
+  for (int tile : {4, 16}) {
+    const Trace t = record_cpu({KernelKind::Tiled, tile, 64, 64, 64});
+    const TraceIndex index(t);
+    for (std::uint32_t b = 0; b < t.launch.grid.count(); ++b)
+      for (std::uint32_t it = 0; it < t.launch.iteration_rule.iterations; ++it)
+        for (ArrayId arr : {ArrayId::A, ArrayId::B}) {
+          const TileBox box = index.block_loads(b, it, arr);
+          EXPECT_EQ(box.loads, std::uint64_t(tile) * tile);
+          EXPECT_EQ(box.row1 - box.row0, std::uint32_t(tile));
+          EXPECT_EQ(box.col1 - box.col0, std::uint32_t(tile));
+        }
+  }
+}
+
+TEST(TiledCounts, RaggedEdgesPadInsteadOfLoading) {
+  const Trace t = record_cpu({KernelKind::Tiled, 16, 20, 20, 20});
+  const TraceIndex index(t);
+  // Block (1,1), iteration 1 covers rows/cols 16..31 of which 16..19 exist.
+  const std::uint32_t block = 1 * t.launch.grid.x + 1;
+  const TileBox a = index.block_loads(block, 1, ArrayId::A);
+  EXPECT_EQ(a.loads, 16u);  // 4 rows x 4 columns inside A
+  EXPECT_EQ(a.row0, 16u);
+  EXPECT_EQ(a.row1, 20u);
+}
+
+}  // namespace
+}  // namespace ts
