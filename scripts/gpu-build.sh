@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# gpu-build.sh — build everything for a Hopper GPU server (CUDA on, sm_90 only,
+# GUI off, static Boost) on a Debian 12 build machine, and gather the
+# executables into .gpu-bin/ to copy to the server. There, from a checkout of
+# the same commit: scripts/gpu-checks.sh OUTDIR
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+  -DTILESCOPE_GUI=OFF -DTILESCOPE_CUDA=ON -DBoost_USE_STATIC_LIBS=ON
+cmake --build build-gpu -j"$(nproc)"
+rm -rf .gpu-bin
+mkdir -p .gpu-bin
+find build-gpu -type f -executable -not -path '*/CMakeFiles/*' -not -name '*.so*' -not -name '*.sh' \
+  -exec cp {} .gpu-bin/ \;
+git rev-parse HEAD > .gpu-bin/COMMIT
+du -sh .gpu-bin
