@@ -7,7 +7,8 @@
 // running process (the CUDA context is created by a warm-up recording first),
 // and reports bytes per event in memory (trace, trace + index) and on disk.
 // Targets (the foundation issue): GPU N=64 <= 50 ms, GPU N=256 <= 1 s,
-// emulator N=256 <= 3 s on 2 cores, <= 16 bytes per event.
+// emulator N=256 <= 3 s on 2 cores, <= 16 bytes per event (in memory, index
+// included, and on disk: an event record is 12 bytes).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -115,7 +116,7 @@ int main(int argc, char** argv) {
   for (const Target& t : targets) {
     const Figures f = measure(t.device, t.n, t.runs, workers);
     const double total = median(f.total_ms);
-    const bool met = (t.target_ms == 0 || total <= t.target_ms) && f.trace_bytes_per_event <= 16.0 &&
+    const bool met = (t.target_ms == 0 || total <= t.target_ms) && f.with_index_bytes_per_event <= 16.0 &&
                      f.file_bytes_per_event <= 16.0;
     all_met = all_met && met;
     std::printf("%-9s %5d %11llu %10.1f %10.1f %10.1f %9s %8.2f %8.2f %8.2f  %s\n", t.name, t.n,

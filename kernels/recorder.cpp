@@ -99,15 +99,17 @@ void validate(const RecordParams& p) {
     throw RecordError(K::InvalidParams, "sizes must be at least 1 (M=" + std::to_string(p.m) +
                                             " N=" + std::to_string(p.n) + " K=" + std::to_string(p.k) + ")");
   const std::uint64_t iterations = (std::uint64_t(p.k) + p.tile - 1) / p.tile;
-  if (iterations * 2 > std::numeric_limits<std::uint16_t>::max())
-    throw RecordError(K::TooLarge, "K=" + std::to_string(p.k) + " is beyond the recording limit: a trace counts at most 65535 barriers per thread");
+  if (iterations * 2 > kMaxEpoch || iterations > kMaxIteration)
+    throw RecordError(K::TooLarge, "K=" + std::to_string(p.k) + " with TILE=" + std::to_string(p.tile) +
+                                       " is beyond the recording limit: an event counts at most " +
+                                       std::to_string(kMaxEpoch) + " barriers per thread");
   const EventCounts counts = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
   const std::uint64_t limit = p.event_limit ? p.event_limit : default_event_limit();
   if (counts.total() > limit) {
     throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " K=" +
                                        std::to_string(p.k) + " needs " + std::to_string(counts.total()) +
                                        " events (" + gib(counts.total() * sizeof(Event)) +
-                                       " at 16 bytes each); the recording limit is " + std::to_string(limit) +
+                                       " at " + std::to_string(sizeof(Event)) + " bytes each); the recording limit is " + std::to_string(limit) +
                                        " events (" + gib(limit * sizeof(Event)) +
                                        ": a quarter of this machine's memory, at most 8 GiB)");
   }

@@ -3,7 +3,7 @@
 //
 // The thread that made an access is not stored: a trace keeps each thread's
 // events contiguous (see trace.h), so the thread and its sequence number follow
-// from the position. That keeps an event at 16 bytes in memory and on disk.
+// from the position. That keeps an event at 12 bytes in memory and on disk.
 #pragma once
 
 #include <cstdint>
@@ -27,16 +27,21 @@ inline constexpr std::uint8_t kFlagStore = 1u << 0;
 // A shared store of a value that no global load produced: the zero written
 // into a tile slot that lies outside the matrices. Not a memory read.
 inline constexpr std::uint8_t kFlagPadding = 1u << 1;
-inline constexpr std::uint8_t kKnownFlags = kFlagStore | kFlagPadding;
 
-struct alignas(16) Event {
-  std::uint32_t index;  // element index in its array: row * ld + col
-  float value;          // the value loaded or stored
-  std::uint16_t epoch;  // __syncthreads() barriers this thread had passed
-  std::uint16_t iter;   // k-tile iteration (the number of iterations for the final store)
-  std::uint8_t array;   // ArrayId
-  std::uint8_t flags;   // kFlagStore | kFlagPadding
-  std::uint16_t reserved;  // zero
+// Limits that the packed fields impose on a recording (checked before recording).
+inline constexpr std::uint32_t kMaxEpoch = (1u << 13) - 1;
+inline constexpr std::uint32_t kMaxIteration = (1u << 14) - 1;
+
+// 12 bytes: the thread is implied by the position in the trace (see trace.h),
+// and the small fields share two 16-bit words. The layout is the file format's
+// (little-endian, bit-fields allocated from the low bit, as GCC, Clang and nvcc do).
+struct Event {
+  std::uint32_t index;       // element index in its array: row * ld + col
+  float value;               // the value loaded or stored
+  std::uint16_t epoch : 13;  // __syncthreads() barriers this thread had passed
+  std::uint16_t array : 3;   // ArrayId
+  std::uint16_t iter : 14;   // k-tile iteration (the number of iterations for the final store)
+  std::uint16_t flags : 2;   // kFlagStore | kFlagPadding
 
   constexpr ArrayId array_id() const { return static_cast<ArrayId>(array); }
   constexpr Op op() const { return (flags & kFlagStore) ? Op::Store : Op::Load; }
@@ -44,7 +49,7 @@ struct alignas(16) Event {
   constexpr bool is_padding() const { return (flags & kFlagPadding) != 0; }
   constexpr bool is_global_load() const { return space() == Space::Global && op() == Op::Load; }
 };
-static_assert(sizeof(Event) == 16, "an event must stay at 16 bytes");
+static_assert(sizeof(Event) == 12, "an event must stay at 12 bytes");
 
 // How a kernel's k-loop maps onto iterations, so that the recorder can stamp
 // each event with its iteration on the GPU and the CPU alike.

@@ -160,8 +160,7 @@ void check_content(const Trace& t) {
     if (t.thread_offsets[i] < t.thread_offsets[i - 1]) invalid("thread offsets go backwards");
   const Event* e = t.events.data();
   for (std::uint64_t i = 0, n_ev = t.events.size(); i < n_ev; ++i) {
-    if (e[i].array >= kArrayCount || e[i].index >= limit[e[i].array] || (e[i].flags & ~kKnownFlags) ||
-        e[i].reserved != 0)
+    if (e[i].array >= kArrayCount || e[i].index >= limit[e[i].array])
       invalid("event " + std::to_string(i) + " is malformed");
   }
 }

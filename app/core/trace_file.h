@@ -4,7 +4,7 @@
 //   64-byte header: magic "TSCTRACE", version, JSON length, element counts
 //   launch info as JSON (kernel, sizes, shapes, recorder, date, array layouts)
 //   A, B, C as float32; thread offsets as uint64; block timings (GPU only);
-//   events (16 bytes each, 16-byte aligned); CRC-32 of everything before it.
+//   events (12 bytes each, 16-byte aligned); CRC-32 of everything before it.
 // Loading checks every size against the file before it allocates, the
 // checksum, and every event against the launch, so a truncated, corrupted or
 // hostile file is refused with a TraceFileError, never read out of bounds.

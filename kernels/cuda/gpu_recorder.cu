@@ -2,7 +2,7 @@
 //
 // Two launches, as in the emulator: the first counts each thread's events, a
 // prefix sum gives every thread its slot, the second writes the events there
-// (16 bytes each) together with each block's SM and start/end %globaltimer.
+// (12 bytes each) together with each block's SM and start/end %globaltimer.
 // clang-format off
 #include "kernels/cuda/mode_recorded.cuh"
 #include "kernels/all_kernels.h"

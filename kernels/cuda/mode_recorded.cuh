@@ -62,7 +62,6 @@ struct Sink {
         e.iter = iteration_of(c_launch.rule, array, index, s.epoch);
         e.array = static_cast<std::uint8_t>(array);
         e.flags = flags;
-        e.reserved = 0;
         s.out[s.seq] = e;
       } else {
         atomicOr(c_launch.errors, kErrOverflow);
@@ -87,7 +86,7 @@ struct Sink {
   __device__ static void barrier() {
     ::__syncthreads();
     ThreadState& s = c_launch.state[global_thread_id()];
-    if (++s.epoch > 0xFFFFu) atomicOr(c_launch.errors, kErrEpochs);
+    if (++s.epoch > kMaxEpoch) atomicOr(c_launch.errors, kErrEpochs);
   }
   __device__ static void shared_base(ArrayId array, const float* base) {
     if (c_launch.shared_base && global_thread_id() == 0)

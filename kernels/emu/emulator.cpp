@@ -146,7 +146,6 @@ void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags)
     e.iter = iteration_of(t_pass->rule, array, index, t.epoch);
     e.array = static_cast<std::uint8_t>(array);
     e.flags = flags;
-    e.reserved = 0;
   }
   ++t.seq;
 }
@@ -274,7 +273,7 @@ void Sink::store(ArrayId array, float* base, std::uint32_t index, float value, s
 void Sink::barrier() {
   FiberThread& t = *t_thread;
   ++t.epoch;
-  if (t.epoch > std::numeric_limits<std::uint16_t>::max()) fault("more barriers than a trace can hold");
+  if (t.epoch > kMaxEpoch) fault("more barriers than a trace can hold");
   t.at_barrier = true;
   t.caller = std::move(t.caller).resume();  // back to the scheduler until the whole block is here
 }

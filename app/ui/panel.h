@@ -1,0 +1,80 @@
+// panel.h — the interface every window of the app implements.
+//
+// HOW TO ADD A PANEL (one new file plus one line):
+//   1. Write app/ui/panel_<name>.cpp: a struct deriving from ts::ui::Panel,
+//      with its state as members and a Draw() that begins its window and
+//      returns early when the window is collapsed:
+//
+//        struct PanelFoo : Panel {
+//          PanelFoo() : Panel("Foo", {PanelSlot::Float, 1.0f, false}) {}
+//          void Draw(AppState& app) override {
+//            if (!ImGui::Begin(name(), &open)) { ImGui::End(); return; }
+//            ... read app.trace(), app.highlight(), app.replay; call app.notify() ...
+//            ImGui::End();
+//          }
+//        };
+//        TS_DEFINE_PANEL(foo, PanelFoo)
+//
+//   2. Add the line `TS_PANEL(foo)` to app/ui/panel_list.h, where the panel
+//      should appear in the View menu. The build compiles panel_foo.cpp
+//      because of that line (app/ui/CMakeLists.txt reads the list); a panel
+//      that needs another library adds it to tilescope_ui there.
+//
+// The app places each window in its slot of the default layout (set again
+// by View > Reset layout and when entering presentation mode); the user may
+// move and resize windows freely. Panels share everything through AppState
+// (app_state.h): the current trace and its index, the selected cell, the
+// replay step and what it highlights, the GPU, notices and the recorder.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace ts::ui {
+
+class AppState;
+
+// Where a window goes in the default layout. Panels of one slot share it,
+// stacked top to bottom in list order, each taking `weight` of the height.
+enum class PanelSlot {
+  Left,    // the controls column
+  Center,  // the matrices
+  Right,   // inspection: selected cell, shared memory, source
+  Bottom,  // the replay transport, under the center
+  Float,   // tool windows opened from the View menu, over the center
+};
+
+struct PanelLayout {
+  PanelSlot slot = PanelSlot::Float;
+  float weight = 1.0f;
+  bool open_by_default = true;
+};
+
+class Panel {
+ public:
+  Panel(std::string name, PanelLayout layout) : open(layout.open_by_default), name_(std::move(name)), layout_(layout) {}
+  virtual ~Panel() = default;
+  Panel(const Panel&) = delete;
+  Panel& operator=(const Panel&) = delete;
+
+  // Begins the window (ImGui::Begin(name(), &open)), draws, ends it. Called
+  // every frame while `open`; must not block: long work goes through AppState.
+  virtual void Draw(AppState& app) = 0;
+
+  const char* name() const { return name_.c_str(); }
+  const PanelLayout& layout() const { return layout_; }
+
+  bool open;  // shown; toggled by the window's close button and the View menu
+
+ private:
+  std::string name_;
+  PanelLayout layout_;
+};
+
+using PanelFactory = std::unique_ptr<Panel> (*)();
+
+}  // namespace ts::ui
+
+// Defines the factory the panel list refers to: make_panel_<id>().
+#define TS_DEFINE_PANEL(id, Type) \
+  std::unique_ptr<::ts::ui::Panel> ts::ui::make_panel_##id() { return std::make_unique<Type>(); }

@@ -1,0 +1,14 @@
+// panel_registry.cpp — instantiate every panel named in panel_list.h.
+#include "app/ui/panel_registry.h"
+
+namespace ts::ui {
+
+std::vector<std::unique_ptr<Panel>> make_all_panels() {
+  std::vector<std::unique_ptr<Panel>> panels;
+#define TS_PANEL(id) panels.push_back(make_panel_##id());
+#include "app/ui/panel_list.h"
+#undef TS_PANEL
+  return panels;
+}
+
+}  // namespace ts::ui
