@@ -74,14 +74,6 @@ struct PoolAllocator {
   void deallocate(ctx::stack_context& sc) { pool->deallocate(sc); }
 };
 
-struct KernelArgs {
-  const float* a;
-  const float* b;
-  float* c;
-  int m, n, k;
-};
-using KernelEntry = void (*)(const KernelArgs&);
-
 template <KernelKind KIND, int TILE>
 void kernel_entry(const KernelArgs& p) {
   run_kernel<KIND, TILE>(InMatrix{p.a, ArrayId::A}, InMatrix{p.b, ArrayId::B}, OutMatrix{p.c, ArrayId::C}, p.m, p.n,
@@ -299,6 +291,12 @@ float* shared_words(std::uint32_t rows, std::uint32_t cols) {
 }
 
 void record_launch(KernelKind kind, Trace& trace, unsigned workers) {
+  record_launch_with(
+      dispatch(kind, trace.launch.tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; }), trace,
+      workers);
+}
+
+void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
   const LaunchInfo& L = trace.launch;
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
   Pass pass;
@@ -306,7 +304,7 @@ void record_launch(KernelKind kind, Trace& trace, unsigned workers) {
   pass.grid = L.grid;
   pass.block = L.block;
   for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.arrays[a].present ? L.arrays[a].elements() : 0;
-  pass.entry = dispatch(kind, L.tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; });
+  pass.entry = entry;
   pass.args = {trace.a.data(), trace.b.data(), trace.c.data(), L.m, L.n, L.k};
   std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
   for (auto& o : shared_offsets) o = -1;

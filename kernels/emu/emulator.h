@@ -27,4 +27,15 @@ class EmulatorError : public std::runtime_error {
 // trace.events / trace.thread_offsets the recording. workers = 0: one per core.
 void record_launch(KernelKind kind, Trace& trace, unsigned workers = 0);
 
+// The same for any kernel compiled in the emulator's mode (tests use this to
+// check that the emulator catches kernels that a GPU would not run safely).
+struct KernelArgs {
+  const float* a;
+  const float* b;
+  float* c;
+  int m, n, k;
+};
+using KernelEntry = void (*)(const KernelArgs&);
+void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers = 0);
+
 }  // namespace ts::emu
