@@ -19,6 +19,8 @@ TraceStats compute_stats(const Trace& t, const TraceIndex& index) {
   s.a_loads_max = index.max_loads(ArrayId::A);
   s.b_loads_min = index.min_loads(ArrayId::B);
   s.b_loads_max = index.max_loads(ArrayId::B);
+  s.memory = analyze_memory(t);
+  s.reuse = analyze_reuse(t);
   return s;
 }
 
@@ -30,7 +32,7 @@ nlohmann::json stats_to_json(const Trace& t, const TraceStats& s) {
     if (!t.launch.arrays[a].present) continue;
     by_array[array_name(static_cast<ArrayId>(a))] = {{"load", s.by_array[a][0]}, {"store", s.by_array[a][1]}};
   }
-  return {{"launch", launch_to_json(t.launch)},
+  nlohmann::json j = {{"launch", launch_to_json(t.launch)},
           {"events", t.events.size()},
           {"threads", t.thread_count()},
           {"by_space", by_space},
@@ -39,6 +41,10 @@ nlohmann::json stats_to_json(const Trace& t, const TraceStats& s) {
           {"global_loads_per_element",
            {{"A", {{"min", s.a_loads_min}, {"max", s.a_loads_max}}},
             {"B", {{"min", s.b_loads_min}, {"max", s.b_loads_max}}}}}};
+  j.update(memory_counters_json(s.memory));
+  j.update(reuse_counters_json(s.reuse));
+  j["memory"] = memory_details_json(t, s.memory);
+  return j;
 }
 
 }  // namespace ts

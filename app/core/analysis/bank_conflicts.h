@@ -1,0 +1,46 @@
+// bank_conflicts.h — what one warp-level shared-memory access costs: the
+// n-way bank conflict and the wavefronts it takes.
+//
+// Shared memory is 32 banks of 4-byte words; word w lives in bank w % 32. In
+// one wavefront each bank delivers one word, to any number of lanes (lanes
+// asking for the same word share it: a broadcast). So a 4-byte access takes as
+// many wavefronts as the most distinct words any one bank must deliver: that
+// is its n-way conflict, and n - 1 of the wavefronts are conflicts.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace ts {
+
+inline constexpr std::uint32_t kBanks = 32;
+inline constexpr std::uint32_t kBankWordBytes = 4;
+
+constexpr std::uint32_t bank_of(std::uint64_t byte_offset) {
+  return static_cast<std::uint32_t>((byte_offset / kBankWordBytes) % kBanks);
+}
+
+struct BankAccess {
+  std::uint32_t lanes = 0;            // active lanes
+  std::uint32_t distinct_words = 0;   // words actually delivered
+  std::uint32_t ways = 0;             // most distinct words in one bank; 0 without lanes
+  std::uint32_t broadcast_lanes = 0;  // lanes that share their word with another lane
+  std::uint32_t wavefronts() const { return ways; }
+  std::uint32_t conflicts() const { return ways > 0 ? ways - 1 : 0; }
+};
+
+// byte_offsets: one 4-byte access per active lane (offsets in the block's
+// shared window), at most kWarpSize of them.
+BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets);
+
+// For the bank view: which lanes hit each bank, and with how many distinct words.
+struct BankLanes {
+  std::array<std::vector<std::uint32_t>, kBanks> lanes;  // lane numbers per bank
+  std::array<std::uint32_t, kBanks> distinct_words{};
+};
+// lanes[i] is the lane that made access byte_offsets[i].
+BankLanes bank_lanes(std::span<const std::uint64_t> byte_offsets, std::span<const std::uint32_t> lanes);
+
+}  // namespace ts

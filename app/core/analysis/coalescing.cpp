@@ -1,0 +1,30 @@
+// coalescing.cpp — sectors and lines of one warp-level global access.
+#include "app/core/analysis/coalescing.h"
+
+#include <algorithm>
+
+#include "app/core/analysis/small_sort.h"
+
+namespace ts {
+
+GlobalFootprint global_footprint(std::span<const std::uint64_t> byte_addresses) {
+  GlobalFootprint f;
+  f.lanes = static_cast<std::uint32_t>(byte_addresses.size());
+  SmallSorted words(byte_addresses, kElementBytes);
+  f.words = words.distinct();
+  // Sorted words give sorted sectors and lines: count the changes.
+  std::uint64_t last_sector = ~0ull, last_line = ~0ull;
+  for (std::uint64_t w : words.values()) {
+    const std::uint64_t byte = w * kElementBytes;
+    if (byte / kSectorBytes != last_sector) ++f.sectors, last_sector = byte / kSectorBytes;
+    if (byte / kLineBytes != last_line) ++f.lines, last_line = byte / kLineBytes;
+  }
+  return f;
+}
+
+std::vector<std::uint64_t> touched_sectors(std::span<const std::uint64_t> byte_addresses) {
+  SmallSorted sectors(byte_addresses, kSectorBytes);
+  return {sectors.values().begin(), sectors.values().end()};
+}
+
+}  // namespace ts

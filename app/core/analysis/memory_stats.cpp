@@ -1,0 +1,186 @@
+// memory_stats.cpp — requests, sectors and wavefronts over a whole trace, a
+// block or a warp.
+#include "app/core/analysis/memory_stats.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "app/core/analysis/bank_conflicts.h"
+
+namespace ts {
+
+std::uint32_t AccessTotals::max_per_request() const {
+  for (std::size_t i = histogram.size(); i-- > 0;)
+    if (histogram[i] != 0) return static_cast<std::uint32_t>(i);
+  return 0;
+}
+
+double AccessTotals::per_request() const {
+  if (requests == 0) return 0.0;
+  return static_cast<double>(sectors + wavefronts) / static_cast<double>(requests);  // one of them is zero
+}
+
+void AccessTotals::add(const AccessTotals& o) {
+  requests += o.requests;
+  accesses += o.accesses;
+  sectors += o.sectors;
+  lines += o.lines;
+  ideal_sectors += o.ideal_sectors;
+  wavefronts += o.wavefronts;
+  bank_conflicts += o.bank_conflicts;
+  broadcast_lanes += o.broadcast_lanes;
+  for (std::size_t i = 0; i < histogram.size(); ++i) histogram[i] += o.histogram[i];
+}
+
+AccessTotals MemoryStats::total(Space space, Op op) const {
+  AccessTotals t;
+  for (int a = 0; a < kArrayCount; ++a)
+    if (space_of(static_cast<ArrayId>(a)) == space) t.add(by_array[a][static_cast<int>(op)]);
+  return t;
+}
+
+void MemoryStats::add(const MemoryStats& o) {
+  for (int a = 0; a < kArrayCount; ++a)
+    for (int op = 0; op < 2; ++op) by_array[a][op].add(o.by_array[a][op]);
+  alignment.add(o.alignment);
+}
+
+void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std::uint64_t> addresses) {
+  AccessTotals& t = stats.by_array[static_cast<int>(r.array)][static_cast<int>(r.op)];
+  ++t.requests;
+  t.accesses += addresses.size();
+  if (r.space() == Space::Global) {
+    const GlobalFootprint f = global_footprint(addresses);
+    t.sectors += f.sectors;
+    t.lines += f.lines;
+    t.ideal_sectors += f.ideal_sectors();
+    ++t.histogram[std::min<std::uint32_t>(f.sectors, kWarpSize)];
+  } else {
+    const BankAccess b = shared_bank_access(addresses);
+    t.wavefronts += b.wavefronts();
+    t.bank_conflicts += b.conflicts();
+    t.broadcast_lanes += b.broadcast_lanes;
+    ++t.histogram[std::min<std::uint32_t>(b.ways, kWarpSize)];
+  }
+}
+
+namespace {
+
+void count_warp(MemoryStats& stats, WarpAligner& aligner, std::uint32_t block, std::uint32_t warp,
+                std::uint32_t step) {
+  aligner.align(block, warp);
+  for (const WarpRequest& r : aligner.requests())
+    if (step == kAllSteps || r.iter == step) count_request(stats, r, aligner.addresses(r));
+}
+
+}  // namespace
+
+MemoryStats analyze_memory(const Trace& trace, unsigned workers) {
+  const auto blocks = static_cast<std::uint32_t>(trace.launch.grid.count());
+  const std::uint32_t warps = warps_per_block(trace.launch);
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  workers = std::max(1u, std::min<unsigned>(workers, blocks));
+  constexpr std::uint32_t kBlocksPerGrab = 8;  // few enough grabs to keep the counter cold
+  std::atomic<std::uint32_t> next{0};
+  std::vector<MemoryStats> partial(workers);
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&](unsigned w) {
+    try {
+      WarpAligner aligner(trace);
+      for (std::uint32_t b0; (b0 = next.fetch_add(kBlocksPerGrab)) < blocks;)
+        for (std::uint32_t b = b0; b < std::min(blocks, b0 + kBlocksPerGrab); ++b)
+          for (std::uint32_t warp = 0; warp < warps; ++warp) count_warp(partial[w], aligner, b, warp, kAllSteps);
+      partial[w].alignment.add(aligner.alignment());
+    } catch (...) {  // out of memory in a worker: hand it to the caller
+      std::lock_guard lock(error_mutex);
+      if (!error) error = std::current_exception();
+      next = blocks;
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(work, w);
+  work(0);
+  for (auto& t : pool) t.join();
+  if (error) std::rethrow_exception(error);
+  MemoryStats total;
+  for (const MemoryStats& p : partial) total.add(p);
+  return total;
+}
+
+MemoryStats analyze_block(const Trace& trace, std::uint32_t block, std::uint32_t step) {
+  MemoryStats s;
+  WarpAligner aligner(trace);
+  for (std::uint32_t warp = 0, n = warps_per_block(trace.launch); warp < n; ++warp)
+    count_warp(s, aligner, block, warp, step);
+  s.alignment = aligner.alignment();
+  return s;
+}
+
+MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t warp, std::uint32_t step) {
+  MemoryStats s;
+  WarpAligner aligner(trace);
+  count_warp(s, aligner, block, warp, step);
+  s.alignment = aligner.alignment();
+  return s;
+}
+
+nlohmann::json memory_counters_json(const MemoryStats& s) {
+  const AccessTotals gl = s.total(Space::Global, Op::Load), gs = s.total(Space::Global, Op::Store);
+  const AccessTotals sl = s.total(Space::Shared, Op::Load), ss = s.total(Space::Shared, Op::Store);
+  return {{"global_load_requests", gl.requests},      {"global_load_sectors", gl.sectors},
+          {"global_load_lines", gl.lines},            {"global_store_requests", gs.requests},
+          {"global_store_sectors", gs.sectors},       {"global_store_lines", gs.lines},
+          {"shared_load_requests", sl.requests},      {"shared_load_wavefronts", sl.wavefronts},
+          {"shared_store_requests", ss.requests},     {"shared_store_wavefronts", ss.wavefronts},
+          {"shared_bank_conflicts_load", sl.bank_conflicts},
+          {"shared_bank_conflicts_store", ss.bank_conflicts}};
+}
+
+namespace {
+
+nlohmann::json totals_json(Space space, const AccessTotals& t) {
+  nlohmann::json histogram = nlohmann::json::object();
+  for (std::size_t i = 0; i < t.histogram.size(); ++i)
+    if (t.histogram[i] != 0) histogram[std::to_string(i)] = t.histogram[i];
+  nlohmann::json j = {{"requests", t.requests}, {"accesses", t.accesses}};
+  if (space == Space::Global) {
+    j["sectors"] = t.sectors;
+    j["lines"] = t.lines;
+    j["ideal_sectors"] = t.ideal_sectors;
+    j["sectors_per_request"] = t.per_request();
+    j["requests_by_sectors"] = histogram;
+  } else {
+    j["wavefronts"] = t.wavefronts;
+    j["bank_conflicts"] = t.bank_conflicts;
+    j["broadcast_lanes"] = t.broadcast_lanes;
+    j["wavefronts_per_request"] = t.per_request();
+    j["requests_by_ways"] = histogram;
+  }
+  return j;
+}
+
+}  // namespace
+
+nlohmann::json memory_details_json(const Trace& trace, const MemoryStats& s) {
+  nlohmann::json by_array = nlohmann::json::object();
+  for (int a = 0; a < kArrayCount; ++a) {
+    const auto id = static_cast<ArrayId>(a);
+    if (!trace.launch.arrays[a].present) continue;
+    nlohmann::json ops = nlohmann::json::object();
+    for (int op = 0; op < 2; ++op)
+      if (s.by_array[a][op].requests != 0) ops[op_name(static_cast<Op>(op))] = totals_json(space_of(id), s.by_array[a][op]);
+    by_array[array_name(id)] = ops;
+  }
+  return {{"by_array", by_array},
+          {"alignment",
+           {{"partial_groups", s.alignment.partial_groups},
+            {"realigned_lanes", s.alignment.realigned_lanes},
+            {"unresolved_lanes", s.alignment.unresolved_lanes}}}};
+}
+
+}  // namespace ts

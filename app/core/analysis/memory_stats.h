@@ -1,0 +1,58 @@
+// memory_stats.h — the memory-system numbers a kernel engineer reads from
+// Nsight Compute, computed from a trace: warp-level requests, the sectors of
+// global requests (coalescing), the wavefronts of shared requests (bank
+// conflicts), per array and op and in total.
+#pragma once
+
+#include <array>
+#include <cstdint>
+
+#include <nlohmann/json.hpp>
+
+#include "app/core/analysis/coalescing.h"
+#include "app/core/analysis/warp_requests.h"
+#include "app/core/trace.h"
+
+namespace ts {
+
+struct AccessTotals {
+  std::uint64_t requests = 0;  // warp-level
+  std::uint64_t accesses = 0;  // thread-level: the active lanes of those requests
+  // Global: sectors and lines touched, and the fewest sectors the data needed.
+  std::uint64_t sectors = 0, lines = 0, ideal_sectors = 0;
+  // Shared: wavefronts, and the extra ones that bank conflicts cost.
+  std::uint64_t wavefronts = 0, bank_conflicts = 0, broadcast_lanes = 0;
+  // Requests by sectors per request (global) or by n-way (shared), 0..32.
+  std::array<std::uint64_t, kWarpSize + 1> histogram{};
+
+  std::uint32_t max_per_request() const;  // the largest histogram bin in use
+  double per_request() const;             // sectors or wavefronts per request
+  void add(const AccessTotals& o);
+};
+
+struct MemoryStats {
+  std::array<std::array<AccessTotals, 2>, kArrayCount> by_array{};  // [array][op]
+  AlignmentCounts alignment;
+
+  AccessTotals total(Space space, Op op) const;
+  void add(const MemoryStats& o);
+};
+
+// Adds one warp-level request (its lanes' byte addresses) to the totals.
+void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses);
+
+// Every request of the trace, spread over worker threads (0: one per core).
+MemoryStats analyze_memory(const Trace& trace, unsigned workers = 0);
+
+// Only what one block (and, within it, one warp) did in one step, for the
+// side-by-side views. kAllSteps takes every step.
+inline constexpr std::uint32_t kAllSteps = 0xFFFFFFFFu;
+MemoryStats analyze_block(const Trace& trace, std::uint32_t block, std::uint32_t step = kAllSteps);
+MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t warp, std::uint32_t step = kAllSteps);
+
+// The flat counters named as in `tilescope stats --json` (global_load_requests, ...).
+nlohmann::json memory_counters_json(const MemoryStats& stats);
+// Per array and op, with histograms, and the alignment counts.
+nlohmann::json memory_details_json(const Trace& trace, const MemoryStats& stats);
+
+}  // namespace ts

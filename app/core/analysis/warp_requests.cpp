@@ -1,0 +1,149 @@
+// warp_requests.cpp — group a warp's lane events into warp-level requests.
+#include "app/core/analysis/warp_requests.h"
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+
+namespace ts {
+namespace {
+
+// (array, op) pairs: the kinds of access an instruction can make.
+constexpr int kCombos = kArrayCount * 2;
+constexpr int combo_of(const Event& e) { return e.array * 2 + ((e.flags & kFlagStore) ? 1 : 0); }
+
+}  // namespace
+
+std::uint32_t warps_per_block(const LaunchInfo& launch) {
+  return (launch.threads_per_block() + kWarpSize - 1) / kWarpSize;
+}
+
+void WarpAligner::align(std::uint32_t block, std::uint32_t warp, bool program_order) {
+  requests_.clear();
+  lanes_.clear();
+  addresses_.clear();
+  order_.clear();
+  const LaunchInfo& L = trace_->launch;
+  const std::uint32_t per_block = L.threads_per_block();
+  if (block >= L.grid.count() || warp >= warps_per_block(L)) return;
+  lane_count_ = std::min(kWarpSize, per_block - warp * kWarpSize);
+  first_thread_ = std::uint64_t{block} * per_block + warp * kWarpSize;
+  // The lanes' events epoch by epoch (a barrier separates the instructions of two epochs).
+  runs_.reset(*trace_, first_thread_, lane_count_);
+  while (runs_.next()) align_epoch(static_cast<std::uint16_t>(runs_.epoch()));
+  if (program_order) {
+    std::vector<std::uint32_t> perm(requests_.size());
+    std::iota(perm.begin(), perm.end(), 0u);
+    std::stable_sort(perm.begin(), perm.end(), [&](std::uint32_t a, std::uint32_t b) {
+      const WarpRequest& x = requests_[a];
+      const WarpRequest& y = requests_[b];
+      if (x.epoch != y.epoch) return x.epoch < y.epoch;
+      return order_[a] < order_[b];
+    });
+    std::vector<WarpRequest> sorted(requests_.size());
+    for (std::size_t i = 0; i < perm.size(); ++i) sorted[i] = requests_[perm[i]];
+    requests_ = std::move(sorted);
+  }
+}
+
+void WarpAligner::align_epoch(std::uint16_t epoch) {
+  const Event* ev = trace_->events.data();
+  std::uint32_t counts[kCombos][kWarpSize] = {};
+  std::uint32_t rows[kCombos] = {};
+  for (std::uint32_t l = 0; l < lane_count_; ++l)
+    for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) {
+      const int c = combo_of(ev[i]);
+      rows[c] = std::max(rows[c], ++counts[c][l]);
+    }
+  std::uint32_t first_row[kCombos + 1] = {};
+  for (int c = 0; c < kCombos; ++c) first_row[c + 1] = first_row[c] + rows[c];
+  slots_.assign(std::size_t{first_row[kCombos]} * lane_count_, 0);
+
+  // The n-th access of a kind in a lane goes to row n of that kind.
+  std::uint32_t next[kCombos][kWarpSize] = {};
+  for (std::uint32_t l = 0; l < lane_count_; ++l)
+    for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) {
+      const int c = combo_of(ev[i]);
+      slots_[(std::size_t{first_row[c]} + next[c][l]++) * lane_count_ + l] = i + 1;
+    }
+  for (int c = 0; c < kCombos; ++c) {
+    if (rows[c] == 0) continue;
+    bool partial = false;
+    for (std::uint32_t l = 0; l < lane_count_; ++l) partial |= counts[c][l] != 0 && counts[c][l] != rows[c];
+    if (partial) realign_partial_lanes(slots_.data() + std::size_t{first_row[c]} * lane_count_, rows[c], counts[c]);
+  }
+
+  // Where the warp issued each request: its position in the epoch's longest
+  // lane when that lane takes part, else the earliest position of any lane.
+  std::uint32_t longest = 0;
+  for (std::uint32_t l = 1; l < lane_count_; ++l)
+    if (runs_.end(l) - runs_.begin(l) > runs_.end(longest) - runs_.begin(longest)) longest = l;
+  for (int c = 0; c < kCombos; ++c)
+    for (std::uint32_t r = 0; r < rows[c]; ++r) {
+      const std::uint64_t* row = slots_.data() + (std::size_t{first_row[c]} + r) * lane_count_;
+      WarpRequest req;
+      req.array = static_cast<ArrayId>(c / 2);
+      req.op = static_cast<Op>(c % 2);
+      req.epoch = epoch;
+      req.ordinal = r;
+      req.first = static_cast<std::uint32_t>(lanes_.size());
+      std::uint64_t position = std::numeric_limits<std::uint64_t>::max();
+      for (std::uint32_t l = 0; l < lane_count_; ++l) {
+        if (row[l] == 0) continue;
+        const std::uint64_t e = row[l] - 1;
+        lanes_.push_back({l, e});
+        addresses_.push_back(trace_->address(req.array, ev[e].index));
+        position = std::min(position, e - runs_.begin(l));
+      }
+      req.count = static_cast<std::uint32_t>(lanes_.size()) - req.first;
+      if (req.count == 0) continue;  // every lane of this row moved to another row
+      req.iter = ev[lanes_[req.first].event].iter;
+      if (row[longest] != 0) position = row[longest] - 1 - runs_.begin(longest);
+      requests_.push_back(req);
+      order_.push_back(position * kCombos + static_cast<std::uint64_t>(c));
+    }
+}
+
+// rows: row_count rows of lane_count_ slots for one (array, op) kind, each
+// lane's accesses in its first lane_counts[l] rows. Moves a lane that made
+// fewer accesses than the fullest lane to the rows where its element indices
+// stay a constant distance from that lane's.
+void WarpAligner::realign_partial_lanes(std::uint64_t* rows, std::uint32_t row_count,
+                                        const std::uint32_t* lane_counts) {
+  const Event* ev = trace_->events.data();
+  ++alignment_.partial_groups;
+  std::uint32_t full = 0;
+  while (lane_counts[full] != row_count) ++full;
+  ref_index_.resize(row_count);
+  for (std::uint32_t r = 0; r < row_count; ++r) ref_index_[r] = ev[rows[r * lane_count_ + full] - 1].index;
+  for (std::uint32_t l = 0; l < lane_count_; ++l) {
+    const std::uint32_t n = lane_counts[l];
+    if (n == 0 || n == row_count) continue;
+    lane_index_.resize(n);
+    for (std::uint32_t j = 0; j < n; ++j) lane_index_[j] = ev[rows[j * lane_count_ + l] - 1].index;
+    matched_rows_.assign(n, 0);
+    bool found = false;
+    for (std::uint32_t start = 0; start + n <= row_count && !found; ++start) {
+      const std::int64_t distance = lane_index_[0] - ref_index_[start];
+      matched_rows_[0] = start;
+      std::uint32_t j = 1;
+      for (std::uint32_t r = start + 1; r < row_count && j < n; ++r)
+        if (lane_index_[j] - ref_index_[r] == distance) matched_rows_[j++] = r;
+      found = j == n;
+    }
+    if (!found) {
+      ++alignment_.unresolved_lanes;
+      continue;
+    }
+    if (matched_rows_[n - 1] == n - 1) continue;  // already where the first rows put it
+    ++alignment_.realigned_lanes;
+    moved_.resize(n);
+    for (std::uint32_t j = 0; j < n; ++j) {
+      moved_[j] = rows[j * lane_count_ + l];
+      rows[j * lane_count_ + l] = 0;
+    }
+    for (std::uint32_t j = 0; j < n; ++j) rows[matched_rows_[j] * lane_count_ + l] = moved_[j];
+  }
+}
+
+}  // namespace ts

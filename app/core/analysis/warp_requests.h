@@ -1,0 +1,91 @@
+// warp_requests.h — rebuild the warp-level memory requests a GPU issues from
+// a trace's per-thread events.
+//
+// A trace stores each thread's accesses in program order, but not which
+// instruction made them. The lanes of a warp run the same instruction stream,
+// so within one barrier epoch the n-th access a lane makes to an (array, op)
+// pair comes from the same instruction as the n-th such access of every other
+// lane: that access, over the warp's lanes, is one request. Lanes that a
+// branch switched off make no access. When a lane made fewer accesses of a
+// kind than another lane in the same epoch, it skipped some instructions, and
+// which ones is not recorded: the lane is matched to the instructions at which
+// its addresses keep one constant distance from a lane that made them all (the
+// kernels' indices are affine in the lane), or, failing that, to the first ones.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "app/core/analysis/coalescing.h"
+#include "app/core/analysis/epoch_runs.h"
+#include "app/core/trace.h"
+
+namespace ts {
+
+struct LaneEvent {
+  std::uint32_t lane = 0;   // lane in the warp, 0..31
+  std::uint64_t event = 0;  // index into Trace::events
+};
+
+struct WarpRequest {
+  ArrayId array = ArrayId::A;
+  Op op = Op::Load;
+  std::uint16_t epoch = 0;   // barriers passed
+  std::uint16_t iter = 0;    // k-iteration (the step), from the first lane's event
+  std::uint32_t ordinal = 0;  // n-th access of this (array, op) in the epoch
+  std::uint32_t first = 0, count = 0;  // into WarpAligner::lanes() and addresses()
+  Space space() const { return space_of(array); }
+};
+
+// How often lanes had to be matched to instructions they may have skipped.
+struct AlignmentCounts {
+  std::uint64_t partial_groups = 0;    // (epoch, array, op) groups whose lanes made different counts
+  std::uint64_t realigned_lanes = 0;   // lanes matched at a constant address distance
+  std::uint64_t unresolved_lanes = 0;  // lanes matched to the first instructions, for want of better
+  void add(const AlignmentCounts& o) {
+    partial_groups += o.partial_groups;
+    realigned_lanes += o.realigned_lanes;
+    unresolved_lanes += o.unresolved_lanes;
+  }
+};
+
+std::uint32_t warps_per_block(const LaunchInfo& launch);
+
+class WarpAligner {
+ public:
+  explicit WarpAligner(const Trace& trace) : trace_(&trace) {}
+
+  // Rebuilds the requests of one warp. program_order sorts them the way the
+  // warp issued them (the viewer steps through them); totals do not need it.
+  void align(std::uint32_t block, std::uint32_t warp, bool program_order = false);
+
+  std::span<const WarpRequest> requests() const { return requests_; }
+  // The active lanes of a request, ascending, and their byte addresses (global:
+  // device addresses; shared: offsets in the block's shared window).
+  std::span<const LaneEvent> lanes(const WarpRequest& r) const { return {lanes_.data() + r.first, r.count}; }
+  std::span<const std::uint64_t> addresses(const WarpRequest& r) const { return {addresses_.data() + r.first, r.count}; }
+
+  // Accumulated over every align() call.
+  const AlignmentCounts& alignment() const { return alignment_; }
+
+ private:
+  void align_epoch(std::uint16_t epoch);
+  void realign_partial_lanes(std::uint64_t* rows, std::uint32_t row_count, const std::uint32_t* lane_counts);
+
+  const Trace* trace_;
+  std::uint64_t first_thread_ = 0;
+  std::uint32_t lane_count_ = 0;
+  EpochRuns runs_;
+  std::vector<std::uint64_t> slots_;  // [combo rows][lane] -> event + 1, 0 = none
+  std::vector<std::uint64_t> order_;  // per request: where the warp issued it in its epoch
+  std::vector<std::int64_t> ref_index_, lane_index_;
+  std::vector<std::uint32_t> matched_rows_;
+  std::vector<std::uint64_t> moved_;
+  std::vector<WarpRequest> requests_;
+  std::vector<LaneEvent> lanes_;
+  std::vector<std::uint64_t> addresses_;
+  AlignmentCounts alignment_;
+};
+
+}  // namespace ts
