@@ -122,6 +122,7 @@ struct CellHighlight {
 
   // The running sum: after this step, and after each iteration.
   float partial = 0.0f;
+  float partial_before = 0.0f;  // before the last product added (a Mac step's)
   std::vector<float> partial_after_iteration;
   std::uint32_t terms_done = 0;  // products added so far (k's below K)
   float stored = 0.0f;           // what the kernel stored into C

@@ -1,0 +1,392 @@
+// replay.cpp — the timeline and the per-step highlights, from the events.
+#include "app/core/replay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace ts {
+namespace {
+
+// A thread's events of one iteration: program order keeps `iter` ascending.
+std::span<const Event> events_of_iteration(const Trace& t, std::uint64_t thread, std::uint32_t iteration) {
+  const std::span<const Event> all = t.thread_events(thread);
+  const auto lo = std::partition_point(all.begin(), all.end(), [&](const Event& e) { return e.iter < iteration; });
+  const auto hi = std::partition_point(lo, all.end(), [&](const Event& e) { return e.iter <= iteration; });
+  return all.subspan(static_cast<std::size_t>(lo - all.begin()), static_cast<std::size_t>(hi - lo));
+}
+
+bool is_shared(std::uint8_t array) {
+  return array == static_cast<std::uint8_t>(ArrayId::As) || array == static_cast<std::uint8_t>(ArrayId::Bs);
+}
+
+// The shared stores of the Load phase of one iteration, with the global load
+// each one copied (the event just before it in program order).
+template <class Visit>
+void for_each_copied_word(const Trace& t, std::uint64_t thread, std::uint32_t iteration, Visit&& visit) {
+  const std::uint32_t bpi = t.launch.iteration_rule.barriers_per_iteration;
+  if (bpi == 0) return;
+  const std::span<const Event> ev = events_of_iteration(t, thread, iteration);
+  for (std::size_t i = 0; i < ev.size(); ++i) {
+    const Event& e = ev[i];
+    if (!is_shared(e.array) || e.op() != Op::Store || e.epoch != iteration * bpi) continue;
+    CopiedWord w;
+    w.shared = e.array_id();
+    w.slot = e.index;
+    w.value = e.value;
+    w.padding = e.is_padding();
+    w.global = w.shared == ArrayId::As ? ArrayId::A : ArrayId::B;
+    if (!w.padding && i > 0 && ev[i - 1].is_global_load()) {
+      w.global = ev[i - 1].array_id();
+      w.element = t.element(w.global, ev[i - 1].index);
+    }
+    visit(w);
+  }
+}
+
+float add_product(float acc, float a, float b, bool fused) {
+  if (fused) return std::fma(a, b, acc);
+  const float product = a * b;  // rounded, as a kernel without FMA does
+  return acc + product;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("fma"))) void fused_rank1_hw(float* sums, const float* b_row, float a, std::size_t n) {
+  for (std::size_t c = 0; c < n; ++c) sums[c] = std::fma(a, b_row[c], sums[c]);
+}
+#endif
+
+// sums[c] += a * b_row[c] for every c, fused or not, in one pass.
+void rank1_update(float* sums, const float* b_row, float a, std::size_t n, bool fused) {
+  if (!fused) {
+    for (std::size_t c = 0; c < n; ++c) sums[c] = add_product(sums[c], a, b_row[c], false);
+    return;
+  }
+#if defined(__x86_64__)
+  // Software fma is ~30x slower than the instruction: use it when the CPU has one.
+  if (__builtin_cpu_supports("fma")) {
+    fused_rank1_hw(sums, b_row, a, n);
+    return;
+  }
+#endif
+  for (std::size_t c = 0; c < n; ++c) sums[c] = std::fma(a, b_row[c], sums[c]);
+}
+
+}  // namespace
+
+const char* phase_name(Phase p) {
+  switch (p) {
+    case Phase::Load: return "load tiles";
+    case Phase::Barrier: return "barrier (tiles complete)";
+    case Phase::Mac: return "multiply-accumulate";
+    case Phase::Sync: return "barrier (done reading)";
+    case Phase::Store: return "store C";
+  }
+  return "?";
+}
+
+SourceTag phase_source_tag(Phase p) {
+  switch (p) {
+    case Phase::Load: return {"load", 0};
+    case Phase::Barrier: return {"barrier", 0};
+    case Phase::Mac: return {"mac", 0};
+    case Phase::Sync: return {"barrier", 1};
+    case Phase::Store: return {"store", 0};
+  }
+  return {"", 0};
+}
+
+ReplayTimeline::ReplayTimeline(const LaunchInfo& launch)
+    : staged_(launch.iteration_rule.barriers_per_iteration > 0),
+      tile_(std::max<std::uint32_t>(1, launch.iteration_rule.tile)),
+      iterations_(launch.iteration_rule.iterations),
+      k_(static_cast<std::uint32_t>(std::max(0, launch.k))) {}
+
+std::uint32_t ReplayTimeline::step_count() const {
+  return (staged_ ? iterations_ * steps_per_iteration() : k_) + 1;
+}
+
+std::uint32_t ReplayTimeline::macs_in(std::uint32_t iteration) const {
+  if (iteration >= iterations_) return 0;
+  if (staged_) return tile_;
+  return std::min(tile_, k_ - iteration * tile_);
+}
+
+ReplayStep ReplayTimeline::at(std::uint32_t step) const {
+  step = std::min(step, last_step());
+  ReplayStep s;
+  if (step == last_step()) {
+    s.iteration = iterations_;
+    s.phase = Phase::Store;
+    return s;
+  }
+  const std::uint32_t per = steps_per_iteration();
+  s.iteration = step / per;
+  const std::uint32_t r = step % per;
+  if (!staged_) {
+    s.phase = Phase::Mac;
+    s.k = r;
+  } else if (r == 0) {
+    s.phase = Phase::Load;
+  } else if (r == 1) {
+    s.phase = Phase::Barrier;
+  } else if (r < tile_ + 2) {
+    s.phase = Phase::Mac;
+    s.k = r - 2;
+  } else {
+    s.phase = Phase::Sync;
+  }
+  return s;
+}
+
+std::uint32_t ReplayTimeline::first_step_of_iteration(std::uint32_t iteration) const {
+  if (iteration >= iterations_) return last_step();
+  return iteration * steps_per_iteration();
+}
+
+std::uint32_t ReplayTimeline::step_of(const ReplayStep& s) const {
+  if (s.phase == Phase::Store || s.iteration >= iterations_) return last_step();
+  const std::uint32_t base = first_step_of_iteration(s.iteration);
+  if (!staged_) return std::min(base + s.k, last_step() - 1);
+  switch (s.phase) {
+    case Phase::Load: return base;
+    case Phase::Barrier: return base + 1;
+    case Phase::Mac: return base + 2 + std::min(s.k, tile_ - 1);
+    case Phase::Sync: return base + tile_ + 2;
+    case Phase::Store: break;
+  }
+  return last_step();
+}
+
+CellRect to_rect(const TileBox& box) {
+  if (box.empty()) return {};
+  return {box.row0, box.row1, box.col0, box.col1};
+}
+
+std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& index, std::uint32_t row,
+                                            std::uint32_t col, const ReplayStep& step) {
+  const std::optional<EventRef> writer = index.c_writer(row, col);
+  if (!writer) return std::nullopt;
+  const LaunchInfo& L = t.launch;
+  const ReplayTimeline timeline(L);
+  const std::uint32_t T = timeline.tile();
+  const std::uint32_t K = static_cast<std::uint32_t>(L.k);
+  const std::uint32_t bpi = L.iteration_rule.barriers_per_iteration;
+
+  CellHighlight h;
+  h.cell = {row, col};
+  h.step = timeline.at(timeline.step_of(step));
+  h.thread = writer->thread;
+  h.coord = t.thread_coord(h.thread);
+  const std::uint32_t it = h.step.iteration;
+
+  // The cells this thread and its block compute: their stores of C.
+  const std::uint64_t per_block = L.threads_per_block();
+  const std::uint64_t first_thread = std::uint64_t{h.coord.block_linear} * per_block;
+  CellRect block{~0u, 0, ~0u, 0};
+  for (std::uint64_t th = first_thread; th < first_thread + per_block; ++th) {
+    for (const Event& e : t.thread_events(th)) {
+      if (e.array_id() != ArrayId::C || e.op() != Op::Store) continue;
+      const ElementCoord c = t.element(ArrayId::C, e.index);
+      block = {std::min(block.row0, c.row), std::max(block.row1, c.row + 1), std::min(block.col0, c.col),
+               std::max(block.col1, c.col + 1)};
+      if (th == h.thread) h.thread_cells.push_back(c);
+    }
+  }
+  h.block_cells = block.empty() ? CellRect{} : block;
+
+  // Which of the thread's cells this one is, along each axis (coarsened kernels).
+  std::vector<std::uint32_t> rows, cols;
+  for (const ElementCoord& c : h.thread_cells) {
+    rows.push_back(c.row);
+    cols.push_back(c.col);
+  }
+  std::sort(rows.begin(), rows.end());
+  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+  std::sort(cols.begin(), cols.end());
+  cols.erase(std::unique(cols.begin(), cols.end()), cols.end());
+  const auto cell_i = static_cast<std::size_t>(std::lower_bound(rows.begin(), rows.end(), row) - rows.begin());
+  const auto cell_j = static_cast<std::size_t>(std::lower_bound(cols.begin(), cols.end(), col) - cols.begin());
+
+  if (h.step.phase != Phase::Store) {
+    h.a_tile = to_rect(index.block_loads(h.coord.block_linear, it, ArrayId::A));
+    h.b_tile = to_rect(index.block_loads(h.coord.block_linear, it, ArrayId::B));
+    for_each_copied_word(t, h.thread, it, [&](const CopiedWord& w) { h.copied.push_back(w); });
+    const std::uint32_t k0 = it * T, k1 = std::min(K, k0 + T);
+    if (k0 < k1) {
+      h.a_reads = {row, row + 1, k0, k1};
+      h.b_reads = {k0, k1, col, col + 1};
+    }
+    if (h.step.phase == Phase::Mac && k0 + h.step.k < K) {
+      h.a_now = ElementCoord{row, k0 + h.step.k};
+      h.b_now = ElementCoord{k0 + h.step.k, col};
+    }
+    // Shared reads of the Mac phase: TILE groups (one per k), each holding
+    // this thread's loads of As then Bs for that k; the cell's are the i-th
+    // of As and the j-th of Bs in its group.
+    if (bpi > 0) {
+      std::vector<const Event*> loads;
+      for (const Event& e : events_of_iteration(t, h.thread, it))
+        if (is_shared(e.array) && e.op() == Op::Load && e.epoch == it * bpi + 1) loads.push_back(&e);
+      if (!loads.empty() && loads.size() % T == 0) {
+        const std::size_t group = loads.size() / T;
+        for (std::uint32_t k = 0; k < T; ++k) {
+          std::size_t as_seen = 0, bs_seen = 0;
+          for (std::size_t g = 0; g < group; ++g) {
+            const Event& e = *loads[k * group + g];
+            if (e.array_id() == ArrayId::As && as_seen++ == cell_i) h.as_reads.push_back(e.index);
+            if (e.array_id() == ArrayId::Bs && bs_seen++ == cell_j) h.bs_reads.push_back(e.index);
+          }
+        }
+        if (h.as_reads.size() != T || h.bs_reads.size() != T) h.as_reads.clear(), h.bs_reads.clear();
+      }
+      if (h.step.phase == Phase::Mac && h.step.k < h.as_reads.size()) {
+        h.as_now = h.as_reads[h.step.k];
+        h.bs_now = h.bs_reads[h.step.k];
+      }
+    }
+  }
+
+  // Partial sums, recomputed in the kernel's k order; pick plain or fused
+  // arithmetic by which one reproduces the stored value.
+  const std::uint32_t lda = L.arrays[0].ld, ldb = L.arrays[1].ld, ldc = L.arrays[2].ld;
+  h.stored = t.c[std::size_t{row} * ldc + col];
+  auto final_sum = [&](bool fused) {
+    float acc = 0.0f;
+    for (std::uint32_t k = 0; k < K; ++k)
+      acc = add_product(acc, t.a[std::size_t{row} * lda + k], t.b[std::size_t{k} * ldb + col], fused);
+    return acc;
+  };
+  const bool prefer_fused = L.recorded_on_gpu();
+  h.fused = prefer_fused;
+  h.partial_matches_stored = final_sum(prefer_fused) == h.stored;
+  if (!h.partial_matches_stored && final_sum(!prefer_fused) == h.stored) {
+    h.fused = !prefer_fused;
+    h.partial_matches_stored = true;
+  }
+  switch (h.step.phase) {
+    case Phase::Load:
+    case Phase::Barrier: h.terms_done = it * T; break;
+    case Phase::Mac: h.terms_done = it * T + h.step.k + 1; break;
+    case Phase::Sync: h.terms_done = (it + 1) * T; break;
+    case Phase::Store: h.terms_done = K; break;
+  }
+  h.terms_done = std::min(h.terms_done, K);
+  h.stored_now = h.step.phase == Phase::Store;
+  float acc = 0.0f;
+  for (std::uint32_t k = 0; k < K; ++k) {
+    if (k == h.terms_done) h.partial = acc;
+    if (k + 1 == h.terms_done) h.partial_before = acc;
+    acc = add_product(acc, t.a[std::size_t{row} * lda + k], t.b[std::size_t{k} * ldb + col], h.fused);
+    if ((k + 1) % T == 0 || k + 1 == K) h.partial_after_iteration.push_back(acc);
+  }
+  if (h.terms_done == K) h.partial = acc;
+  return h;
+}
+
+std::uint32_t bank_of(const LaunchInfo& launch, ArrayId shared, std::uint32_t slot) {
+  const ArrayLayout& l = launch.arrays[static_cast<int>(shared)];
+  return static_cast<std::uint32_t>((l.base / 4 + slot) % kSharedBanks);
+}
+
+std::vector<SharedTileContents> shared_contents(const Trace& t, std::uint32_t block, std::uint32_t iteration) {
+  std::vector<SharedTileContents> out;
+  const LaunchInfo& L = t.launch;
+  if (L.iteration_rule.barriers_per_iteration == 0 || block >= L.grid.count()) return out;
+  for (ArrayId id : {ArrayId::As, ArrayId::Bs}) {
+    const ArrayLayout& l = L.arrays[static_cast<int>(id)];
+    if (!l.present) continue;
+    SharedTileContents tile;
+    tile.id = id;
+    tile.rows = l.rows;
+    tile.cols = l.ld;
+    tile.words.resize(std::size_t{l.rows} * l.ld);
+    for (std::uint32_t s = 0; s < tile.words.size(); ++s) tile.words[s].bank = bank_of(L, id, s);
+    out.push_back(std::move(tile));
+  }
+  const std::uint64_t per_block = L.threads_per_block();
+  for (std::uint64_t i = 0; i < per_block; ++i) {
+    for_each_copied_word(t, std::uint64_t{block} * per_block + i, iteration, [&](const CopiedWord& w) {
+      for (SharedTileContents& tile : out) {
+        if (tile.id != w.shared || w.slot >= tile.words.size()) continue;
+        SharedWord& word = tile.words[w.slot];
+        word.value = w.value;
+        word.written = true;
+        word.padding = w.padding;
+        word.source = w.element;
+        word.writer = static_cast<std::uint32_t>(i);
+      }
+    });
+  }
+  return out;
+}
+
+std::vector<CellRect> all_block_tiles(const TraceIndex& index, std::uint32_t iteration, ArrayId array) {
+  std::vector<CellRect> out;
+  const std::uint64_t blocks = index.trace().launch.grid.count();
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    const TileBox box = index.block_loads(static_cast<std::uint32_t>(b), iteration, array);
+    if (!box.empty()) out.push_back(to_rect(box));
+  }
+  return out;
+}
+
+std::optional<ElementInfo> describe_element(const Trace& t, const TraceIndex& index, ArrayId array,
+                                            std::uint32_t row, std::uint32_t col, std::uint32_t iteration) {
+  const int a = static_cast<int>(array);
+  if (a > static_cast<int>(ArrayId::C)) return std::nullopt;
+  const ArrayLayout& l = t.launch.arrays[a];
+  if (row >= l.rows || col >= l.cols) return std::nullopt;
+  const std::uint32_t idx = row * l.ld + col;
+  ElementInfo info;
+  info.array = array;
+  info.element = {row, col};
+  const std::vector<float>& values = array == ArrayId::A ? t.a : array == ArrayId::B ? t.b : t.c;
+  if (idx >= values.size()) return std::nullopt;
+  info.value = values[idx];
+  if (array == ArrayId::C) {
+    if (const auto w = index.c_writer(row, col)) info.thread = t.thread_coord(w->thread);
+    return info;
+  }
+  const std::span<const std::uint32_t> loads = index.global_loads_of(array, idx);
+  info.loads_total = static_cast<std::uint32_t>(loads.size());
+  for (const std::uint32_t e : loads) {
+    if (t.events[e].iter != iteration) continue;
+    if (info.loads_this_iteration++ == 0) info.thread = t.thread_coord(index.thread_of_event(e));
+  }
+  return info;
+}
+
+PartialSums::PartialSums(const Trace& trace)
+    : trace_(&trace), fused_(trace.launch.recorded_on_gpu()),
+      sums_(std::size_t(std::max(0, trace.launch.m)) * std::max(0, trace.launch.n), 0.0f) {}
+
+const std::vector<float>& PartialSums::after(std::uint32_t k_end) {
+  const LaunchInfo& L = trace_->launch;
+  k_end = std::min<std::uint32_t>(k_end, static_cast<std::uint32_t>(L.k));
+  if (k_end < k_done_) {
+    std::fill(sums_.begin(), sums_.end(), 0.0f);
+    k_done_ = 0;
+  }
+  const std::uint32_t lda = L.arrays[0].ld, ldb = L.arrays[1].ld;
+  const auto n = static_cast<std::size_t>(L.n);
+  for (std::uint32_t k = k_done_; k < k_end; ++k)
+    for (int r = 0; r < L.m; ++r)
+      rank1_update(&sums_[std::size_t(r) * n], &trace_->b[std::size_t{k} * ldb], trace_->a[std::size_t(r) * lda + k], n,
+                   fused_);
+  k_done_ = k_end;
+  return sums_;
+}
+
+std::string launch_title(const LaunchInfo& L) {
+  char buf[160];
+  std::snprintf(buf, sizeof buf, "%s  TILE=%d  M=%d N=%d K=%d", L.kernel.c_str(), L.tile, L.m, L.n, L.k);
+  return buf;
+}
+
+std::string recorded_by(const LaunchInfo& L) {
+  const std::string who = L.recorded_on_gpu() ? L.device_name + " (GPU)" : L.device_name;
+  return "recorded on " + who + (L.date.empty() ? "" : ", " + L.date);
+}
+
+}  // namespace ts

@@ -1,0 +1,13 @@
+// screenshot.h — export a PNG of what the window shows (stb_image_write).
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace ts::render {
+
+// Reads the current framebuffer (call after rendering, before swapping) and
+// writes it as an RGB PNG. Returns an error message, empty on success.
+std::string save_framebuffer_png(const std::filesystem::path& path, int width, int height);
+
+}  // namespace ts::render

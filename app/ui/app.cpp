@@ -1,0 +1,189 @@
+// app.cpp — the main loop of the desktop app: setup, loop, cleanup.
+// GLFW window with an OpenGL 3.3 core context (glad), Dear ImGui on top, the
+// app's own grid renderer inside the matrices panel.
+#include "app/ui/app.h"
+
+#include <glad/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <thread>
+#include <vector>
+
+#include "app/render/renderer.h"
+#include "app/render/screenshot.h"
+#include "app/ui/app_chrome.h"
+#include "app/ui/app_state.h"
+#include "app/ui/automation.h"
+#include "app/ui/input.h"
+#include "app/ui/panel_registry.h"
+#include "app/ui/theme.h"
+
+namespace ts::ui {
+namespace {
+
+void glfw_error(int code, const char* description) {
+  std::fprintf(stderr, "tilescope: GLFW error %d: %s\n", code, description);
+}
+
+// Windowed <-> full screen on the monitor the window is on (presentation mode).
+struct WindowedPlacement {
+  int x = 100, y = 100, width = 1600, height = 1000;
+};
+
+void set_fullscreen(GLFWwindow* window, bool fullscreen, WindowedPlacement& saved) {
+  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+  if (fullscreen && monitor) {
+    glfwGetWindowPos(window, &saved.x, &saved.y);
+    glfwGetWindowSize(window, &saved.width, &saved.height);
+    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (!fullscreen && glfwGetWindowMonitor(window)) {
+    glfwSetWindowMonitor(window, nullptr, saved.x, saved.y, saved.width, saved.height, 0);
+  }
+}
+
+}  // namespace
+
+int run_app(const AppOptions& options) {
+  // ---- setup: window and OpenGL 3.3 core context ----
+  glfwSetErrorCallback(glfw_error);
+  if (!glfwInit()) {
+    std::fprintf(stderr, "tilescope: cannot open a window (no display? try `xvfb-run -a tilescope ...`, or the command line: `tilescope record --help`)\n");
+    return 1;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "tilescope", nullptr, nullptr);
+  if (!window) {
+    std::fprintf(stderr, "tilescope: cannot create an OpenGL 3.3 core window (the driver may be too old)\n");
+    glfwTerminate();
+    return 1;
+  }
+  glfwMakeContextCurrent(window);
+  glfwSwapInterval(options.vsync ? 1 : 0);
+  if (!gladLoadGL(glfwGetProcAddress)) {
+    std::fprintf(stderr, "tilescope: cannot load the OpenGL 3.3 functions\n");
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 1;
+  }
+
+  // ---- setup: Dear ImGui, fonts, theme, renderer ----
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  io.IniFilename = nullptr;  // a fixed layout: scripted screenshots look the same every run
+  auto state = std::make_unique<AppState>();
+  state->fonts = load_fonts();
+  state->view.presentation = options.presentation;
+  apply_theme(state->view.presentation);
+  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  auto renderer = std::make_unique<render::Renderer>();
+  if (const std::string err = renderer->init(); err.empty()) {
+    state->renderer = renderer.get();
+  } else {
+    state->notify(NoticeLevel::Error, "the grid renderer is unavailable: " + err);
+  }
+  if (!state->fonts.from_ttf)
+    state->notify(NoticeLevel::Warning, "DejaVu fonts not found (install fonts-dejavu-core): using ImGui's built-in font");
+
+  std::vector<std::unique_ptr<Panel>> panels = make_all_panels();
+  state->params = options.params;
+  if (options.trace_file) state->open_trace(*options.trace_file);
+  else state->record();
+  Automation automation(options);
+  WindowedPlacement windowed{100, 100, options.width, options.height};
+  bool fullscreen = false;
+  bool applied_presentation = false;  // so that --presentation goes full screen on the first frame
+  auto last_frame = std::chrono::steady_clock::now();
+  std::uint64_t frame = 0;
+
+  // ---- loop ----
+  bool running = true;
+  while (running && !glfwWindowShouldClose(window)) {
+    glfwPollEvents();
+    if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {  // nothing to draw while minimised
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      continue;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    state->advance_playback(std::chrono::duration<double>(now - last_frame).count());
+    last_frame = now;
+    if (state->poll_loader()) ++state->view.fit_requests;
+    automation.before_frame(*state);
+
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    ImGui::NewFrame();
+    ImGui::PushFont(state->fonts.body(state->view.presentation));
+    handle_keys(*state);
+    draw_main_menu(*state, panels);
+    const WindowSlots slots = compute_slots(*state);
+    for (auto& panel : panels) {
+      if (!panel->open) continue;
+      place_panel(*panel, slots, panels, state->view.layout_dirty);
+      panel->Draw(*state);
+    }
+    state->view.layout_dirty = false;
+    draw_notices(*state);
+    ImGui::PopFont();
+    ImGui::Render();
+
+    int fb_width = 0, fb_height = 0;
+    glfwGetFramebufferSize(window, &fb_width, &fb_height);
+    glViewport(0, 0, fb_width, fb_height);
+    glDisable(GL_SCISSOR_TEST);
+    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+    const float fb_scale = io.DisplaySize.x > 0 ? static_cast<float>(fb_width) / io.DisplaySize.x : 1.0f;
+    running = automation.after_render(*state, fb_width, fb_height, fb_scale);
+    if (state->screenshot_request) {
+      const std::string err = render::save_framebuffer_png(*state->screenshot_request, fb_width, fb_height);
+      if (err.empty()) state->notify(NoticeLevel::Info, "saved " + state->screenshot_request->string());
+      else state->notify(NoticeLevel::Error, err);
+      state->screenshot_request.reset();
+    }
+    if (options.after_frame && !options.after_frame(*state, frame)) running = false;
+    ++frame;
+    glfwSwapBuffers(window);
+
+    // Presentation mode: full screen, large fonts, high contrast, fresh layout.
+    if (state->view.presentation != applied_presentation) {
+      applied_presentation = state->view.presentation;
+      apply_theme(applied_presentation);
+      if (applied_presentation != fullscreen) {
+        set_fullscreen(window, applied_presentation, windowed);
+        fullscreen = applied_presentation;
+      }
+      state->view.layout_dirty = true;
+      ++state->view.fit_requests;
+    }
+  }
+
+  // ---- cleanup ----
+  const int exit_code = automation.exit_code();
+  panels.clear();
+  state->renderer = nullptr;
+  renderer.reset();
+  state.reset();  // waits for a recording in flight
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  glfwDestroyWindow(window);
+  glfwTerminate();
+  return exit_code;
+}
+
+}  // namespace ts::ui

@@ -1,0 +1,42 @@
+// app.h — the desktop app: options (from the command line or a benchmark)
+// and the main loop.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "app/core/trace.h"
+#include "kernels/recorder.h"
+
+namespace ts::ui {
+
+class AppState;
+
+struct AppOptions {
+  RecordParams params;                               // the first scene, recorded at start
+  std::optional<std::filesystem::path> trace_file;   // open this instead of recording
+  // Automation: applied once the first trace is on screen (or failed).
+  std::optional<ElementCoord> select_c;
+  std::optional<std::uint32_t> step;
+  bool all_blocks = false;
+  std::optional<std::filesystem::path> screenshot;   // taken on the last frame (see quit_after_frames)
+  std::optional<std::filesystem::path> layout_json;  // where the matrices are on that screenshot
+  // Quit after this many frames once the scene is ready (0: run until closed).
+  // The screenshot is taken on the last of them, or 3 frames after ready.
+  int quit_after_frames = 0;
+  bool presentation = false;
+  int width = 1600, height = 1000;
+  bool vsync = true;
+  // Benchmarks: called after each rendered frame with its number (from 0);
+  // return false to quit.
+  std::function<bool(AppState&, std::uint64_t frame)> after_frame;
+};
+
+// Opens the window and runs until it is closed; returns the process exit code
+// (non-zero when the window cannot be created or a requested screenshot fails).
+int run_app(const AppOptions& options);
+
+}  // namespace ts::ui

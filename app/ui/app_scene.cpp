@@ -1,0 +1,88 @@
+// app_scene.cpp — `tilescope [flags]` with no command opens the app on a
+// scene. The recording flags are `tilescope record`'s; the rest script the
+// app for slides, docs and tests, e.g.
+//   tilescope --kernel tiled --tile 2 --size 6 --inputs integers --select-c 5,3 --step 7
+//   tilescope --device gpu --select-c 5,7 --step 3 --screenshot out.png --quit-after-frames 5
+//   tilescope --trace t.tstrace
+#include <cstdio>
+#include <memory>
+#include <regex>
+
+#include "app/cli/commands.h"
+#include "app/cli/default_scene.h"
+#include "app/cli/record_options.h"
+#include "app/ui/app.h"
+
+namespace ts::cli {
+namespace {
+
+struct SceneFlags {
+  RecordOptions record;
+  std::string trace, select_c, screenshot, layout_json, window = "1600x1000";
+  long long step = -1;
+  int quit_after_frames = 0;
+  bool presentation = false, all_blocks = false, no_vsync = false;
+};
+
+// "ROW,COL" -> coordinates; false if malformed.
+bool parse_pair(const std::string& text, const char* separator, long long& a, long long& b) {
+  const std::regex re(std::string(R"(^\s*(\d{1,9})\s*)") + separator + R"(\s*(\d{1,9})\s*$)");
+  std::smatch m;
+  if (!std::regex_match(text, m, re)) return false;
+  a = std::stoll(m[1]);
+  b = std::stoll(m[2]);
+  return true;
+}
+
+}  // namespace
+
+DefaultScene add_default_scene_options(CLI::App& app) {
+  auto f = std::make_shared<SceneFlags>();
+  add_record_options(app, f->record);
+  app.add_option("--trace", f->trace, "Open this trace file instead of recording");
+  app.add_option("--select-c", f->select_c, "Select cell ROW,COL of C");
+  app.add_option("--step", f->step, "Go to replay step N (0: the first load)");
+  app.add_flag("--all-blocks", f->all_blocks, "Show the tiles every block loads");
+  app.add_option("--screenshot", f->screenshot, "Save a PNG of the window once the scene is ready");
+  app.add_option("--layout-json", f->layout_json, "Write where the matrices are on that screenshot (pixels)");
+  app.add_option("--quit-after-frames", f->quit_after_frames,
+                 "Quit after N frames once the scene is ready (the screenshot is of the last one)");
+  app.add_flag("--presentation", f->presentation, "Full screen, large fonts, high contrast");
+  app.add_option("--window", f->window, "Window size WIDTHxHEIGHT")->capture_default_str();
+  app.add_flag("--no-vsync", f->no_vsync, "Draw as fast as possible (benchmarks)");
+  return {[f]() -> int {
+    ui::AppOptions o;
+    if (std::string err = to_record_params(f->record, o.params); !err.empty()) return fail(err);
+    if (!f->trace.empty()) {
+      o.trace_file = f->trace;
+    } else {
+      try {
+        validate(o.params);  // an impossible scene is refused before a window opens
+      } catch (const RecordError& e) {
+        return fail(e.what());
+      }
+    }
+    if (!f->select_c.empty()) {
+      long long r = 0, c = 0;
+      if (!parse_pair(f->select_c, ",", r, c)) return fail("--select-c takes ROW,COL (e.g. 5,7), got '" + f->select_c + "'");
+      o.select_c = ElementCoord{static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(c)};
+    }
+    if (f->step < -1 || f->step > 0xFFFFFFFFll) return fail("--step must be 0 or more");
+    if (f->step >= 0) o.step = static_cast<std::uint32_t>(f->step);
+    if (f->quit_after_frames < 0) return fail("--quit-after-frames must be 0 or more");
+    o.quit_after_frames = f->quit_after_frames;
+    if (!f->screenshot.empty()) o.screenshot = f->screenshot;
+    if (!f->layout_json.empty()) o.layout_json = f->layout_json;
+    long long w = 0, h = 0;
+    if (!parse_pair(f->window, "x", w, h) || w < 320 || h < 240 || w > 16384 || h > 16384)
+      return fail("--window takes WIDTHxHEIGHT from 320x240 to 16384x16384, got '" + f->window + "'");
+    o.width = static_cast<int>(w);
+    o.height = static_cast<int>(h);
+    o.presentation = f->presentation;
+    o.all_blocks = f->all_blocks;
+    o.vsync = !f->no_vsync;
+    return ui::run_app(o);
+  }};
+}
+
+}  // namespace ts::cli

@@ -1,0 +1,126 @@
+// app_state.cpp — trace installation, replay clamping, notices.
+#include "app/ui/app_state.h"
+
+#include <chrono>
+
+#include "kernels/catalog.h"
+
+namespace ts::ui {
+namespace {
+
+double seconds_now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+bool same_cell(const std::optional<ElementCoord>& a, const std::optional<ElementCoord>& b) {
+  if (a.has_value() != b.has_value()) return false;
+  return !a || (a->row == b->row && a->col == b->col);
+}
+
+}  // namespace
+
+AppState::AppState() : gpu_(gpu::probe()), start_time_(seconds_now()) {}
+AppState::~AppState() = default;
+
+double AppState::now() const { return seconds_now() - start_time_; }
+
+void AppState::set_step(std::uint32_t step) { replay.step = std::min(step, timeline_.last_step()); }
+
+void AppState::step_by(int delta) {
+  const auto s = static_cast<std::int64_t>(replay.step) + delta;
+  set_step(static_cast<std::uint32_t>(std::max<std::int64_t>(0, s)));
+}
+
+void AppState::advance_playback(double seconds) {
+  if (!replay.playing) {
+    replay.play_accumulator = 0.0;
+    return;
+  }
+  replay.play_accumulator += seconds * replay.steps_per_second;
+  const auto steps = static_cast<std::uint32_t>(replay.play_accumulator);
+  replay.play_accumulator -= steps;
+  set_step(replay.step + steps);
+  if (replay.step == timeline_.last_step()) replay.playing = false;
+}
+
+void AppState::select_cell(std::uint32_t row, std::uint32_t col) {
+  if (!trace_) return;
+  const LaunchInfo& L = trace_->trace.launch;
+  if (row >= static_cast<std::uint32_t>(L.m) || col >= static_cast<std::uint32_t>(L.n)) return;
+  selection.cell = ElementCoord{row, col};
+}
+
+const std::optional<CellHighlight>& AppState::highlight() {
+  const bool fresh = highlight_key_.generation == generation_ && highlight_key_.step == replay.step &&
+                     same_cell(highlight_key_.cell, selection.cell);
+  if (fresh) return highlight_;
+  highlight_key_ = {generation_, replay.step, selection.cell};
+  ++highlight_generation_;
+  highlight_.reset();
+  if (trace_ && selection.cell)
+    highlight_ = highlight_cell(trace_->trace, *trace_->index, selection.cell->row, selection.cell->col, step());
+  return highlight_;
+}
+
+std::uint64_t AppState::highlight_generation() {
+  highlight();
+  return highlight_generation_;
+}
+
+void AppState::record() { loader_.record(params); }
+
+void AppState::open_trace(const std::filesystem::path& path) { loader_.open(path); }
+
+void AppState::save_trace(const std::filesystem::path& path) {
+  if (!trace_) {
+    notify(NoticeLevel::Warning, "nothing to save yet: no trace is loaded");
+    return;
+  }
+  loader_.save(trace_, path);
+}
+
+void AppState::notify(NoticeLevel level, std::string text) {
+  notices_.push_back({level, std::move(text), now()});
+  if (notices_.size() > 50) notices_.erase(notices_.begin());
+}
+
+bool AppState::poll_loader() {
+  std::optional<TraceLoader::Result> r = loader_.take();
+  if (!r) return false;
+  if (!r->error.empty()) {
+    notify(NoticeLevel::Error, r->error + (trace_ ? " (still showing the previous trace)" : ""));
+    return false;
+  }
+  if (!r->trace) {
+    notify(NoticeLevel::Info, r->message);
+    return false;
+  }
+  install(std::move(r->trace));
+  notify(NoticeLevel::Info, launch_title(trace_->trace.launch) + ": " + r->message + ", " +
+                                recorded_by(trace_->trace.launch));
+  return true;
+}
+
+void AppState::install(std::shared_ptr<const LoadedTrace> trace) {
+  const ReplayStep old_step = step();
+  const bool first = trace_ == nullptr;
+  trace_ = std::move(trace);
+  ++generation_;
+  timeline_ = ReplayTimeline(trace_->trace.launch);
+  // Keep the place in the replay and the selected cell where they still exist.
+  replay.step = first ? 0 : timeline_.step_of(old_step);
+  if (selection.cell) {
+    const LaunchInfo& L = trace_->trace.launch;
+    if (selection.cell->row >= static_cast<std::uint32_t>(L.m) || selection.cell->col >= static_cast<std::uint32_t>(L.n))
+      selection.cell.reset();
+  }
+  // The new trace's own parameters become the controls' (opening a file too).
+  const LaunchInfo& L = trace_->trace.launch;
+  if (const auto kind = find_kernel(L.kernel)) params.kernel = *kind;
+  params.tile = L.tile;
+  params.m = L.m;
+  params.n = L.n;
+  params.k = L.k;
+}
+
+}  // namespace ts::ui

@@ -1,0 +1,159 @@
+// app_state.h — what the panels share: the current trace and its index, the
+// selected cell of C, the replay step and what it highlights, the live GPU,
+// notices, and the recorder controls. One AppState lives for the whole run;
+// panels read it and change it during Draw(), the app applies the requests
+// between frames.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app/core/replay.h"
+#include "app/core/trace.h"
+#include "app/core/trace_index.h"
+#include "app/ui/theme.h"
+#include "app/ui/trace_loader.h"
+#include "kernels/cuda/gpu_runtime.h"
+#include "kernels/recorder.h"
+
+namespace ts::render {
+class Renderer;
+}
+
+namespace ts::ui {
+
+enum class NoticeLevel { Info, Warning, Error };
+
+struct Notice {
+  NoticeLevel level = NoticeLevel::Info;
+  std::string text;
+  double shown_at = 0.0;  // seconds since start; notices fade after a while
+};
+
+// The replay transport: where we are, and whether it plays by itself.
+struct ReplayState {
+  std::uint32_t step = 0;
+  bool playing = false;
+  float steps_per_second = 4.0f;
+  bool all_blocks = false;  // show the tiles every block loads in this iteration
+  double play_accumulator = 0.0;  // seconds of play not yet turned into steps
+};
+
+struct Selection {
+  std::optional<ElementCoord> cell;  // the selected cell of C
+};
+
+// How cells are coloured in the grids.
+enum class ColorMode { ReplayState, Value };
+
+struct ViewOptions {
+  ColorMode color_mode = ColorMode::ReplayState;
+  bool presentation = false;  // full screen, large fonts, high contrast
+  bool layout_dirty = true;   // put every window back in its slot next frame
+  std::uint64_t fit_requests = 0;  // the matrices view refits when this changes
+  bool show_values = true;    // numbers in cells that are large enough
+};
+
+// Where a matrix is drawn this frame, in window pixels: cell (r, c) covers
+// [x + c * cell, x + (c + 1) * cell) x [y + r * cell, y + (r + 1) * cell).
+// Written by the matrices panel; read by automation (the window tests).
+struct ScreenGrid {
+  bool visible = false;
+  float x = 0, y = 0, cell = 0;
+  std::uint32_t rows = 0, cols = 0;
+};
+struct ScreenLayout {
+  ScreenGrid a, b, c;
+};
+
+class AppState {
+ public:
+  AppState();
+  ~AppState();
+
+  // ---- the trace ----
+  // The trace on screen, or nullptr before the first one arrives. It never
+  // changes under a panel during a frame; a new one replaces it between frames.
+  const LoadedTrace* trace() const { return trace_.get(); }
+  std::shared_ptr<const LoadedTrace> trace_shared() const { return trace_; }
+  // Increases whenever the trace is replaced: panels cache what they derive
+  // from the trace and compare generations.
+  std::uint64_t trace_generation() const { return generation_; }
+  const ReplayTimeline& timeline() const { return timeline_; }
+
+  // ---- selection and replay ----
+  Selection selection;
+  ReplayState replay;
+  ReplayStep step() const { return timeline_.at(replay.step); }
+  void set_step(std::uint32_t step);  // clamps to the timeline
+  void step_by(int delta);
+  void select_cell(std::uint32_t row, std::uint32_t col);
+  // What the selected cell highlights at the current step (nullopt: nothing
+  // selected, or no trace). Recomputed only when trace, cell or step change.
+  const std::optional<CellHighlight>& highlight();
+  // Changes whenever highlight() would return something new.
+  std::uint64_t highlight_generation();
+
+  ViewOptions view;
+  Fonts fonts;
+  ScreenLayout on_screen;
+  // Plays the replay: advances the step by elapsed time x speed; stops at the end.
+  void advance_playback(double seconds);
+  // A PNG of the whole window after this frame (File > Export PNG, F12).
+  std::optional<std::filesystem::path> screenshot_request;
+
+  // ---- the recorder ----
+  // What the controls edit; record() records it (off the UI thread).
+  RecordParams params;
+  bool record_on_change = true;  // controls re-record as soon as they change
+  void record();
+  void open_trace(const std::filesystem::path& path);
+  void save_trace(const std::filesystem::path& path);
+  bool busy() const { return loader_.busy(); }
+  std::string busy_what() const { return loader_.busy_what(); }
+  double busy_seconds() const { return loader_.busy_seconds(); }
+
+  // The GPU, probed once at start (never throws; says why when absent).
+  const gpu::DeviceStatus& gpu() const { return gpu_; }
+
+  // ---- notices ----
+  void notify(NoticeLevel level, std::string text);
+  std::vector<Notice>& notices() { return notices_; }
+  double now() const;  // seconds since start
+
+  // ---- for the app ----
+  // Takes a finished background job, if any: installs its trace, or turns
+  // its failure into a notice (the previous trace stays). Returns true when
+  // a new trace was installed.
+  bool poll_loader();
+  // Installs a trace directly (tests, benchmarks).
+  void install(std::shared_ptr<const LoadedTrace> trace);
+  // Waits for the background job; returns false if none was running.
+  bool wait_for_loader() { return loader_.wait(); }
+
+  render::Renderer* renderer = nullptr;  // the GL renderer, set by the app
+
+ private:
+  std::shared_ptr<const LoadedTrace> trace_;
+  std::uint64_t generation_ = 0;
+  ReplayTimeline timeline_;
+  TraceLoader loader_;
+  gpu::DeviceStatus gpu_;
+  std::vector<Notice> notices_;
+  double start_time_ = 0.0;
+
+  struct HighlightKey {
+    std::uint64_t generation = ~0ull;
+    std::uint32_t step = ~0u;
+    std::optional<ElementCoord> cell;
+  };
+  HighlightKey highlight_key_;
+  std::optional<CellHighlight> highlight_;
+  std::uint64_t highlight_generation_ = 0;
+};
+
+}  // namespace ts::ui

@@ -1,0 +1,94 @@
+// automation.cpp — the --select-c / --step / --screenshot / --quit-after-frames flags.
+#include "app/ui/automation.h"
+
+#include <cstdio>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/render/screenshot.h"
+#include "app/ui/app_state.h"
+
+namespace ts::ui {
+namespace {
+
+constexpr int kScreenshotFramesWithoutQuit = 3;  // ImGui settles window sizes in two frames
+
+nlohmann::json grid_json(const ScreenGrid& g, float s) {
+  return {{"visible", g.visible}, {"x", g.x * s}, {"y", g.y * s}, {"cell", g.cell * s},
+          {"rows", g.rows},       {"cols", g.cols}};
+}
+
+}  // namespace
+
+std::string screen_layout_json(const AppState& app, int fb_width, int fb_height, float s) {
+  nlohmann::json j;
+  j["width"] = fb_width;
+  j["height"] = fb_height;
+  j["A"] = grid_json(app.on_screen.a, s);
+  j["B"] = grid_json(app.on_screen.b, s);
+  j["C"] = grid_json(app.on_screen.c, s);
+  j["step"] = app.replay.step;
+  if (const LoadedTrace* t = app.trace()) {
+    j["kernel"] = t->trace.launch.kernel;
+    j["tile"] = t->trace.launch.tile;
+    j["recorder"] = t->trace.launch.recorder;
+  }
+  return j.dump(2);
+}
+
+bool Automation::ready(AppState& app) const {
+  // Ready once nothing is loading and there is a trace or the failure is shown.
+  return !app.busy() && (app.trace() || !app.notices().empty());
+}
+
+void Automation::before_frame(AppState& app) {
+  if (applied_ || !ready(app)) return;
+  applied_ = true;
+  if (!app.trace()) return;  // the failure notice is the scene
+  const LaunchInfo& L = app.trace()->trace.launch;
+  if (options_.select_c) {
+    const ElementCoord c = *options_.select_c;
+    if (c.row < static_cast<std::uint32_t>(L.m) && c.col < static_cast<std::uint32_t>(L.n)) {
+      app.select_cell(c.row, c.col);
+    } else {
+      app.notify(NoticeLevel::Warning, "--select-c " + std::to_string(c.row) + "," + std::to_string(c.col) +
+                                           " is outside C (" + std::to_string(L.m) + " x " + std::to_string(L.n) + ")");
+    }
+  }
+  if (options_.step) {
+    if (*options_.step > app.timeline().last_step())
+      app.notify(NoticeLevel::Warning, "--step " + std::to_string(*options_.step) + " is past the last step (" +
+                                           std::to_string(app.timeline().last_step()) + "): showing the last");
+    app.set_step(*options_.step);
+  }
+  app.replay.all_blocks = options_.all_blocks;
+}
+
+bool Automation::after_render(AppState& app, int fb_width, int fb_height, float fb_scale) {
+  if (!applied_) return true;
+  ++frames_ready_;
+  const int last = options_.quit_after_frames > 0 ? options_.quit_after_frames : kScreenshotFramesWithoutQuit;
+  if (!screenshot_done_ && frames_ready_ >= last) {
+    screenshot_done_ = true;
+    if (options_.screenshot) {
+      const std::string err = render::save_framebuffer_png(*options_.screenshot, fb_width, fb_height);
+      if (!err.empty()) {
+        std::fprintf(stderr, "tilescope: %s\n", err.c_str());
+        app.notify(NoticeLevel::Error, err);
+        exit_code_ = 1;
+      }
+    }
+    if (options_.layout_json) {
+      std::ofstream out(*options_.layout_json);
+      out << screen_layout_json(app, fb_width, fb_height, fb_scale) << "\n";
+      if (!out) {
+        std::fprintf(stderr, "tilescope: could not write %s\n", options_.layout_json->string().c_str());
+        exit_code_ = 1;
+      }
+    }
+  }
+  return options_.quit_after_frames <= 0 || frames_ready_ < options_.quit_after_frames;
+}
+
+}  // namespace ts::ui

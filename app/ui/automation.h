@@ -1,0 +1,40 @@
+// automation.h — scripted scenes for slides, docs and the window tests: once
+// the first trace is on screen (or has failed), select a cell, go to a step,
+// take a screenshot, write where the matrices are, and quit.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "app/ui/app.h"
+
+namespace ts::ui {
+
+class AppState;
+
+class Automation {
+ public:
+  explicit Automation(const AppOptions& options) : options_(options) {}
+
+  // Before drawing a frame: applies the scene the first time it is ready.
+  void before_frame(AppState& app);
+  // After rendering it (before the swap): screenshot and layout when due.
+  // Returns false when the app should quit.
+  bool after_render(AppState& app, int fb_width, int fb_height, float fb_scale);
+  // Non-zero when a requested screenshot could not be written.
+  int exit_code() const { return exit_code_; }
+
+ private:
+  bool ready(AppState& app) const;
+
+  const AppOptions& options_;
+  bool applied_ = false;
+  bool screenshot_done_ = false;
+  int frames_ready_ = 0;
+  int exit_code_ = 0;
+};
+
+// The layout of the matrices on screen as JSON, in framebuffer pixels.
+std::string screen_layout_json(const AppState& app, int fb_width, int fb_height, float fb_scale);
+
+}  // namespace ts::ui

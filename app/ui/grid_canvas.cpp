@@ -1,0 +1,159 @@
+// grid_canvas.cpp — camera, interaction and the GL callback.
+#include "app/ui/grid_canvas.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ts::ui {
+namespace {
+
+constexpr float kMinScale = 0.05f, kMaxScale = 400.0f;  // pixels per cell
+constexpr float kZoomPerNotch = 1.15f;
+constexpr float kDragThreshold = 4.0f;  // pixels before a press becomes a pan
+constexpr float kFitMargin = 0.04f;     // of the canvas, around the fitted world
+
+}  // namespace
+
+void GridCanvas::render_callback(const ImDrawList*, const ImDrawCmd* cmd) {
+  const auto* p = static_cast<const Packet*>(cmd->UserCallbackData);
+  if (p->renderer) p->renderer->draw(p->view, p->grids, p->rects);
+}
+
+void GridCanvas::fit(float world_w, float world_h) {
+  const float label_room = ImGui::GetFontSize() * 1.6f;  // grid labels sit above the grids
+  const float w = canvas_size_.x * (1 - 2 * kFitMargin), h = canvas_size_.y * (1 - 2 * kFitMargin) - label_room;
+  scale_ = std::clamp(std::min(w / std::max(1.0f, world_w), h / std::max(1.0f, world_h)), kMinScale, kMaxScale);
+  origin_ = {canvas_pos_.x + (canvas_size_.x - world_w * scale_) * 0.5f,
+             canvas_pos_.y + label_room + (canvas_size_.y - label_room - world_h * scale_) * 0.5f};
+}
+
+GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, std::span<const Grid> grids,
+                                    std::span<const render::RectDraw> rects, float world_w, float world_h,
+                                    std::uint64_t fit_key, float height) {
+  Result result;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 size(std::max(avail.x, 50.0f), std::max(height > 0 ? height : avail.y, 50.0f));
+  const ImVec2 old_pos = canvas_pos_;
+  canvas_pos_ = ImGui::GetCursorScreenPos();
+  canvas_size_ = size;
+  // Follow the window when it moves; refit on request or when resized.
+  origin_.x += canvas_pos_.x - old_pos.x;
+  origin_.y += canvas_pos_.y - old_pos.y;
+  if (fit_key != fitted_key_ || size.x != fitted_canvas_.x || size.y != fitted_canvas_.y || scale_ <= 0) {
+    fit(world_w, world_h);
+    fitted_key_ = fit_key;
+    fitted_canvas_ = size;
+  }
+
+  ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
+                                       ImGuiButtonFlags_MouseButtonMiddle);
+  const bool hovered = ImGui::IsItemHovered();
+  const ImGuiIO& io = ImGui::GetIO();
+
+  // Zoom around the mouse; pan by dragging any button.
+  if (hovered && io.MouseWheel != 0.0f) {
+    const float old_scale = scale_;
+    scale_ = std::clamp(scale_ * std::pow(kZoomPerNotch, io.MouseWheel), kMinScale, kMaxScale);
+    const float f = scale_ / old_scale;
+    origin_ = {io.MousePos.x - (io.MousePos.x - origin_.x) * f, io.MousePos.y - (io.MousePos.y - origin_.y) * f};
+  }
+  if (ImGui::IsItemActive()) {
+    for (int b = 0; b < 3; ++b) {
+      if (!ImGui::IsMouseDragging(b, kDragThreshold)) continue;
+      dragging_ = true;
+      origin_.x += io.MouseDelta.x;
+      origin_.y += io.MouseDelta.y;
+      break;
+    }
+  }
+
+  auto hit = [&](ImVec2 p) -> std::optional<Hit> {
+    for (int i = 0; i < static_cast<int>(grids.size()); ++i) {
+      const Grid& g = grids[i];
+      const float cx = (p.x - origin_.x) / scale_ - g.x, cy = (p.y - origin_.y) / scale_ - g.y;
+      if (cx >= 0 && cy >= 0 && cx < static_cast<float>(g.cols) && cy < static_cast<float>(g.rows))
+        return Hit{i, static_cast<std::uint32_t>(cy), static_cast<std::uint32_t>(cx)};
+    }
+    return std::nullopt;
+  };
+  if (hovered) result.hover = hit(io.MousePos);
+  if (ImGui::IsItemDeactivated()) {
+    if (!dragging_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) result.clicked = hit(io.MousePos);
+    dragging_ = false;
+  }
+
+  // The GL pass: grids and highlight rectangles, clipped to the canvas.
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->AddRectFilled(canvas_pos_, ImVec2(canvas_pos_.x + size.x, canvas_pos_.y + size.y), IM_COL32(22, 23, 26, 255));
+  if (renderer) {
+    const float fb_scale = io.DisplayFramebufferScale.x;
+    const float fb_h = io.DisplaySize.y * io.DisplayFramebufferScale.y;
+    packet_.renderer = renderer;
+    render::CanvasView& v = packet_.view;
+    v.fb_x = static_cast<int>(std::lround(canvas_pos_.x * fb_scale));
+    v.fb_w = static_cast<int>(std::lround(size.x * fb_scale));
+    v.fb_h = static_cast<int>(std::lround(size.y * fb_scale));
+    v.fb_y = static_cast<int>(std::lround(fb_h - (canvas_pos_.y + size.y) * fb_scale));
+    v.width = size.x;
+    v.height = size.y;
+    v.origin_x = origin_.x - canvas_pos_.x;
+    v.origin_y = origin_.y - canvas_pos_.y;
+    v.scale = scale_;
+    packet_.grids.clear();
+    for (const Grid& g : grids) {
+      render::GridDraw d;
+      d.colors = g.colors;
+      d.x = g.x;
+      d.y = g.y;
+      d.tile_rows = g.tile_rows;
+      d.tile_cols = g.tile_cols;
+      d.tile_line = g.tile_line;
+      packet_.grids.push_back(d);
+    }
+    packet_.rects.assign(rects.begin(), rects.end());
+    dl->PushClipRect(canvas_pos_, ImVec2(canvas_pos_.x + size.x, canvas_pos_.y + size.y), true);
+    dl->AddCallback(&GridCanvas::render_callback, &packet_);
+    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    // Labels above the grids.
+    for (const Grid& g : grids) {
+      if (g.label.empty()) continue;
+      const ImVec2 o = grid_origin(g);
+      dl->AddText(ImVec2(o.x, o.y - ImGui::GetFontSize() * 1.25f), IM_COL32(230, 230, 230, 255), g.label.c_str());
+    }
+    dl->PopClipRect();
+  }
+  return result;
+}
+
+void GridCanvas::draw_cell_text(std::span<const Grid> grids, CellText text, const void* context,
+                                float min_cell_px) const {
+  if (scale_ < min_cell_px) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PushClipRect(canvas_pos_, ImVec2(canvas_pos_.x + canvas_size_.x, canvas_pos_.y + canvas_size_.y), true);
+  // Text no wider than the cell: scale the font down to fit when needed.
+  const float font_px = std::min(ImGui::GetFontSize(), scale_ * 0.42f);
+  for (int i = 0; i < static_cast<int>(grids.size()); ++i) {
+    const Grid& g = grids[i];
+    const ImVec2 o = grid_origin(g);
+    // Only the visible cells.
+    const auto first_col = static_cast<std::uint32_t>(std::max(0.0f, std::floor((canvas_pos_.x - o.x) / scale_)));
+    const auto first_row = static_cast<std::uint32_t>(std::max(0.0f, std::floor((canvas_pos_.y - o.y) / scale_)));
+    const auto end_col = static_cast<std::uint32_t>(
+        std::clamp(std::ceil((canvas_pos_.x + canvas_size_.x - o.x) / scale_), 0.0f, static_cast<float>(g.cols)));
+    const auto end_row = static_cast<std::uint32_t>(
+        std::clamp(std::ceil((canvas_pos_.y + canvas_size_.y - o.y) / scale_), 0.0f, static_cast<float>(g.rows)));
+    for (std::uint32_t r = first_row; r < end_row; ++r)
+      for (std::uint32_t c = first_col; c < end_col; ++c) {
+        const std::string s = text(context, i, r, c);
+        if (s.empty()) continue;
+        const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(font_px, FLT_MAX, 0.0f, s.c_str());
+        if (ts.x > scale_ * 0.95f) continue;
+        const ImVec2 p(o.x + (c + 0.5f) * scale_ - ts.x * 0.5f, o.y + (r + 0.5f) * scale_ - ts.y * 0.5f);
+        dl->AddText(ImGui::GetFont(), font_px, ImVec2(p.x + 1, p.y + 1), IM_COL32(0, 0, 0, 200), s.c_str());
+        dl->AddText(ImGui::GetFont(), font_px, p, IM_COL32(255, 255, 255, 255), s.c_str());
+      }
+  }
+  dl->PopClipRect();
+}
+
+}  // namespace ts::ui

@@ -1,0 +1,74 @@
+// grid_canvas.h — an ImGui region where matrices are drawn by the app's GL
+// renderer: pan (drag), zoom (wheel, around the mouse), fit, hit-testing of
+// cells for hover and click, and cell numbers when cells are large enough.
+// The GL draw runs inside ImGui's render pass through a draw-list callback,
+// so windows over the canvas stay on top.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "app/render/renderer.h"
+
+namespace ts::ui {
+
+class GridCanvas {
+ public:
+  struct Grid {
+    const render::GridTexture* colors = nullptr;
+    float x = 0, y = 0;  // world position of cell (0, 0), in cells
+    std::uint32_t rows = 0, cols = 0;
+    std::uint32_t tile_rows = 1, tile_cols = 1;
+    std::string label;  // drawn above the grid
+    render::Rgba8 tile_line{235, 235, 235};
+  };
+  struct Hit {
+    int grid = -1;
+    std::uint32_t row = 0, col = 0;
+  };
+  struct Result {
+    std::optional<Hit> hover, clicked;
+  };
+  // Text to draw centred in a cell when cells are large enough.
+  using CellText = std::string (*)(const void* context, int grid, std::uint32_t row, std::uint32_t col);
+
+  // Fills the available content region (height: `height`, or all that is left
+  // when 0). `world_w` x `world_h` cells must contain every grid; the view is
+  // fitted to them whenever fit_key changes.
+  Result draw(const char* id, render::Renderer* renderer, std::span<const Grid> grids,
+              std::span<const render::RectDraw> rects, float world_w, float world_h, std::uint64_t fit_key,
+              float height = 0.0f);
+  // Numbers in cells: call right after draw(); draws only the visible cells
+  // that are at least min_cell_px wide.
+  void draw_cell_text(std::span<const Grid> grids, CellText text, const void* context, float min_cell_px) const;
+
+  // Where the last draw put a grid's cell (0, 0), and the size of a cell, in window pixels.
+  ImVec2 grid_origin(const Grid& g) const { return {origin_.x + g.x * scale_, origin_.y + g.y * scale_}; }
+  float scale() const { return scale_; }
+
+ private:
+  static void render_callback(const ImDrawList* list, const ImDrawCmd* cmd);
+  void fit(float world_w, float world_h);
+
+  // Everything the GL callback needs; lives until the frame is rendered.
+  struct Packet {
+    render::Renderer* renderer = nullptr;
+    render::CanvasView view;
+    std::vector<render::GridDraw> grids;
+    std::vector<render::RectDraw> rects;
+  };
+  Packet packet_;
+  ImVec2 canvas_pos_{0, 0}, canvas_size_{0, 0};
+  ImVec2 origin_{0, 0};  // window pixels of world (0, 0)
+  float scale_ = 0.0f;   // pixels per cell
+  std::uint64_t fitted_key_ = ~0ull;
+  ImVec2 fitted_canvas_{0, 0};
+  bool dragging_ = false;
+};
+
+}  // namespace ts::ui

@@ -1,0 +1,196 @@
+// panel_controls.cpp — what to record and where: kernel, TILE (a prominent
+// 16 / 32 toggle, every power of two to 32), sizes, device, inputs, the
+// seed-003 preset; open and save trace files. A change re-records at once.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <string>
+
+#include "app/ui/app_state.h"
+#include "app/ui/panel_registry.h"
+#include "kernels/catalog.h"
+
+namespace ts::ui {
+namespace {
+
+constexpr int kMaxEdit = 4096;  // sizes typed here; the recorder's own limit is memory-based
+
+struct PanelControls : Panel {
+  PanelControls() : Panel("Controls", {PanelSlot::Left, 1.0f, true}) {}
+
+  void Draw(AppState& app) override {
+    if (!ImGui::Begin(name(), &open)) {
+      ImGui::End();
+      return;
+    }
+    bool changed = false;
+    RecordParams& p = app.params;
+
+    // Kernel.
+    ImGui::TextUnformatted("Kernel");
+    const KernelInfo& current = kernel_info(p.kernel);
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##kernel", std::string(current.title).c_str())) {
+      for (KernelKind k : kAllKernels) {
+        const KernelInfo& info = kernel_info(k);
+        if (ImGui::Selectable(std::string(info.title).c_str(), k == p.kernel)) {
+          p.kernel = k;
+          changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(info.summary).c_str());
+      }
+      ImGui::EndCombo();
+    }
+    ImGui::TextWrapped("%s", std::string(current.summary).c_str());
+
+    // TILE: 16 and 32 as big buttons (the comparison everyone makes), the rest small.
+    ImGui::Separator();
+    ImGui::TextUnformatted("TILE");
+    const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    for (int tile : {16, 32}) {
+      const bool on = p.tile == tile;
+      if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImGui::GetStyleColorVec4(ImGuiCol_ButtonActive));
+      char text[16];
+      std::snprintf(text, sizeof text, "%d", tile);
+      if (ImGui::Button(text, ImVec2(half, ImGui::GetFrameHeight() * 1.6f)) && !on) {
+        p.tile = tile;
+        changed = true;
+      }
+      if (on) ImGui::PopStyleColor();
+      if (tile == 16) ImGui::SameLine();
+    }
+    for (int tile : {2, 4, 8}) {
+      char text[16];
+      std::snprintf(text, sizeof text, "%d##t", tile);
+      if (ImGui::RadioButton(text, p.tile == tile)) {
+        p.tile = tile;
+        changed = true;
+      }
+      ImGui::SameLine();
+    }
+    ImGui::NewLine();
+
+    // Sizes.
+    ImGui::Separator();
+    ImGui::TextUnformatted("Sizes");
+    const bool square = p.m == p.n && p.n == p.k;
+    if (square && !separate_sizes_) changed |= size_field("M = N = K", p.m, &p.n, &p.k);
+    ImGui::Checkbox("separate M, K, N", &separate_sizes_);
+    if (separate_sizes_ || !square) {
+      changed |= size_field("M (rows of A, C)", p.m);
+      changed |= size_field("K", p.k);
+      changed |= size_field("N (cols of B, C)", p.n);
+    }
+
+    // Inputs and device.
+    ImGui::Separator();
+    int inputs = p.inputs == InputKind::SmallIntegers ? 1 : 0;
+    ImGui::TextUnformatted("Inputs");
+    if (ImGui::RadioButton("random in [-1, 1]", &inputs, 0)) changed = true;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("integers 0..4", &inputs, 1)) changed = true;
+    p.inputs = inputs == 1 ? InputKind::SmallIntegers : InputKind::Random;
+    int seed = static_cast<int>(p.seed);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    ImGui::InputInt("seed (0: new)", &seed);
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+      p.seed = static_cast<std::uint64_t>(std::max(0, seed));
+      changed = true;
+    }
+
+    ImGui::TextUnformatted("Record on");
+    int device = static_cast<int>(p.device);
+    const gpu::DeviceStatus& g = app.gpu();
+    if (ImGui::RadioButton("auto", &device, static_cast<int>(DeviceChoice::Auto))) changed = true;
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!g.available);
+    if (ImGui::RadioButton("GPU", &device, static_cast<int>(DeviceChoice::Gpu))) changed = true;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::RadioButton("emulator", &device, static_cast<int>(DeviceChoice::Cpu))) changed = true;
+    p.device = static_cast<DeviceChoice>(device);
+    if (g.available) ImGui::TextWrapped("GPU: %s (%d SMs)", g.name.c_str(), g.sm_count);
+    else ImGui::TextDisabled("No GPU: %s", g.reason.c_str());
+
+    // Preset: seed 003's worked example, small enough to follow by hand.
+    ImGui::Separator();
+    if (ImGui::Button("Preset: 6 x 6 integers, TILE 2", ImVec2(-1, 0))) {
+      p.kernel = KernelKind::Tiled;
+      p.tile = 2;
+      p.m = p.n = p.k = 6;
+      p.inputs = InputKind::SmallIntegers;
+      changed = true;
+      ++app.view.fit_requests;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("The tiled kernel on 6 x 6 matrices of small integers with 2 x 2 tiles:\nthe arithmetic can be checked by hand.");
+
+    // Size of what would be recorded.
+    const EventCounts counts = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
+    ImGui::TextDisabled("%llu events (%.1f MB)", static_cast<unsigned long long>(counts.total()),
+                        static_cast<double>(counts.total()) * sizeof(Event) / 1e6);
+    ImGui::Checkbox("re-record on change", &app.record_on_change);
+    if (ImGui::Button(app.busy() ? "Recording..." : "Record", ImVec2(-1, 0)) || (changed && app.record_on_change))
+      app.record();
+
+    // Files.
+    ImGui::Separator();
+    ImGui::TextUnformatted("Trace file");
+    ImGui::SetNextItemWidth(-1);
+    ImGui::InputText("##path", path_, sizeof path_);
+    const float w = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    if (ImGui::Button("Open", ImVec2(w, 0))) {
+      if (std::strlen(path_) == 0) app.notify(NoticeLevel::Warning, "type the path of a .tstrace file first");
+      else app.open_trace(path_);
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Save", ImVec2(w, 0))) {
+      if (std::strlen(path_) == 0) app.notify(NoticeLevel::Warning, "type where to save the trace first");
+      else app.save_trace(path_);
+    }
+
+    // What is on screen.
+    if (const LoadedTrace* t = app.trace()) {
+      ImGui::Separator();
+      const LaunchInfo& L = t->trace.launch;
+      ImGui::TextWrapped("%s", launch_title(L).c_str());
+      ImGui::TextWrapped("%s", recorded_by(L).c_str());
+      ImGui::TextDisabled("%s; grid %u x %u, block %u x %u", t->origin.c_str(), L.grid.x, L.grid.y, L.block.x, L.block.y);
+      ImGui::TextDisabled("%llu events, %.1f MB with index", static_cast<unsigned long long>(t->trace.events.size()),
+                          static_cast<double>(t->trace.memory_bytes() + t->index->memory_bytes()) / 1e6);
+    }
+    ImGui::End();
+  }
+
+  // An integer field that commits when editing ends (not on every keystroke),
+  // or at once for its +/- buttons. Writes the value to every target.
+  bool size_field(const char* label, int& target, int* also1 = nullptr, int* also2 = nullptr) {
+    Edit& e = edits_[label];  // what is being typed, kept across frames
+    if (!e.active) e.value = target;
+    int& v = e.value;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
+    const bool edited = ImGui::InputInt(label, &v, 1, 16);
+    e.active = ImGui::IsItemActive();
+    const bool commit = (edited && !e.active) || ImGui::IsItemDeactivatedAfterEdit();
+    if (!commit) return false;
+    target = std::clamp(v, 1, kMaxEdit);
+    if (also1) *also1 = target;
+    if (also2) *also2 = target;
+    return true;
+  }
+
+  bool separate_sizes_ = false;
+  struct Edit {
+    int value = 0;
+    bool active = false;
+  };
+  std::map<std::string, Edit> edits_;
+  char path_[1024] = "trace.tstrace";
+};
+
+}  // namespace
+}  // namespace ts::ui
+
+TS_DEFINE_PANEL(controls, ts::ui::PanelControls)

@@ -1,0 +1,123 @@
+// panel_inspector.cpp — the selected cell of C: who computes it, what it
+// reads at this step, and its running partial sum iteration by iteration up
+// to the value the kernel stored.
+#include <imgui.h>
+
+#include <cstdio>
+
+#include "app/ui/app_state.h"
+#include "app/ui/palette.h"
+#include "app/ui/panel_registry.h"
+
+namespace ts::ui {
+namespace {
+
+struct PanelInspector : Panel {
+  PanelInspector() : Panel("Selected cell", {PanelSlot::Right, 1.1f, true}) {}
+
+  void Draw(AppState& app) override {
+    if (!ImGui::Begin(name(), &open)) {
+      ImGui::End();
+      return;
+    }
+    const LoadedTrace* lt = app.trace();
+    const std::optional<CellHighlight>& hl = app.highlight();
+    if (!lt || !hl) {
+      ImGui::TextWrapped("Click a cell of C to see which thread computes it, what it reads at each step, and its "
+                         "running sum.");
+      ImGui::End();
+      return;
+    }
+    const CellHighlight& h = *hl;
+    const Trace& t = lt->trace;
+    const std::uint32_t lda = t.launch.arrays[0].ld, ldb = t.launch.arrays[1].ld;
+    ImGui::Text("C[%u][%u]", h.cell.row, h.cell.col);
+    ImGui::Text("block (%u, %u), thread (%u, %u)", h.coord.block.x, h.coord.block.y, h.coord.thread.x, h.coord.thread.y);
+    ImGui::Text("warp %u of its block; thread %u in the block", h.coord.warp, h.coord.thread_in_block);
+    if (h.thread_cells.size() > 1) ImGui::Text("this thread computes %zu cells of C", h.thread_cells.size());
+
+    ImGui::Separator();
+    const ReplayStep& s = h.step;
+    switch (s.phase) {
+      case Phase::Load:
+      case Phase::Barrier: {
+        ImGui::TextWrapped(s.phase == Phase::Load ? "Iteration %u: the block copies a tile of A and a tile of B into "
+                                                    "shared memory, one element of each per thread. This thread copies:"
+                                                  : "Iteration %u: __syncthreads(): every thread waits until both "
+                                                    "tiles are complete. This thread copied:",
+                           s.iteration);
+        for (const CopiedWord& w : h.copied) {
+          if (w.padding)
+            ImGui::BulletText("%s slot %u <- 0 (outside the matrices: padding)", array_name(w.shared), w.slot);
+          else
+            ImGui::BulletText("%s[%u][%u] = %g -> %s slot %u", array_name(w.global), w.element.row, w.element.col,
+                              w.value, array_name(w.shared), w.slot);
+        }
+        break;
+      }
+      case Phase::Mac: {
+        ImGui::TextWrapped("Iteration %u, k = %u: multiply-accumulate out of %s.", s.iteration, s.k,
+                           h.as_reads.empty() ? "global memory" : "shared memory");
+        if (h.a_now && h.b_now) {
+          const float a = t.a[std::size_t{h.a_now->row} * lda + h.a_now->col];
+          const float b = t.b[std::size_t{h.b_now->row} * ldb + h.b_now->col];
+          ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.93f, 0.3f, 1.0f));
+          ImGui::Text("acc += A[%u][%u] * B[%u][%u]", h.a_now->row, h.a_now->col, h.b_now->row, h.b_now->col);
+          ImGui::Text("     = %g + %g * %g = %g", h.partial_before, a, b, h.partial);
+          ImGui::PopStyleColor();
+          if (h.as_now) ImGui::TextDisabled("(As slot %u, Bs slot %u)", *h.as_now, *h.bs_now);
+        } else {
+          ImGui::TextWrapped("k is past K: the tile's padded zeros add nothing (acc = %g).", h.partial);
+        }
+        break;
+      }
+      case Phase::Sync:
+        ImGui::TextWrapped("Iteration %u: __syncthreads(): nobody overwrites the tiles until every thread has "
+                           "finished reading them.",
+                           s.iteration);
+        break;
+      case Phase::Store:
+        ImGui::TextWrapped("The thread stores its sum: C[%u][%u] = %g.", h.cell.row, h.cell.col, h.stored);
+        break;
+    }
+
+    ImGui::Separator();
+    ImGui::Text("Running sum (%u of %d products)", h.terms_done, t.launch.k);
+    if (ImGui::BeginTable("partials", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY,
+                          ImVec2(0, ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() * 2))) {
+      ImGui::TableSetupScrollFreeze(0, 1);
+      ImGui::TableSetupColumn("iteration");
+      ImGui::TableSetupColumn("k's");
+      ImGui::TableSetupColumn("sum after it");
+      ImGui::TableHeadersRow();
+      const std::uint32_t T = app.timeline().tile();
+      for (std::uint32_t i = 0; i < h.partial_after_iteration.size(); ++i) {
+        const bool done = (i + 1) * T <= h.terms_done || h.terms_done == static_cast<std::uint32_t>(t.launch.k);
+        const bool current = i == s.iteration && s.phase != Phase::Store;
+        ImGui::TableNextRow();
+        if (current)
+          ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(palette::kReads.r, palette::kReads.g, palette::kReads.b, 110));
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", i);
+        ImGui::TableNextColumn();
+        ImGui::Text("%u..%u", i * T, std::min<std::uint32_t>((i + 1) * T, static_cast<std::uint32_t>(t.launch.k)) - 1);
+        ImGui::TableNextColumn();
+        if (done) ImGui::Text("%g", h.partial_after_iteration[i]);
+        else if (current) ImGui::Text("%g so far", h.partial);
+        else ImGui::TextDisabled("-");
+      }
+      ImGui::EndTable();
+    }
+    ImGui::Text("stored by the kernel: %g", h.stored);
+    if (h.partial_matches_stored)
+      ImGui::TextDisabled("recomputed sum matches it exactly%s", h.fused ? " (fused multiply-add)" : "");
+    else
+      ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "recomputed sum differs in the last bits (FMA contraction)");
+    ImGui::End();
+  }
+};
+
+}  // namespace
+}  // namespace ts::ui
+
+TS_DEFINE_PANEL(inspector, ts::ui::PanelInspector)

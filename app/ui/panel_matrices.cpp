@@ -1,0 +1,213 @@
+// panel_matrices.cpp — the classic layout: A left of C, B above C, tile
+// boundaries drawn; cells coloured by replay state or value; click a cell of
+// C to follow it; hover for (row, col), value, block, thread and warp.
+#include <imgui.h>
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "app/render/renderer.h"
+#include "app/ui/app_state.h"
+#include "app/ui/grid_canvas.h"
+#include "app/ui/matrix_colors.h"
+#include "app/ui/palette.h"
+#include "app/ui/panel_registry.h"
+#include "kernels/catalog.h"
+
+namespace ts::ui {
+namespace {
+
+enum GridId { kGridA = 0, kGridB = 1, kGridC = 2 };
+
+std::string short_number(float v) {
+  if (!std::isfinite(v)) return {};
+  char buf[32];
+  if (v == std::floor(v) && std::fabs(v) < 1e6f) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
+
+ImVec4 to_imvec(render::Rgba8 c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
+
+void legend_item(render::Rgba8 color, const char* text) {
+  ImGui::ColorButton(text, to_imvec(color), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoBorder,
+                     ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
+  ImGui::SameLine(0, 4);
+  ImGui::TextUnformatted(text);
+  ImGui::SameLine(0, 14);
+}
+
+std::string thread_words(const ThreadCoord& t) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "block (%u, %u), thread (%u, %u), warp %u", t.block.x, t.block.y, t.thread.x,
+                t.thread.y, t.warp);
+  return buf;
+}
+
+struct PanelMatrices : Panel {
+  PanelMatrices() : Panel("Matrices", {PanelSlot::Center, 1.0f, true}) {}
+
+  void Draw(AppState& app) override {
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
+    const bool visible = ImGui::Begin(name(), &open, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::PopStyleVar();
+    app.on_screen = {};
+    if (!visible) {
+      ImGui::End();
+      return;
+    }
+    const LoadedTrace* lt = app.trace();
+    if (!lt) {
+      ImGui::TextWrapped(app.busy() ? "Recording the first scene..." : "No trace yet: record one in Controls, or open a file.");
+      ImGui::End();
+      return;
+    }
+    const Trace& t = lt->trace;
+    const LaunchInfo& L = t.launch;
+    trace_ = &t;
+    if (scene_.update(app)) upload(t);
+    header(app);
+
+    // World layout, in cells: A (M x K) at the left, B (K x N) on top, C below B.
+    const float gap = std::max(1.0f, std::round(0.08f * static_cast<float>(std::max({L.m, L.n, L.k}))));
+    const float cx = static_cast<float>(L.k) + gap, cy = static_cast<float>(L.k) + gap;
+    const auto kind = find_kernel(L.kernel);
+    const std::uint32_t per_edge = kind ? static_cast<std::uint32_t>(kernel_info(*kind).cells_per_thread_edge) : 1;
+    const std::uint32_t T = static_cast<std::uint32_t>(L.tile), E = T * per_edge;
+    const std::uint32_t M = static_cast<std::uint32_t>(L.m), N = static_cast<std::uint32_t>(L.n),
+                        K = static_cast<std::uint32_t>(L.k);
+    char label[3][64];
+    std::snprintf(label[0], sizeof label[0], "A  (%u x %u)", M, K);
+    std::snprintf(label[1], sizeof label[1], "B  (%u x %u)", K, N);
+    std::snprintf(label[2], sizeof label[2], scene_.c_final() ? "C  (%u x %u): stored" : "C  (%u x %u): partial sums", M, N);
+    grids_[kGridA] = {&tex_[kGridA], 0, cy, M, K, E, T, label[0]};
+    grids_[kGridB] = {&tex_[kGridB], cx, 0, K, N, T, E, label[1]};
+    grids_[kGridC] = {&tex_[kGridC], cx, cy, M, N, E, E, label[2]};
+
+    build_rects(app);
+    const GridCanvas::Result r = canvas_.draw("##matrices", app.renderer, grids_, rects_, cx + static_cast<float>(N),
+                                              cy + static_cast<float>(M), app.view.fit_requests + app.trace_generation() * 1000003ull);
+    if (app.view.show_values) canvas_.draw_cell_text(grids_, &PanelMatrices::cell_text, this, app.view.presentation ? 34.0f : 22.0f);
+    if (r.clicked && r.clicked->grid == kGridC) app.select_cell(r.clicked->row, r.clicked->col);
+    hover_ = r.hover;
+    if (r.hover) tooltip(app, *r.hover);
+
+    auto screen = [&](const GridCanvas::Grid& g) {
+      const ImVec2 o = canvas_.grid_origin(g);
+      return ScreenGrid{true, o.x, o.y, canvas_.scale(), g.rows, g.cols};
+    };
+    app.on_screen = {screen(grids_[kGridA]), screen(grids_[kGridB]), screen(grids_[kGridC])};
+    ImGui::End();
+  }
+
+ private:
+  void upload(const Trace& t) {
+    const MatrixColors& c = scene_.colors();
+    tex_[kGridA].upload(t.launch.arrays[0].rows, t.launch.arrays[0].ld, c.a);
+    tex_[kGridB].upload(t.launch.arrays[1].rows, t.launch.arrays[1].ld, c.b);
+    tex_[kGridC].upload(t.launch.arrays[2].rows, t.launch.arrays[2].ld, c.c);
+  }
+
+  void header(AppState& app) {
+    const ReplayStep s = app.step();
+    const ReplayTimeline& tl = app.timeline();
+    if (s.phase == Phase::Store) ImGui::Text("Store: every thread writes its cell of C");
+    else if (s.phase == Phase::Mac)
+      ImGui::Text("Iteration %u of %u: multiply-accumulate, k = %u", s.iteration + 1, tl.iterations(), s.k);
+    else ImGui::Text("Iteration %u of %u: %s", s.iteration + 1, tl.iterations(), phase_name(s.phase));
+    ImGui::SameLine(0, 24);
+    if (!app.selection.cell) {
+      ImGui::TextDisabled("click a cell of C to follow it");
+    } else if (app.view.color_mode == ColorMode::Value) {
+      ImGui::TextDisabled("coloured by value (V: by replay state)");
+    } else {
+      legend_item(palette::kSelectedCell, "cell");
+      legend_item(palette::kBlockCell, "its block");
+      if (s.phase != Phase::Store) {
+        legend_item(palette::kBlockTile, "tiles loaded");
+        legend_item(palette::kCopied, "copied by its thread");
+        legend_item(palette::kReads, "read this iteration");
+        legend_item(palette::kNow, "at k");
+      }
+      ImGui::NewLine();
+    }
+    if (app.replay.all_blocks) {
+      ImGui::SameLine();
+      legend_item(palette::kAllBlocksMany, "all blocks' tiles (brighter: more blocks)");
+      ImGui::NewLine();
+    }
+  }
+
+  void build_rects(AppState& app) {
+    rects_.clear();
+    auto outline = [&](const GridCanvas::Grid& g, const CellRect& r, render::Rgba8 color, float width) {
+      if (r.empty()) return;
+      rects_.push_back({g.x + r.col0, g.y + r.row0, g.x + r.col1, g.y + r.row1, color, width, false});
+    };
+    const std::optional<CellHighlight>& h = app.highlight();
+    if (h && app.view.color_mode == ColorMode::ReplayState) {
+      outline(grids_[kGridC], h->block_cells, palette::kBlockOutline, 2.0f);
+      outline(grids_[kGridC], {h->cell.row, h->cell.row + 1, h->cell.col, h->cell.col + 1}, palette::kSelectionOutline, 2.0f);
+      if (h->step.phase == Phase::Mac || h->step.phase == Phase::Sync)
+        for (const CopiedWord& w : h->copied)
+          if (!w.padding)
+            outline(grids_[w.global == ArrayId::A ? kGridA : kGridB],
+                    {w.element.row, w.element.row + 1, w.element.col, w.element.col + 1}, palette::kCopied, 2.0f);
+    }
+    if (hover_ && hover_->grid >= 0 && hover_->grid < 3)
+      outline(grids_[hover_->grid], {hover_->row, hover_->row + 1, hover_->col, hover_->col + 1}, palette::kHoverOutline, 1.5f);
+  }
+
+  static std::string cell_text(const void* self, int grid, std::uint32_t row, std::uint32_t col) {
+    const auto* p = static_cast<const PanelMatrices*>(self);
+    const GridCanvas::Grid& g = p->grids_[grid];
+    const std::size_t i = std::size_t{row} * g.cols + col;
+    if (grid == kGridC) return i < p->scene_.c_values().size() ? short_number(p->scene_.c_values()[i]) : std::string();
+    const std::vector<float>& v = grid == kGridA ? p->trace_->a : p->trace_->b;
+    return i < v.size() ? short_number(v[i]) : std::string();
+  }
+
+  void tooltip(AppState& app, const GridCanvas::Hit& hit) {
+    const LoadedTrace* lt = app.trace();
+    const ArrayId array = hit.grid == kGridA ? ArrayId::A : hit.grid == kGridB ? ArrayId::B : ArrayId::C;
+    const ReplayStep s = app.step();
+    const auto info = describe_element(lt->trace, *lt->index, array, hit.row, hit.col, s.iteration);
+    if (!info) return;
+    ImGui::BeginTooltip();
+    ImGui::Text("%s[%u][%u]", array_name(array), hit.row, hit.col);
+    if (array == ArrayId::C) {
+      const std::size_t i = std::size_t{hit.row} * lt->trace.launch.n + hit.col;
+      if (!scene_.c_final() && i < scene_.c_values().size())
+        ImGui::Text("partial sum after %u of %d k's: %g", scene_.c_terms(), lt->trace.launch.k, scene_.c_values()[i]);
+      ImGui::Text("stored: %g", info->value);
+      if (info->thread) ImGui::TextUnformatted(("computed by " + thread_words(*info->thread)).c_str());
+      ImGui::TextDisabled("click to follow this cell");
+    } else {
+      ImGui::Text("value %g", info->value);
+      ImGui::Text("loaded from global memory %u times in all", info->loads_total);
+      if (s.phase != Phase::Store) {
+        if (info->thread)
+          ImGui::TextUnformatted(("this iteration: " + std::to_string(info->loads_this_iteration) + " load(s), first by " +
+                                  thread_words(*info->thread)).c_str());
+        else
+          ImGui::TextUnformatted("not loaded in this iteration");
+      }
+    }
+    ImGui::EndTooltip();
+  }
+
+  MatrixScene scene_;
+  render::GridTexture tex_[3];
+  GridCanvas canvas_;
+  GridCanvas::Grid grids_[3];
+  std::vector<render::RectDraw> rects_;
+  std::optional<GridCanvas::Hit> hover_;
+  const Trace* trace_ = nullptr;  // this frame's, for cell_text
+};
+
+}  // namespace
+}  // namespace ts::ui
+
+TS_DEFINE_PANEL(matrices, ts::ui::PanelMatrices)
