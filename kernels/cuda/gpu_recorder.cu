@@ -15,22 +15,11 @@
 
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
+#include "kernels/cuda/device_clock.cuh"
 #include "kernels/dispatch.h"
 
 namespace ts::gpu {
 namespace {
-
-__device__ __forceinline__ std::uint64_t global_timer_ns() {
-  std::uint64_t t;
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  return t;
-}
-
-__device__ __forceinline__ std::uint32_t sm_id() {
-  std::uint32_t id;
-  asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
-  return id;
-}
 
 template <KernelKind KIND, int TILE>
 __global__ void recorded_kernel(const float* a, const float* b, float* c, int m, int n, int k) {

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "app/core/occupancy.h"
+#include "app/core/timing_recording.h"
 #include "app/core/trace.h"
 #include "kernels/kernel_kind.h"
 
@@ -34,5 +36,19 @@ void record_launch(KernelKind kind, Trace& trace);
 
 // Runs the plain (uninstrumented) kernel on host data and returns C in c.
 void run_plain(KernelKind kind, int tile, const float* a, const float* b, float* c, int m, int n, int k);
+
+// Occupancy from the CUDA runtime (occupancy_runtime.cu): the GPU's per-SM
+// limits, and a plain kernel's attributes with the occupancy API's answer.
+struct LiveKernelOccupancy {
+  KernelResources resources;  // cudaFuncGetAttributes
+  int binary_arch = 0;        // the machine code the runtime runs, e.g. 90
+  int api_blocks_per_sm = 0;  // cudaOccupancyMaxActiveBlocksPerMultiprocessor
+};
+SmLimits live_sm_limits();
+LiveKernelOccupancy live_plain_occupancy(KernelKind kind, int tile);
+
+// Runs the plain kernel body once at full size, recording only each block's
+// SM and start/end time (timing_recorder.cu). seed 0: a fresh one.
+TimingRecording record_timing(KernelKind kind, int tile, int m, int n, int k, std::uint64_t seed);
 
 }  // namespace ts::gpu

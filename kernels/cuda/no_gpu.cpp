@@ -15,4 +15,8 @@ void run_plain(KernelKind, int, const float*, const float*, float*, int, int, in
   throw GpuError(probe().reason);
 }
 
+SmLimits live_sm_limits() { throw GpuError(probe().reason); }
+LiveKernelOccupancy live_plain_occupancy(KernelKind, int) { throw GpuError(probe().reason); }
+TimingRecording record_timing(KernelKind, int, int, int, int, std::uint64_t) { throw GpuError(probe().reason); }
+
 }  // namespace ts::gpu

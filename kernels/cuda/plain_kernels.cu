@@ -29,6 +29,10 @@ void launch_plain(KernelKind kind, int tile, const float* a, const float* b, flo
   TS_CUDA_CHECK(cudaGetLastError());
 }
 
+const void* plain_kernel_entry(KernelKind kind, int tile) {
+  return dispatch(kind, tile, [&]<KernelKind K, int T>() { return reinterpret_cast<const void*>(&plain_kernel<K, T>); });
+}
+
 void run_plain(KernelKind kind, int tile, const float* a, const float* b, float* c, int m, int n, int k) {
   DeviceBuffer da, db, dc;
   const std::size_t mk = std::size_t(m) * k, kn = std::size_t(k) * n, mn = std::size_t(m) * n;

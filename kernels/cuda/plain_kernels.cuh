@@ -11,4 +11,7 @@ namespace ts::gpu {
 void launch_plain(KernelKind kind, int tile, const float* a, const float* b, float* c, int m, int n, int k,
                   cudaStream_t stream = nullptr);
 
+// The plain kernel's __global__ function, for cudaFuncGetAttributes and the occupancy API.
+const void* plain_kernel_entry(KernelKind kind, int tile);
+
 }  // namespace ts::gpu
