@@ -116,6 +116,9 @@ function(tilescope_kernel_resources target)
 
 namespace ts::generated {
 
+extern const std::vector<CompiledResources> kCompiledResources;  // declared here for external linkage
+extern const std::vector<int> kBinaryArches;
+
 const std::vector<CompiledResources> kCompiledResources{
 @includes@};
 const std::vector<int> kBinaryArches{@binary_list@};

@@ -31,6 +31,14 @@ T bounded(const json& j, const char* key, long long lo, long long hi) {
   return static_cast<T>(v.get<std::int64_t>());
 }
 
+// A non-negative integer, however the JSON stored it; false otherwise.
+bool to_u64(const json& v, std::uint64_t& out) {
+  if (v.is_number_unsigned()) out = v.get<std::uint64_t>();
+  else if (v.is_number_integer() && v.get<std::int64_t>() >= 0) out = static_cast<std::uint64_t>(v.get<std::int64_t>());
+  else return false;
+  return true;
+}
+
 }  // namespace
 
 int TimingRecording::warps_per_block() const {
@@ -69,7 +77,11 @@ TimingRecording timing_from_json(const json& j) {
     if (!j.is_object() || j.value("format", "") != "tilescope-timing")
       throw TimingFileError("not a tilescope timing recording");
     if (j.at("version") != 1) throw TimingFileError("unsupported timing recording version " + j.at("version").dump());
-    r.launch = launch_from_json(j.at("launch"));
+    try {
+      r.launch = launch_from_json(j.at("launch"));
+    } catch (const json::exception& e) {
+      throw TimingFileError(std::string("bad 'launch': ") + e.what());
+    }
     r.sm_count = bounded<int>(j, "sm_count", 1, 1 << 16);
     r.compute_capability = bounded<int>(j, "compute_capability", 0, 1000);
     r.max_warps_per_sm = bounded<int>(j, "max_warps_per_sm", 1, 1024);
@@ -96,15 +108,13 @@ TimingRecording timing_from_json(const json& j) {
     r.blocks.resize(sm.size());
     for (std::size_t i = 0; i < sm.size(); ++i) {
       BlockTiming& t = r.blocks[i];
-      if (!sm[i].is_number_unsigned() || !start[i].is_number_unsigned() || !end[i].is_number_unsigned())
+      std::uint64_t id = 0;
+      if (!to_u64(sm[i], id) || !to_u64(start[i], t.start_ns) || !to_u64(end[i], t.end_ns))
         throw TimingFileError("block " + std::to_string(i) + " has a non-integer entry");
-      const auto id = sm[i].get<std::uint64_t>();
       if (id >= static_cast<std::uint64_t>(r.sm_count))
         throw TimingFileError("block " + std::to_string(i) + " ran on SM " + std::to_string(id) + " of " +
                               std::to_string(r.sm_count));
       t.sm = static_cast<std::uint32_t>(id);
-      t.start_ns = start[i].get<std::uint64_t>();
-      t.end_ns = end[i].get<std::uint64_t>();
       if (t.end_ns < t.start_ns) throw TimingFileError("block " + std::to_string(i) + " ends before it starts");
     }
   } catch (const json::exception& e) {
