@@ -16,6 +16,8 @@ struct Command {
 Command add_record_command(CLI::App& parent);
 Command add_stats_command(CLI::App& parent);
 Command add_export_command(CLI::App& parent);
+Command add_occupancy_command(CLI::App& parent);
+Command add_timeline_command(CLI::App& parent);
 
 // One line on stderr, prefixed "tilescope: ", and the exit code for failures.
 int fail(const std::string& message);

@@ -5,19 +5,12 @@
 #include <fstream>
 
 #include "app/core/launch_json.h"
+#include "app/core/occupancy_json.h"
 
 namespace ts {
 namespace {
 
 using nlohmann::json;
-
-json resources_json(const KernelResources& k) {
-  return {{"threads_per_block", k.threads_per_block},
-          {"registers_per_thread", k.registers_per_thread},
-          {"static_shared_bytes", k.static_shared_bytes},
-          {"dynamic_shared_bytes", k.dynamic_shared_bytes},
-          {"source", k.source}};
-}
 
 // An integer field within [lo, hi]: a hostile file gets a message, not a wrap-around.
 template <class T>
@@ -53,7 +46,7 @@ json timing_to_json(const TimingRecording& r, bool with_blocks) {
          {"sm_count", r.sm_count},
          {"compute_capability", r.compute_capability},
          {"max_warps_per_sm", r.max_warps_per_sm},
-         {"timed_kernel", resources_json(r.timed_kernel)},
+         {"timed_kernel", kernel_resources_to_json(r.timed_kernel)},
          {"api_blocks_per_sm", r.api_blocks_per_sm},
          {"elapsed_ms", r.elapsed_ms},
          {"check", {{"cells", r.checked_cells}, {"worst_error_to_bound", r.worst_error_to_bound}}}};
@@ -90,6 +83,7 @@ TimingRecording timing_from_json(const json& j) {
     r.timed_kernel.registers_per_thread = bounded<int>(k, "registers_per_thread", 0, 1 << 16);
     r.timed_kernel.static_shared_bytes = bounded<int>(k, "static_shared_bytes", 0, 1 << 30);
     r.timed_kernel.dynamic_shared_bytes = bounded<int>(k, "dynamic_shared_bytes", 0, 1 << 30);
+    r.timed_kernel.barriers = bounded<int>(k, "barriers", 0, 64);
     r.timed_kernel.source = k.at("source").get<std::string>();
     r.api_blocks_per_sm = bounded<int>(j, "api_blocks_per_sm", 0, 1 << 16);
     r.elapsed_ms = j.at("elapsed_ms").get<double>();

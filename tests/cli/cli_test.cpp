@@ -1,52 +1,19 @@
 // The `tilescope` command line: the contract of the foundation issue, run as a
 // user would, through the real binary.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "app/core/trace_file.h"
+#include "tests/cli/cli_support.h"
 
 namespace {
 
+using ts::test::expect_one_line_error;
+using ts::test::Result;
+using ts::test::run;
+using ts::test::temp;
 namespace fs = std::filesystem;
-
-struct Result {
-  int code = -1;
-  std::string out, err;
-};
-
-Result run(const std::string& args) {
-  const fs::path err_file = fs::temp_directory_path() / ("ts_cli_err_" + std::to_string(::getpid()));
-  const std::string cmd = std::string(TILESCOPE_BIN) + " " + args + " 2>" + err_file.string();
-  Result r;
-  FILE* p = popen(cmd.c_str(), "r");
-  std::array<char, 65536> buf;
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  const int status = pclose(p);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  fs::remove(err_file);
-  return r;
-}
-
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name); }
-
-void expect_one_line_error(const Result& r, const std::string& needle) {
-  EXPECT_NE(r.code, 0);
-  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
-  EXPECT_EQ(r.err.rfind("tilescope: ", 0), 0u) << r.err;
-  EXPECT_NE(r.err.find(needle), std::string::npos) << r.err;
-}
 
 TEST(Cli, RecordStatsExport) {
   const fs::path f = temp("cli.tstrace");

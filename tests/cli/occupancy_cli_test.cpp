@@ -1,0 +1,148 @@
+// `tilescope occupancy` and `tilescope timeline` through the real binary:
+// the JSON contract, seed 001's numbers on the RTX 5070 Ti preset, what-if
+// flags, saved timelines, and one clear line for every bad input.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app/core/timing_recording.h"
+#include "kernels/kernel_resources.h"
+#include "tests/cli/cli_support.h"
+
+namespace ts {
+namespace {
+
+using test::expect_one_line_error;
+using test::Result;
+using test::run;
+using test::temp;
+
+// A build without the CUDA Toolkit has no compiler numbers: assume the
+// registers ptxas gives the tiled kernel for sm_120 (38).
+std::string registers_flag() { return compiled_resources().empty() ? " --registers 38" : ""; }
+
+nlohmann::json json_of(const Result& r) {
+  EXPECT_EQ(r.code, 0) << r.err;
+  return nlohmann::json::parse(r.out);
+}
+
+TEST(OccupancyCli, ListsThePresets) {
+  const nlohmann::json j = json_of(run("occupancy --gpu list --json"));
+  ASSERT_TRUE(j.is_array());
+  std::vector<std::string> names;
+  for (const auto& p : j) names.push_back(p["name"]);
+  for (const char* want : {"rtx3050", "rtx4090", "rtx5070ti", "a100", "h100", "h200"})
+    EXPECT_NE(std::find(names.begin(), names.end(), want), names.end()) << want;
+  const Result text = run("occupancy --gpu list");
+  EXPECT_NE(text.out.find("NVIDIA H200"), std::string::npos);
+}
+
+TEST(OccupancyCli, Seed001OnTheRtx5070Ti) {
+  const nlohmann::json t16 = json_of(run("occupancy --gpu rtx5070ti --kernel tiled --tile 16 --json" + registers_flag()));
+  EXPECT_EQ(t16["blocks_per_sm"], 6);
+  EXPECT_EQ(t16["active_warps_per_sm"], 48);
+  EXPECT_DOUBLE_EQ(t16["occupancy"].get<double>(), 1.0);
+  EXPECT_EQ(t16["limiting_factor"], "threads");
+  EXPECT_EQ(t16["gpu"]["source"], "preset");
+  EXPECT_EQ(t16["resources"]["threads_per_block"], 256);
+  EXPECT_EQ(t16["resources"]["static_shared_bytes"], 2048);
+  if (!compiled_resources().empty()) {
+    EXPECT_NE(t16["resources"]["source"].get<std::string>().find("sm_120"), std::string::npos);
+  }
+
+  const nlohmann::json t32 =
+      json_of(run("occupancy --gpu rtx5070ti --kernel tiled --tile 32 --carveout 16 --json" + registers_flag()));
+  EXPECT_EQ(t32["blocks_per_sm"], 1);
+  EXPECT_EQ(t32["active_warps_per_sm"], 32);
+  EXPECT_NEAR(t32["occupancy"].get<double>(), 2.0 / 3.0, 1e-12);
+  EXPECT_EQ(t32["blocks_per_sm_by_limit"]["shared_memory"], 1);  // the seed's 16 KiB configuration
+  EXPECT_EQ(t32["smallest_sufficient_carveout"], 16 * 1024);
+}
+
+TEST(OccupancyCli, EveryKernelAndTileHasTheKeys) {
+  const nlohmann::json all = json_of(run("occupancy --gpu h200 --kernel all --tile all --json" + registers_flag()));
+  ASSERT_TRUE(all.is_array());
+  EXPECT_EQ(all.size(), 30u);
+  for (const auto& row : all) {
+    for (const char* key : {"blocks_per_sm", "active_warps_per_sm", "occupancy", "limiting_factor",
+                            "blocks_per_sm_by_limit", "resources", "gpu", "kernel", "tile"})
+      EXPECT_TRUE(row.contains(key)) << key;
+    EXPECT_GT(row["occupancy"].get<double>(), 0.0);
+    EXPECT_LE(row["occupancy"].get<double>(), 1.0);
+  }
+  const nlohmann::json presets = json_of(run("occupancy --gpu all --tile 16 --json" + registers_flag()));
+  EXPECT_GE(presets.size(), 6u);
+}
+
+TEST(OccupancyCli, WhatIfRegisters) {
+  const nlohmann::json j = json_of(run("occupancy --gpu h100 --kernel tiled --tile 16 --registers 64 --json"));
+  EXPECT_EQ(j["blocks_per_sm_by_limit"]["registers"], 4);
+  EXPECT_EQ(j["limiting_factor"], "registers");
+  EXPECT_DOUBLE_EQ(j["occupancy"].get<double>(), 0.5);
+  EXPECT_NE(j["resources"]["source"].get<std::string>().find("assumed"), std::string::npos);
+  const Result text = run("occupancy --gpu h100 --kernel tiled --tile 16 --registers 64");
+  EXPECT_NE(text.out.find("50.0%"), std::string::npos) << text.out;
+}
+
+TEST(OccupancyCli, BadInputGetsOneClearLine) {
+  expect_one_line_error(run("occupancy --gpu h300"), "unknown GPU 'h300'");
+  expect_one_line_error(run("occupancy --gpu h100 --tile 3"), "TILE must be");
+  expect_one_line_error(run("occupancy --gpu h100 --tile 16x"), "TILE must be");
+  expect_one_line_error(run("occupancy --gpu h100 --kernel fancy"), "unknown kernel 'fancy'");
+  expect_one_line_error(run("occupancy --gpu h100 --registers 300"), "registers");
+  expect_one_line_error(run("occupancy --gpu h100 --carveout -1"), "carveout");
+  const Result live = run("occupancy --gpu live");
+  if (live.code != 0) expect_one_line_error(live, "choose a preset");
+}
+
+TimingRecording fixture() {
+  // 4 blocks of 256 threads (8 warps) on a 2-SM GPU with 64 warp slots:
+  // SM 0 runs two at once, SM 1 one and then another.
+  TimingRecording r;
+  r.launch.kernel = "tiled";
+  r.launch.tile = 16;
+  r.launch.m = r.launch.n = r.launch.k = 32;
+  r.launch.grid = {2, 2, 1};
+  r.launch.block = {16, 16, 1};
+  r.launch.recorder = "gpu-timing";
+  r.launch.device_name = "test GPU";
+  r.launch.date = "2026-01-01T00:00:00Z";
+  r.sm_count = 2;
+  r.compute_capability = 90;
+  r.max_warps_per_sm = 64;
+  r.timed_kernel = {256, 32, 2048, 0, 1, "CUDA runtime (cudaFuncGetAttributes)"};
+  r.api_blocks_per_sm = 8;
+  r.blocks = {{0, 0, 1000, 2000}, {0, 0, 1000, 2000}, {1, 0, 1000, 1500}, {1, 0, 1500, 2000}};
+  return r;
+}
+
+TEST(TimelineCli, SummarisesASavedRecording) {
+  const auto f = temp("timeline.json");
+  save_timing(fixture(), f.string());
+  const nlohmann::json j = json_of(run("timeline --load " + f.string() + " --json --bins 4"));
+  EXPECT_EQ(j["timeline"]["duration_ns"], 1000);
+  EXPECT_EQ(j["timeline"]["max_coresident_blocks_per_sm"], 2);
+  EXPECT_EQ(j["timeline"]["waves_observed"], 2);
+  // 4 blocks x 8 warps x the times: SM 0 16 warps for 1000 ns, SM 1 8 warps for 1000 ns.
+  EXPECT_DOUBLE_EQ(j["timeline"]["achieved_occupancy"].get<double>(), (16.0 + 8.0) / (2 * 64));
+  EXPECT_DOUBLE_EQ(j["theoretical_occupancy"].get<double>(), 1.0);
+  EXPECT_EQ(j["occupancy_over_time"]["values"].size(), 4u);
+  const Result text = run("timeline --load " + f.string());
+  EXPECT_NE(text.out.find("achieved occupancy"), std::string::npos) << text.out;
+  std::filesystem::remove(f);
+}
+
+TEST(TimelineCli, BadInputGetsOneClearLine) {
+  expect_one_line_error(run("timeline --load /nonexistent.json"), "cannot open");
+  expect_one_line_error(run("timeline --load " + std::string(TILESCOPE_BIN)), "not JSON");
+  expect_one_line_error(run("timeline --tile 3"), "TILE must be");
+  expect_one_line_error(run("timeline --kernel fancy"), "unknown kernel");
+  expect_one_line_error(run("timeline --size 0"), "at least 1");
+  expect_one_line_error(run("timeline --size 50000"), "2^31");
+  expect_one_line_error(run("timeline --bins 0"), "bins");
+  const Result gpu = run("timeline --size 64");
+  if (gpu.code != 0) expect_one_line_error(gpu, "--load");
+}
+
+}  // namespace
+}  // namespace ts
