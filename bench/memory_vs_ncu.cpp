@@ -1,0 +1,152 @@
+// memory_vs_ncu.cpp — the table of the trace's memory counters next to Nsight
+// Compute's for the same launches (see scripts/gpu-checks.d/60-memory-vs-ncu.sh).
+//
+//   memory_vs_ncu --print-metrics                      the ncu metrics to collect
+//   memory_vs_ncu --manifest launches.json --ncu ncu.csv [--sass sass.txt]
+//                 [--device gpu|cpu|auto] -o table.json [--markdown table.md]
+//
+// For each launch ncu_launches made (and ncu profiled, in the same order), it
+// records the instrumented kernel (or the emulator) at the same kernel, TILE
+// and size, counts requests, sectors, wavefronts and bank conflicts from the
+// trace, and writes both sets of numbers with a verdict and a reason per pair.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "app/core/analysis/memory_stats.h"
+#include "app/core/analysis/ncu_import.h"
+#include "app/core/analysis/ncu_table.h"
+#include "kernels/catalog.h"
+#include "kernels/recorder.h"
+
+namespace {
+
+int fail(const std::string& what) {
+  std::fprintf(stderr, "memory_vs_ncu: %s\n", what.c_str());
+  return 1;
+}
+
+ts::Dim3 dim3_from(const nlohmann::json& j) {
+  return {j.at(0).get<std::uint32_t>(), j.at(1).get<std::uint32_t>(), j.at(2).get<std::uint32_t>()};
+}
+
+std::string dim3_text(const ts::Dim3& d) {
+  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"The trace's memory counters next to Nsight Compute's"};
+  bool print_metrics = false;
+  std::string manifest_path, ncu_path, sass_path, out_path, markdown_path, device = "auto", ncu_version, commit;
+  app.add_flag("--print-metrics", print_metrics, "Print the comma-separated ncu metrics and exit");
+  app.add_option("--manifest", manifest_path, "launches.json from ncu_launches");
+  app.add_option("--ncu", ncu_path, "ncu --csv --print-units base output for those launches");
+  app.add_option("--sass", sass_path, "cuobjdump -sass output of ncu_launches (optional)");
+  app.add_option("--device", device, "What records the traces")->check(CLI::IsMember({"gpu", "cpu", "auto"}));
+  app.add_option("--ncu-version", ncu_version, "For the table's header");
+  app.add_option("--commit", commit, "The commit that was profiled, for the table's header");
+  app.add_option("-o,--output", out_path, "The table, as JSON");
+  app.add_option("--markdown", markdown_path, "The table, as Markdown");
+  CLI11_PARSE(app, argc, argv);
+
+  if (print_metrics) {
+    std::string list;
+    for (const std::string& m : ts::ncu_metrics()) list += (list.empty() ? "" : ",") + m;
+    std::printf("%s\n", list.c_str());
+    return 0;
+  }
+  if (manifest_path.empty() || ncu_path.empty() || out_path.empty())
+    return fail("--manifest, --ncu and -o are needed (see --help)");
+
+  nlohmann::json manifest;
+  std::vector<ts::NcuLaunch> profiled;
+  std::vector<ts::SassCounts> sass;
+  try {
+    std::ifstream m(manifest_path);
+    if (!m) return fail("cannot open " + manifest_path);
+    manifest = nlohmann::json::parse(m);
+    std::ifstream csv(ncu_path);
+    if (!csv) return fail("cannot open " + ncu_path);
+    profiled = ts::parse_ncu_csv(csv);
+    if (!sass_path.empty()) {
+      std::ifstream s(sass_path);
+      if (!s) return fail("cannot open " + sass_path);
+      sass = ts::parse_sass(s);
+    }
+  } catch (const nlohmann::json::exception& e) {
+    return fail(manifest_path + ": " + e.what());
+  } catch (const ts::NcuImportError& e) {
+    return fail(ncu_path + ": " + e.what());
+  }
+
+  ts::NcuTable table;
+  table.date = ts::utc_now_iso8601();
+  table.ncu_version = ncu_version;
+  table.commit = commit;
+  try {
+    table.gpu = manifest.at("device").get<std::string>();
+    const nlohmann::json& launches = manifest.at("launches");
+    if (launches.size() != profiled.size())
+      return fail("the manifest lists " + std::to_string(launches.size()) + " launches, ncu profiled " +
+                  std::to_string(profiled.size()));
+    for (std::size_t i = 0; i < launches.size(); ++i) {
+      const nlohmann::json& l = launches[i];
+      const std::string name = l.at("kernel").get<std::string>();
+      const auto kind = ts::find_kernel(name);
+      if (!kind) return fail("unknown kernel \"" + name + "\" in the manifest");
+      ts::RecordParams p;
+      p.kernel = *kind;
+      p.tile = l.at("tile").get<int>();
+      p.m = p.n = p.k = l.at("n").get<int>();
+      p.device = device == "gpu" ? ts::DeviceChoice::Gpu : device == "cpu" ? ts::DeviceChoice::Cpu : ts::DeviceChoice::Auto;
+      // ncu's launch i must be the manifest's launch i: the shapes say so.
+      const ts::Dim3 grid = dim3_from(l.at("grid")), block = dim3_from(l.at("block"));
+      if (profiled[i].grid != grid || profiled[i].block != block)
+        return fail("ncu's launch " + std::to_string(i) + " has grid " + dim3_text(profiled[i].grid) + " block " +
+                    dim3_text(profiled[i].block) + ", the manifest's " + name + " " + dim3_text(grid) + " " +
+                    dim3_text(block));
+      const ts::Trace trace = ts::record(p);
+      table.trace_device = trace.launch.device_name;
+      ts::NcuRow row;
+      row.kernel = name;
+      row.tile = p.tile;
+      row.n = p.n;
+      const nlohmann::json counters = ts::memory_counters_json(ts::analyze_memory(trace));
+      for (const auto& [key, value] : counters.items()) row.trace[key] = value.get<double>();
+      row.hardware = profiled[i].metrics;
+      if (const auto s = ts::find_sass(sass, static_cast<int>(*kind), p.tile)) row.sass = s->opcodes;
+      table.rows.push_back(std::move(row));
+      std::fprintf(stderr, "\r%zu / %zu", i + 1, launches.size());
+    }
+    std::fprintf(stderr, "\n");
+  } catch (const nlohmann::json::exception& e) {
+    return fail(manifest_path + ": " + e.what());
+  } catch (const ts::RecordError& e) {
+    return fail(e.what());
+  } catch (const std::bad_alloc&) {
+    return fail("out of memory while recording");
+  }
+
+  std::ofstream out(out_path);
+  out << ts::ncu_table_to_json(table).dump(1) << "\n";
+  if (!out) return fail("cannot write " + out_path);
+  const std::string md = ts::ncu_table_markdown(table);
+  if (!markdown_path.empty()) {
+    std::ofstream m(markdown_path);
+    m << md;
+    if (!m) return fail("cannot write " + markdown_path);
+  }
+  // A summary: how many pairs agree, per counter.
+  for (const ts::CounterPair& pair : ts::compared_counters()) {
+    int counts[4] = {};
+    for (const ts::NcuRow& r : table.rows)
+      for (const ts::CounterComparison& c : ts::compare_row(r))
+        if (c.pair->trace_key == pair.trace_key) ++counts[static_cast<int>(c.agreement)];
+    std::printf("%-28s equal %3d  close %3d  differs %3d  missing %3d\n", std::string(pair.label).c_str(), counts[0],
+                counts[1], counts[2], counts[3]);
+  }
+  return 0;
+}

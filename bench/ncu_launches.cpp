@@ -1,0 +1,97 @@
+// ncu_launches.cpp — exactly one launch of each plain kernel per (kernel, TILE,
+// N), for Nsight Compute to profile, and a manifest that says which is which.
+//
+//   ncu_launches [--sizes 64,256] [--manifest launches.json]
+//   ncu --csv --print-units base --clock-control none -k regex:plain_kernel
+//       --metrics <list> ncu_launches --manifest launches.json > ncu.csv
+//
+// Launch i of the manifest is ncu's result ID i (no other kernel runs: inputs
+// are copied, C is poisoned with cudaMemset). Every C is checked against a
+// double-precision reference, so each profiled launch is a correct one.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <vector>
+
+#include "app/core/reference.h"
+#include "kernels/catalog.h"
+#include "kernels/cuda/cuda_check.cuh"
+#include "kernels/cuda/device_buffer.cuh"
+#include "kernels/cuda/gpu_runtime.h"
+#include "kernels/cuda/plain_kernels.cuh"
+
+namespace {
+
+constexpr double kMaxRelativeError = 1e-5;  // the tests' bound for every kernel against the reference
+
+nlohmann::json dim3_json(const ts::Dim3& d) { return {d.x, d.y, d.z}; }
+
+// Runs one launch and returns C's relative error against the reference.
+double launch_once(ts::KernelKind kind, int tile, int n, const std::vector<float>& a, const std::vector<float>& b,
+                   ts::gpu::DeviceBuffer& da, ts::gpu::DeviceBuffer& db, ts::gpu::DeviceBuffer& dc) {
+  const std::size_t elems = std::size_t(n) * n;
+  TS_CUDA_CHECK(cudaMemcpy(da.get<float>(elems), a.data(), elems * sizeof(float), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(db.get<float>(elems), b.data(), elems * sizeof(float), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemset(dc.get<float>(elems), 0xFF, elems * sizeof(float)));  // NaN unless written
+  ts::gpu::launch_plain(kind, tile, da.get<float>(elems), db.get<float>(elems), dc.get<float>(elems), n, n, n);
+  TS_CUDA_CHECK_LAUNCH();
+  std::vector<float> c(elems);
+  TS_CUDA_CHECK(cudaMemcpy(c.data(), dc.get<float>(elems), elems * sizeof(float), cudaMemcpyDeviceToHost));
+  return ts::relative_error(c, ts::reference_matmul(a, b, n, n, n));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"One launch of each plain kernel per (kernel, TILE, N), for Nsight Compute"};
+  std::vector<int> sizes{64, 256};
+  std::string manifest_path = "launches.json";
+  app.add_option("--sizes", sizes, "M = N = K of each launch")->delimiter(',')->check(CLI::Range(1, 4096));
+  app.add_option("--manifest", manifest_path, "Where to write which launch is which");
+  CLI11_PARSE(app, argc, argv);
+
+  const ts::gpu::DeviceStatus gpu = ts::gpu::probe();
+  if (!gpu.available) {
+    std::fprintf(stderr, "ncu_launches: %s\n", gpu.reason.c_str());
+    return 1;
+  }
+  nlohmann::json launches = nlohmann::json::array();
+  try {
+    ts::gpu::DeviceBuffer da, db, dc;
+    std::mt19937_64 rng(std::random_device{}());
+    std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+    for (int n : sizes) {
+      std::vector<float> a(std::size_t(n) * n), b(a.size());
+      for (float& x : a) x = dist(rng);
+      for (float& x : b) x = dist(rng);
+      for (ts::KernelKind kind : ts::kAllKernels)
+        for (int tile : ts::kAllTiles) {
+          const double err = launch_once(kind, tile, n, a, b, da, db, dc);
+          const std::string name(ts::kernel_info(kind).name);
+          if (!(err < kMaxRelativeError)) {
+            std::fprintf(stderr, "ncu_launches: %s TILE %d N %d: relative error %.3g against the reference\n",
+                         name.c_str(), tile, n, err);
+            return 1;
+          }
+          const ts::LaunchShape shape = ts::launch_shape(kind, tile, n, n);
+          launches.push_back({{"id", launches.size()}, {"kernel", name}, {"kind", static_cast<int>(kind)},
+                              {"tile", tile}, {"n", n}, {"grid", dim3_json(shape.grid)},
+                              {"block", dim3_json(shape.block)}, {"relative_error", err}});
+        }
+    }
+  } catch (const ts::gpu::GpuError& e) {
+    std::fprintf(stderr, "ncu_launches: %s\n", e.what());
+    return 1;
+  }
+  std::ofstream out(manifest_path);
+  out << nlohmann::json{{"device", gpu.name}, {"launches", launches}}.dump(2) << "\n";
+  if (!out) {
+    std::fprintf(stderr, "ncu_launches: cannot write %s\n", manifest_path.c_str());
+    return 1;
+  }
+  std::fprintf(stderr, "ncu_launches: %zu launches on %s, manifest %s\n", launches.size(), gpu.name.c_str(),
+               manifest_path.c_str());
+  return 0;
+}
