@@ -16,6 +16,7 @@ struct Command {
 Command add_record_command(CLI::App& parent);
 Command add_stats_command(CLI::App& parent);
 Command add_export_command(CLI::App& parent);
+Command add_compare_command(CLI::App& parent);
 Command add_occupancy_command(CLI::App& parent);
 Command add_timeline_command(CLI::App& parent);
 

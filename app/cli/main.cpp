@@ -4,6 +4,7 @@
 //   tilescope record ...           record a trace (see `tilescope record --help`)
 //   tilescope stats FILE --json    what a trace holds
 //   tilescope export FILE --csv    one row per event
+//   tilescope compare A B --json   two traces' memory counters side by side
 //   tilescope occupancy ...        blocks per SM and the binding limit (see `tilescope occupancy --help`)
 //   tilescope timeline ...         one full-size launch's SM timeline (see `tilescope timeline --help`)
 #include <cstdio>
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
   CLI::App app{"tilescope: watch tiled matrix multiplication on the GPU, access by access"};
   app.require_subcommand(0, 1);
   std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_export_command(app),
+                                add_compare_command(app),
                                 add_occupancy_command(app), add_timeline_command(app)};
   DefaultScene scene = add_default_scene_options(app);
   try {

@@ -79,7 +79,7 @@ void count_warp(MemoryStats& stats, WarpAligner& aligner, std::uint32_t block, s
 
 }  // namespace
 
-MemoryStats analyze_memory(const Trace& trace, unsigned workers) {
+MemoryStats analyze_memory(const Trace& trace, unsigned workers, std::uint32_t step) {
   const auto blocks = static_cast<std::uint32_t>(trace.launch.grid.count());
   const std::uint32_t warps = warps_per_block(trace.launch);
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
@@ -94,7 +94,7 @@ MemoryStats analyze_memory(const Trace& trace, unsigned workers) {
       WarpAligner aligner(trace);
       for (std::uint32_t b0; (b0 = next.fetch_add(kBlocksPerGrab)) < blocks;)
         for (std::uint32_t b = b0; b < std::min(blocks, b0 + kBlocksPerGrab); ++b)
-          for (std::uint32_t warp = 0; warp < warps; ++warp) count_warp(partial[w], aligner, b, warp, kAllSteps);
+          for (std::uint32_t warp = 0; warp < warps; ++warp) count_warp(partial[w], aligner, b, warp, step);
       partial[w].alignment.add(aligner.alignment());
     } catch (...) {  // out of memory in a worker: hand it to the caller
       std::lock_guard lock(error_mutex);

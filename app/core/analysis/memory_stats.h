@@ -41,12 +41,13 @@ struct MemoryStats {
 // Adds one warp-level request (its lanes' byte addresses) to the totals.
 void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses);
 
-// Every request of the trace, spread over worker threads (0: one per core).
-MemoryStats analyze_memory(const Trace& trace, unsigned workers = 0);
-
-// Only what one block (and, within it, one warp) did in one step, for the
-// side-by-side views. kAllSteps takes every step.
+// A step is a k-iteration (Event::iter); the last one is C's store.
 inline constexpr std::uint32_t kAllSteps = 0xFFFFFFFFu;
+
+// Every request of the trace (or of one step), spread over worker threads (0: one per core).
+MemoryStats analyze_memory(const Trace& trace, unsigned workers = 0, std::uint32_t step = kAllSteps);
+
+// Only what one block (and, within it, one warp) did, for the side-by-side views.
 MemoryStats analyze_block(const Trace& trace, std::uint32_t block, std::uint32_t step = kAllSteps);
 MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t warp, std::uint32_t step = kAllSteps);
 

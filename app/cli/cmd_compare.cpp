@@ -1,0 +1,78 @@
+// cmd_compare.cpp — `tilescope compare A.tstrace B.tstrace [--json] [--cell R,C] [--step S]`:
+// two traces' memory counters side by side (naive vs tiled, transposed vs
+// padded), over the whole launch or for the block and warp that computed one
+// cell of C, in one step.
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <vector>
+
+#include "app/cli/commands.h"
+#include "app/core/analysis/trace_compare.h"
+#include "app/core/trace_file.h"
+
+namespace ts::cli {
+namespace {
+
+std::string launch_title(const nlohmann::json& launch) {
+  return launch["kernel"].get<std::string>() + " TILE " + std::to_string(launch["tile"].get<int>()) + " (" +
+         launch["device_name"].get<std::string>() + ")";
+}
+
+void print_section(const char* title, const nlohmann::json& a, const nlohmann::json& b, const nlohmann::json& ratio) {
+  std::printf("\n%s\n", title);
+  for (const auto& [key, va] : a.items()) {
+    if (!va.is_number() || !b.contains(key)) continue;
+    std::printf("  %-32s %16.6g %16.6g", key.c_str(), va.get<double>(), b[key].get<double>());
+    if (ratio.contains(key)) std::printf("   x%.3g", ratio[key].get<double>());
+    std::printf("\n");
+  }
+}
+
+void print_table(const nlohmann::json& j) {
+  std::printf("a: %s\nb: %s\n", launch_title(j["a"]["launch"]).c_str(), launch_title(j["b"]["launch"]).c_str());
+  if (j.contains("step")) std::printf("step %u only\n", j["step"].get<unsigned>());
+  std::printf("%-34s %16s %16s   b/a\n", "", "a", "b");
+  print_section("whole launch", j["a"]["counters"], j["b"]["counters"], j["ratio"]["counters"]);
+  if (j["a"].contains("block")) {
+    print_section("the block that computed the cell", j["a"]["block"], j["b"]["block"], j["ratio"]["block"]);
+    print_section("the warp that computed the cell", j["a"]["warp"], j["b"]["warp"], j["ratio"]["warp"]);
+  }
+}
+
+}  // namespace
+
+Command add_compare_command(CLI::App& parent) {
+  auto* app = parent.add_subcommand("compare", "Two traces' memory counters side by side");
+  auto files = std::make_shared<std::vector<std::string>>();
+  auto json = std::make_shared<bool>(false);
+  auto cell = std::make_shared<std::vector<std::uint32_t>>();
+  auto step = std::make_shared<std::uint32_t>(kAllSteps);
+  app->add_option("files", *files, "Two trace files")->required()->expected(2);
+  app->add_flag("--json", *json, "Print JSON");
+  app->add_option("--cell", *cell, "ROW,COL of C: also compare the block and warp that computed it")
+      ->delimiter(',')
+      ->expected(2);
+  app->add_option("--step", *step, "Only this k-iteration (the last step is the store of C)");
+  return {app, [files, json, cell, step]() -> int {
+            try {
+              const Trace a = load_trace((*files)[0]);
+              const Trace b = load_trace((*files)[1]);
+              CompareOptions o;
+              o.step = *step;
+              if (!cell->empty()) o.cell = ElementCoord{(*cell)[0], (*cell)[1]};
+              const nlohmann::json j = compare_traces_json(a, b, o);
+              if (*json) std::printf("%s\n", j.dump(2).c_str());
+              else print_table(j);
+            } catch (const TraceFileError& e) {
+              return fail(e.what());
+            } catch (const std::invalid_argument& e) {
+              return fail(e.what());
+            } catch (const std::bad_alloc&) {
+              return fail("out of memory while loading the traces");
+            }
+            return 0;
+          }};
+}
+
+}  // namespace ts::cli

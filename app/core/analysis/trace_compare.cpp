@@ -1,0 +1,82 @@
+// trace_compare.cpp — the counters of two traces, side by side.
+#include "app/core/analysis/trace_compare.h"
+
+#include <stdexcept>
+#include <string>
+
+#include "app/core/analysis/reuse.h"
+#include "app/core/launch_json.h"
+
+namespace ts {
+
+std::optional<std::uint64_t> c_writer_thread(const Trace& t, std::uint32_t row, std::uint32_t col) {
+  const ArrayLayout& c = t.launch.arrays[static_cast<int>(ArrayId::C)];
+  if (row >= c.rows || col >= c.cols) return std::nullopt;
+  const std::uint32_t index = row * c.ld + col;
+  for (std::uint64_t th = 0; th < t.thread_count(); ++th)
+    for (const Event& e : t.thread_events(th))
+      if (e.array_id() == ArrayId::C && e.op() == Op::Store && e.index == index) return th;
+  return std::nullopt;
+}
+
+ThreadScope thread_scope(const Trace& t, std::uint64_t thread, std::uint32_t step) {
+  ThreadScope s;
+  s.thread = thread;
+  if (thread >= t.thread_count()) return s;
+  const ThreadCoord c = t.thread_coord(thread);
+  s.block = c.block_linear;
+  s.warp = c.warp;
+  s.block_stats = analyze_block(t, s.block, step);
+  s.warp_stats = analyze_warp(t, s.block, s.warp, step);
+  return s;
+}
+
+namespace {
+
+nlohmann::json side(const Trace& t, const CompareOptions& o) {
+  nlohmann::json j = {{"launch", launch_to_json(t.launch)}};
+  if (o.step == kAllSteps) {
+    nlohmann::json counters = memory_counters_json(analyze_memory(t));
+    counters.update(reuse_counters_json(analyze_reuse(t)));
+    counters.erase("shared_reads_per_staged_value");  // an object, not a counter
+    j["counters"] = counters;
+  } else {
+    j["counters"] = memory_counters_json(analyze_memory(t, 0, o.step));
+  }
+  if (o.cell) {
+    const auto thread = c_writer_thread(t, o.cell->row, o.cell->col);
+    if (!thread)
+      throw std::invalid_argument("no thread of " + t.launch.kernel + " wrote C[" + std::to_string(o.cell->row) +
+                                  "][" + std::to_string(o.cell->col) + "]");
+    const ThreadScope scope = thread_scope(t, *thread, o.step);
+    const ThreadCoord c = t.thread_coord(*thread);
+    j["cell"] = {{"block", {c.block.x, c.block.y}}, {"thread", {c.thread.x, c.thread.y}}, {"warp", scope.warp}};
+    j["block"] = memory_counters_json(scope.block_stats);
+    j["warp"] = memory_counters_json(scope.warp_stats);
+  }
+  return j;
+}
+
+nlohmann::json ratios(const nlohmann::json& a, const nlohmann::json& b) {
+  nlohmann::json r = nlohmann::json::object();
+  for (const auto& [key, va] : a.items())
+    if (va.is_number() && b.contains(key) && b[key].is_number() && va.get<double>() != 0)
+      r[key] = b[key].get<double>() / va.get<double>();
+  return r;
+}
+
+}  // namespace
+
+nlohmann::json compare_traces_json(const Trace& a, const Trace& b, const CompareOptions& o) {
+  nlohmann::json ja = side(a, o), jb = side(b, o);
+  nlohmann::json ratio = {{"counters", ratios(ja["counters"], jb["counters"])}};
+  if (o.cell) {
+    ratio["block"] = ratios(ja["block"], jb["block"]);
+    ratio["warp"] = ratios(ja["warp"], jb["warp"]);
+  }
+  nlohmann::json out = {{"a", ja}, {"b", jb}, {"ratio", ratio}};
+  if (o.step != kAllSteps) out["step"] = o.step;
+  return out;
+}
+
+}  // namespace ts
