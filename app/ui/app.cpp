@@ -82,6 +82,8 @@ int run_app(const AppOptions& options) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   io.IniFilename = nullptr;  // a fixed layout: scripted screenshots look the same every run
+  // A scripted scene ignores wherever the pointer happens to be (no hover tooltips in screenshots).
+  if (options.screenshot && options.quit_after_frames > 0) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   auto state = std::make_unique<AppState>();
   state->fonts = load_fonts();
   state->view.presentation = options.presentation;
@@ -131,7 +133,7 @@ int run_app(const AppOptions& options) {
     const WindowSlots slots = compute_slots(*state);
     for (auto& panel : panels) {
       if (!panel->open) continue;
-      place_panel(*panel, slots, panels, state->view.layout_dirty);
+      place_panel(*panel, slots, panels, state->view.layout_dirty, state->view.lock_layout);
       panel->Draw(*state);
     }
     state->view.layout_dirty = false;
@@ -143,7 +145,9 @@ int run_app(const AppOptions& options) {
     glfwGetFramebufferSize(window, &fb_width, &fb_height);
     glViewport(0, 0, fb_width, fb_height);
     glDisable(GL_SCISSOR_TEST);
-    glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+    // The theme's window colour: windows drawn without a background (the matrices) show it.
+    const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    glClearColor(bg.x, bg.y, bg.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 

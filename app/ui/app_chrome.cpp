@@ -51,7 +51,7 @@ WindowSlots compute_slots(const AppState& app) {
 }
 
 void place_panel(const Panel& panel, const WindowSlots& slots, const std::vector<std::unique_ptr<Panel>>& all,
-                 bool reset) {
+                 bool reset, bool locked) {
   const PanelSlot slot = panel.layout().slot;
   const int i = slot_index(slot);
   ImVec2 pos = slots.pos[i], size = slots.size[i];
@@ -68,15 +68,17 @@ void place_panel(const Panel& panel, const WindowSlots& slots, const std::vector
       size.y *= panel.layout().weight / total;
     }
   }
-  const ImGuiCond cond = reset ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const bool pinned = locked && slot != PanelSlot::Float;
+  const ImGuiCond cond = reset || pinned ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   ImGui::SetNextWindowPos(pos, cond);
   ImGui::SetNextWindowSize(size, cond);
+  if (pinned) ImGui::SetNextWindowBgAlpha(0.0f);  // ImGui skips a fully transparent background
 }
 
 void draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels) {
   if (!ImGui::BeginMainMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Record again", nullptr, false, !app.busy())) app.record();
+    if (ImGui::MenuItem("Record again, new random inputs", nullptr, false, !app.busy())) app.record_new_inputs();
     if (ImGui::MenuItem("Export PNG of the window", "F12")) app.screenshot_request = "tilescope.png";
     ImGui::TextDisabled("Open and save traces: Controls panel");
     ImGui::EndMenu();
@@ -90,6 +92,7 @@ void draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels) 
       app.view.color_mode = app.view.color_mode == ColorMode::Value ? ColorMode::ReplayState : ColorMode::Value;
     ImGui::MenuItem("Numbers in large cells", nullptr, &app.view.show_values);
     if (ImGui::MenuItem("Fit matrices", "F")) ++app.view.fit_requests;
+    ImGui::MenuItem("Lock layout", nullptr, &app.view.lock_layout);
     if (ImGui::MenuItem("Reset layout")) app.view.layout_dirty = true;
     ImGui::EndMenu();
   }

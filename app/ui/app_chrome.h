@@ -19,10 +19,11 @@ struct WindowSlots {
 };
 WindowSlots compute_slots(const AppState& app);
 
-// Before a panel's Draw(): its place in the default layout (always when the
-// layout is reset, else only the first time the window appears).
+// Before a panel's Draw(): its place in the default layout (every frame when
+// the layout is locked or reset, else only the first time the window
+// appears). Locked windows in a slot get no background of their own.
 void place_panel(const Panel& panel, const WindowSlots& slots, const std::vector<std::unique_ptr<Panel>>& all,
-                 bool reset);
+                 bool reset, bool locked);
 
 void draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels);
 // Recent notices (errors stay until dismissed) and the busy indicator, over

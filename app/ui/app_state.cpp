@@ -67,7 +67,26 @@ std::uint64_t AppState::highlight_generation() {
   return highlight_generation_;
 }
 
-void AppState::record() { loader_.record(params); }
+void AppState::record() {
+  RecordParams p = params;
+  if (p.seed == 0 && trace_) p.seed = trace_->trace.launch.seed;
+  loader_.record(p);
+}
+
+void AppState::record_new_inputs() {
+  RecordParams p = params;
+  p.seed = 0;
+  loader_.record(p);
+}
+
+bool AppState::wait_for_loader() {
+  bool installed = false;
+  while (loader_.busy()) {
+    loader_.wait();
+    installed |= poll_loader();
+  }
+  return installed;
+}
 
 void AppState::open_trace(const std::filesystem::path& path) { loader_.open(path); }
 

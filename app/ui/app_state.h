@@ -54,6 +54,11 @@ struct ViewOptions {
   ColorMode color_mode = ColorMode::ReplayState;
   bool presentation = false;  // full screen, large fonts, high contrast
   bool layout_dirty = true;   // put every window back in its slot next frame
+  // Windows stay in their slots (moving one snaps it back) and are drawn
+  // without their own background: the window clear shows through, which
+  // saves a blended full-screen pass on software renderers. Unlocked, they
+  // move freely and draw their backgrounds.
+  bool lock_layout = true;
   std::uint64_t fit_requests = 0;  // the matrices view refits when this changes
   bool show_values = true;    // numbers in cells that are large enough
 };
@@ -107,10 +112,13 @@ class AppState {
   std::optional<std::filesystem::path> screenshot_request;
 
   // ---- the recorder ----
-  // What the controls edit; record() records it (off the UI thread).
+  // What the controls edit; record() records it (off the UI thread). With
+  // seed 0 it keeps the inputs of the trace on screen (a TILE change shows
+  // the same matrices); record_new_inputs() draws fresh ones.
   RecordParams params;
   bool record_on_change = true;  // controls re-record as soon as they change
   void record();
+  void record_new_inputs();
   void open_trace(const std::filesystem::path& path);
   void save_trace(const std::filesystem::path& path);
   bool busy() const { return loader_.busy(); }
@@ -132,8 +140,10 @@ class AppState {
   bool poll_loader();
   // Installs a trace directly (tests, benchmarks).
   void install(std::shared_ptr<const LoadedTrace> trace);
-  // Waits for the background job; returns false if none was running.
-  bool wait_for_loader() { return loader_.wait(); }
+  // Waits until no job the user asked for is left, installing what arrives
+  // (tests, benchmarks); returns whether a new trace was installed.
+  bool wait_for_loader();
+  TraceLoader& loader() { return loader_; }
 
   render::Renderer* renderer = nullptr;  // the GL renderer, set by the app
 

@@ -83,8 +83,11 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
   }
 
   // The GL pass: grids and highlight rectangles, clipped to the canvas.
+  // The renderer clears the canvas itself: a GL clear costs far less than a
+  // blended ImGui rectangle on a software rasterizer.
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(canvas_pos_, ImVec2(canvas_pos_.x + size.x, canvas_pos_.y + size.y), IM_COL32(22, 23, 26, 255));
+  if (!renderer)
+    dl->AddRectFilled(canvas_pos_, ImVec2(canvas_pos_.x + size.x, canvas_pos_.y + size.y), IM_COL32(22, 23, 26, 255));
   if (renderer) {
     const float fb_scale = io.DisplayFramebufferScale.x;
     const float fb_h = io.DisplaySize.y * io.DisplayFramebufferScale.y;

@@ -93,11 +93,9 @@ struct PanelControls : Panel {
     ImGui::SameLine();
     if (ImGui::RadioButton("integers 0..4", &inputs, 1)) changed = true;
     p.inputs = inputs == 1 ? InputKind::SmallIntegers : InputKind::Random;
-    int seed = static_cast<int>(p.seed);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
-    ImGui::InputInt("seed (0: new)", &seed);
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-      p.seed = static_cast<std::uint64_t>(std::max(0, seed));
+    int seed = static_cast<int>(std::min<std::uint64_t>(p.seed, 0x7FFFFFFF));
+    if (int_field("seed (0: keep)", seed, 0, 0x7FFFFFFF)) {
+      p.seed = static_cast<std::uint64_t>(seed);
       changed = true;
     }
 
@@ -132,8 +130,12 @@ struct PanelControls : Panel {
     ImGui::TextDisabled("%llu events (%.1f MB)", static_cast<unsigned long long>(counts.total()),
                         static_cast<double>(counts.total()) * sizeof(Event) / 1e6);
     ImGui::Checkbox("re-record on change", &app.record_on_change);
-    if (ImGui::Button(app.busy() ? "Recording..." : "Record", ImVec2(-1, 0)) || (changed && app.record_on_change))
+    const float w2 = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    if (ImGui::Button(app.busy() ? "Recording..." : "Record", ImVec2(w2, 0)) || (changed && app.record_on_change))
       app.record();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Same inputs as the trace on screen (unless a seed is set)");
+    ImGui::SameLine();
+    if (ImGui::Button("New inputs", ImVec2(w2, 0))) app.record_new_inputs();
 
     // Files.
     ImGui::Separator();
@@ -167,6 +169,12 @@ struct PanelControls : Panel {
   // An integer field that commits when editing ends (not on every keystroke),
   // or at once for its +/- buttons. Writes the value to every target.
   bool size_field(const char* label, int& target, int* also1 = nullptr, int* also2 = nullptr) {
+    if (!int_field(label, target, 1, kMaxEdit)) return false;
+    if (also1) *also1 = target;
+    if (also2) *also2 = target;
+    return true;
+  }
+  bool int_field(const char* label, int& target, int lo, int hi) {
     Edit& e = edits_[label];  // what is being typed, kept across frames
     if (!e.active) e.value = target;
     int& v = e.value;
@@ -175,9 +183,7 @@ struct PanelControls : Panel {
     e.active = ImGui::IsItemActive();
     const bool commit = (edited && !e.active) || ImGui::IsItemDeactivatedAfterEdit();
     if (!commit) return false;
-    target = std::clamp(v, 1, kMaxEdit);
-    if (also1) *also1 = target;
-    if (also2) *also2 = target;
+    target = std::clamp(v, lo, hi);
     return true;
   }
 

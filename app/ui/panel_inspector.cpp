@@ -41,9 +41,9 @@ struct PanelInspector : Panel {
     switch (s.phase) {
       case Phase::Load:
       case Phase::Barrier: {
-        ImGui::TextWrapped(s.phase == Phase::Load ? "Iteration %u: the block copies a tile of A and a tile of B into "
+        ImGui::TextWrapped(s.phase == Phase::Load ? "Iteration t = %u: the block copies a tile of A and a tile of B into "
                                                     "shared memory, one element of each per thread. This thread copies:"
-                                                  : "Iteration %u: __syncthreads(): every thread waits until both "
+                                                  : "Iteration t = %u: __syncthreads(): every thread waits until both "
                                                     "tiles are complete. This thread copied:",
                            s.iteration);
         for (const CopiedWord& w : h.copied) {
@@ -56,7 +56,7 @@ struct PanelInspector : Panel {
         break;
       }
       case Phase::Mac: {
-        ImGui::TextWrapped("Iteration %u, k = %u: multiply-accumulate out of %s.", s.iteration, s.k,
+        ImGui::TextWrapped("Iteration t = %u, k = %u: multiply-accumulate out of %s.", s.iteration, s.k,
                            h.as_reads.empty() ? "global memory" : "shared memory");
         if (h.a_now && h.b_now) {
           const float a = t.a[std::size_t{h.a_now->row} * lda + h.a_now->col];
@@ -72,7 +72,7 @@ struct PanelInspector : Panel {
         break;
       }
       case Phase::Sync:
-        ImGui::TextWrapped("Iteration %u: __syncthreads(): nobody overwrites the tiles until every thread has "
+        ImGui::TextWrapped("Iteration t = %u: __syncthreads(): nobody overwrites the tiles until every thread has "
                            "finished reading them.",
                            s.iteration);
         break;

@@ -115,8 +115,8 @@ struct PanelMatrices : Panel {
     const ReplayTimeline& tl = app.timeline();
     if (s.phase == Phase::Store) ImGui::Text("Store: every thread writes its cell of C");
     else if (s.phase == Phase::Mac)
-      ImGui::Text("Iteration %u of %u: multiply-accumulate, k = %u", s.iteration + 1, tl.iterations(), s.k);
-    else ImGui::Text("Iteration %u of %u: %s", s.iteration + 1, tl.iterations(), phase_name(s.phase));
+      ImGui::Text("Iteration t = %u (of 0..%u): multiply-accumulate, k = %u", s.iteration, tl.iterations() - 1, s.k);
+    else ImGui::Text("Iteration t = %u (of 0..%u): %s", s.iteration, tl.iterations() - 1, phase_name(s.phase));
     ImGui::SameLine(0, 24);
     if (!app.selection.cell) {
       ImGui::TextDisabled("click a cell of C to follow it");
@@ -126,9 +126,9 @@ struct PanelMatrices : Panel {
       legend_item(palette::kSelectedCell, "cell");
       legend_item(palette::kBlockCell, "its block");
       if (s.phase != Phase::Store) {
-        legend_item(palette::kBlockTile, "tiles loaded");
-        legend_item(palette::kCopied, "copied by its thread");
-        legend_item(palette::kReads, "read this iteration");
+        legend_item(palette::kBlockTile, "block's tiles");
+        legend_item(palette::kCopied, "its thread's copy");
+        legend_item(palette::kReads, "it reads");
         legend_item(palette::kNow, "at k");
       }
       ImGui::NewLine();

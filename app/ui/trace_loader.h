@@ -2,9 +2,17 @@
 // so the window stays responsive while the emulator records N = 256 or a
 // large file loads. One job runs at a time; a request made while one runs
 // waits, and only the newest waiting request is kept.
+//
+// Recent recordings stay in memory (a few, up to a memory cap), keyed by what
+// was recorded including the seed of the inputs, and after a recording at
+// TILE 16 or 32 the other of the two is recorded in the background while the
+// app is idle: the TILE 16 <-> 32 toggle, the comparison everyone makes, then
+// shows the new trace on the next frame.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
+#include <deque>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -25,6 +33,8 @@ struct LoadedTrace {
   std::string origin;                 // "recorded live" or "opened t.tstrace"
   double record_ms = 0.0, index_ms = 0.0;
 
+  std::uint64_t memory_bytes() const { return trace.memory_bytes() + (index ? index->memory_bytes() : 0); }
+
   // Records (or loads) and indexes; throws RecordError / TraceFileError.
   static std::shared_ptr<LoadedTrace> record(const RecordParams& params);
   static std::shared_ptr<LoadedTrace> open(const std::filesystem::path& path);
@@ -43,17 +53,22 @@ class TraceLoader {
   TraceLoader(const TraceLoader&) = delete;
   TraceLoader& operator=(const TraceLoader&) = delete;
 
+  // With a non-zero seed, a recording still in memory is reused at once.
   void record(const RecordParams& params);
   void open(const std::filesystem::path& path);
   void save(std::shared_ptr<const LoadedTrace> trace, const std::filesystem::path& path);
 
+  // A job the user asked for is running or waiting (background prefetches do not count).
   bool busy() const;
   std::string busy_what() const;
   double busy_seconds() const;
   // The finished job's result, without blocking; starts the waiting request.
   std::optional<Result> take();
-  // Blocks until the running job finished (take() then returns it); false if idle.
+  // Blocks until take() has something for the user's job; false if idle.
   bool wait();
+
+  // Background prefetching of the other TILE (on by default; tests turn it off).
+  void set_prefetch(bool on);
 
  private:
   struct Job {
@@ -62,9 +77,13 @@ class TraceLoader {
     std::filesystem::path path;
     std::shared_ptr<const LoadedTrace> trace;  // Save
     std::string what;                           // for the busy indicator
+    bool deliver = true;                        // false: a prefetch, or superseded
   };
-  void submit(Job job);
-  void start(Job job);  // mutex held
+  void submit(Job job);  // mutex held
+  void start(Job job);   // mutex held
+  void maybe_prefetch(const LoadedTrace& done);  // mutex held
+  std::shared_ptr<const LoadedTrace> cached(const RecordParams& params) const;  // mutex held
+  void remember(const RecordParams& params, std::shared_ptr<const LoadedTrace> trace);  // mutex held
   static Result run(const Job& job);
 
   mutable std::mutex mutex_;
@@ -73,7 +92,10 @@ class TraceLoader {
   Job current_;
   std::optional<Job> waiting_;
   Result result_;
+  std::optional<Result> ready_;  // answered from memory, no job needed
   std::chrono::steady_clock::time_point started_;
+  std::deque<std::pair<RecordParams, std::shared_ptr<const LoadedTrace>>> cache_;  // newest last
+  bool prefetch_ = true;
 };
 
 }  // namespace ts::ui
