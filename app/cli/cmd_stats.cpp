@@ -27,6 +27,20 @@ void print_table(const Trace& t, const TraceStats& s) {
               static_cast<unsigned long long>(s.padding_stores));
   std::printf("global loads per element: A %u..%u, B %u..%u\n", s.a_loads_min, s.a_loads_max, s.b_loads_min,
               s.b_loads_max);
+  for (Space space : {Space::Global, Space::Shared})
+    for (Op op : {Op::Load, Op::Store}) {
+      const AccessTotals a = s.memory.total(space, op);
+      std::printf("%s %ss: %llu warp requests, %llu %s (%.2f per request)", space_name(space), op_name(op),
+                  static_cast<unsigned long long>(a.requests),
+                  static_cast<unsigned long long>(space == Space::Global ? a.sectors : a.wavefronts),
+                  space == Space::Global ? "sectors" : "wavefronts", a.per_request());
+      if (space == Space::Shared) std::printf(", %llu bank conflicts", static_cast<unsigned long long>(a.bank_conflicts));
+      std::printf("\n");
+    }
+  std::printf("bytes loaded from global memory: %llu (minimum, each input read once and C written once: %llu); "
+              "%.3g FLOP per byte loaded\n",
+              static_cast<unsigned long long>(s.reuse.global_bytes_loaded),
+              static_cast<unsigned long long>(s.reuse.min_bytes), s.reuse.arithmetic_intensity);
 }
 
 }  // namespace
