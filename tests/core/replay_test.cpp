@@ -1,0 +1,377 @@
+// The replay logic: what the app highlights at step s for a selected cell,
+// checked without a window against the kernels' index arithmetic (written
+// out here independently), the recorded provenance of every shared word, and
+// sums recomputed in double precision.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include "app/core/replay.h"
+#include "app/core/trace_index.h"
+#include "kernels/catalog.h"
+#include "kernels/recorder.h"
+
+namespace ts {
+namespace {
+
+Trace record_cpu(KernelKind kind, int tile, int m, int n, int k, InputKind inputs = InputKind::Random,
+                 std::uint64_t seed = 0) {
+  RecordParams p;
+  p.kernel = kind;
+  p.tile = tile;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.device = DeviceChoice::Cpu;
+  p.inputs = inputs;
+  p.seed = seed ? seed : (std::random_device{}() | 1);
+  return record(p);
+}
+
+ReplayStep mac(std::uint32_t it, std::uint32_t k) { return {it, Phase::Mac, k}; }
+ReplayStep phase(std::uint32_t it, Phase p) { return {it, p, 0}; }
+
+// ---- the timeline ----
+
+TEST(ReplayTimeline, StagedKernelsTakeTilePlusThreeStepsPerIteration) {
+  LaunchInfo L;
+  L.k = 6;
+  L.iteration_rule = {2, 2, 6, 6, 3};  // tiled, TILE 2, K 6: 3 iterations
+  const ReplayTimeline tl(L);
+  EXPECT_TRUE(tl.staged());
+  EXPECT_EQ(tl.step_count(), 3u * (2 + 3) + 1);
+  const ReplayStep expected[] = {phase(0, Phase::Load), phase(0, Phase::Barrier), mac(0, 0), mac(0, 1),
+                                 phase(0, Phase::Sync), phase(1, Phase::Load)};
+  for (std::uint32_t s = 0; s < 6; ++s) EXPECT_EQ(tl.at(s), expected[s]) << s;
+  EXPECT_EQ(tl.at(tl.last_step()).phase, Phase::Store);
+  EXPECT_EQ(tl.at(tl.last_step()).iteration, 3u);
+  EXPECT_EQ(tl.at(1000).phase, Phase::Store);  // clamps
+  for (std::uint32_t s = 0; s < tl.step_count(); ++s) EXPECT_EQ(tl.step_of(tl.at(s)), s);
+  EXPECT_EQ(tl.first_step_of_iteration(2), 10u);
+  EXPECT_EQ(tl.first_step_of_iteration(3), tl.last_step());
+  EXPECT_EQ(tl.macs_in(2), 2u);
+}
+
+TEST(ReplayTimeline, NaiveKernelsStepOncePerK) {
+  LaunchInfo L;
+  L.k = 7;
+  L.iteration_rule = {0, 4, 7, 5, 2};  // naive, TILE 4, K 7
+  const ReplayTimeline tl(L);
+  EXPECT_FALSE(tl.staged());
+  EXPECT_EQ(tl.step_count(), 8u);
+  EXPECT_EQ(tl.macs_in(0), 4u);
+  EXPECT_EQ(tl.macs_in(1), 3u);  // the k's left in K
+  EXPECT_EQ(tl.at(5), mac(1, 1));
+  for (std::uint32_t s = 0; s < tl.step_count(); ++s) EXPECT_EQ(tl.step_of(tl.at(s)), s);
+}
+
+TEST(ReplayTimeline, PhasesPointAtTheirTaggedSourceLines) {
+  EXPECT_EQ(std::string(phase_source_tag(Phase::Load).tag), "load");
+  EXPECT_EQ(phase_source_tag(Phase::Barrier).occurrence, 0);
+  EXPECT_EQ(phase_source_tag(Phase::Sync).occurrence, 1);
+  EXPECT_EQ(std::string(phase_source_tag(Phase::Sync).tag), "barrier");
+  EXPECT_EQ(std::string(phase_source_tag(Phase::Mac).tag), "mac");
+  EXPECT_EQ(std::string(phase_source_tag(Phase::Store).tag), "store");
+}
+
+// ---- seed 003's worked example: 6 x 6 small integers, TILE 2 ----
+
+class SmallIntegerExample : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    trace = record_cpu(KernelKind::Tiled, 2, 6, 6, 6, InputKind::SmallIntegers, 3);
+    index = std::make_unique<TraceIndex>(trace);
+  }
+  double a(int r, int c) const { return trace.a[r * 6 + c]; }
+  double b(int r, int c) const { return trace.b[r * 6 + c]; }
+  Trace trace;
+  std::unique_ptr<TraceIndex> index;
+};
+
+TEST_F(SmallIntegerExample, CellFiveThreeBelongsToBlockOneTwoThreadOneOne) {
+  const auto h = highlight_cell(trace, *index, 5, 3, phase(1, Phase::Load));
+  ASSERT_TRUE(h);
+  EXPECT_EQ(h->coord.block.x, 1u);  // col 3 / TILE 2
+  EXPECT_EQ(h->coord.block.y, 2u);  // row 5 / TILE 2
+  EXPECT_EQ(h->coord.thread.x, 1u);
+  EXPECT_EQ(h->coord.thread.y, 1u);
+  EXPECT_EQ(h->coord.warp, 0u);
+  EXPECT_EQ(h->block_cells, (CellRect{4, 6, 2, 4}));
+  ASSERT_EQ(h->thread_cells.size(), 1u);
+  EXPECT_EQ(h->thread_cells[0].row, 5u);
+  EXPECT_EQ(h->thread_cells[0].col, 3u);
+}
+
+TEST_F(SmallIntegerExample, LoadPhaseShowsTheBlocksTilesAndThisThreadsCopies) {
+  const auto h = highlight_cell(trace, *index, 5, 3, phase(1, Phase::Load));
+  ASSERT_TRUE(h);
+  // Iteration 1: A rows 4..5, k columns 2..3; B k rows 2..3, columns 2..3.
+  EXPECT_EQ(h->a_tile, (CellRect{4, 6, 2, 4}));
+  EXPECT_EQ(h->b_tile, (CellRect{2, 4, 2, 4}));
+  // Thread (ty 1, tx 1): As[1][1] = A[5][1 * 2 + 1], Bs[1][1] = B[1 * 2 + 1][3].
+  ASSERT_EQ(h->copied.size(), 2u);
+  for (const CopiedWord& w : h->copied) {
+    EXPECT_FALSE(w.padding);
+    EXPECT_EQ(w.slot, 3u);  // row 1, col 1 of a 2 x 2 tile
+    if (w.shared == ArrayId::As) {
+      EXPECT_EQ(w.global, ArrayId::A);
+      EXPECT_EQ(w.element.row, 5u);
+      EXPECT_EQ(w.element.col, 3u);
+      EXPECT_EQ(w.value, a(5, 3));
+    } else {
+      EXPECT_EQ(w.global, ArrayId::B);
+      EXPECT_EQ(w.element.row, 3u);
+      EXPECT_EQ(w.element.col, 3u);
+      EXPECT_EQ(w.value, b(3, 3));
+    }
+  }
+  EXPECT_FALSE(h->a_now);
+  EXPECT_EQ(h->a_reads, (CellRect{5, 6, 2, 4}));
+  EXPECT_EQ(h->b_reads, (CellRect{2, 4, 3, 4}));
+}
+
+TEST_F(SmallIntegerExample, MacStepReadsOneRowOfAsAndOneColumnOfBs) {
+  const auto h = highlight_cell(trace, *index, 5, 3, mac(1, 1));
+  ASSERT_TRUE(h);
+  ASSERT_TRUE(h->a_now && h->b_now);
+  EXPECT_EQ(h->a_now->row, 5u);
+  EXPECT_EQ(h->a_now->col, 3u);  // k = 1 * TILE + 1
+  EXPECT_EQ(h->b_now->row, 3u);
+  EXPECT_EQ(h->b_now->col, 3u);
+  EXPECT_EQ(h->as_reads, (std::vector<std::uint32_t>{2, 3}));  // As[ty = 1][k]
+  EXPECT_EQ(h->bs_reads, (std::vector<std::uint32_t>{1, 3}));  // Bs[k][tx = 1]
+  EXPECT_EQ(h->as_now, 3u);
+  EXPECT_EQ(h->bs_now, 3u);
+}
+
+TEST_F(SmallIntegerExample, RunningSumsMatchHandArithmeticUpToTheStoredValue) {
+  double acc = 0;
+  std::vector<double> after_iteration;
+  for (int k = 0; k < 6; ++k) {
+    acc += a(5, k) * b(k, 3);
+    if (k % 2 == 1) after_iteration.push_back(acc);
+  }
+  for (std::uint32_t it = 0; it < 3; ++it) {
+    for (std::uint32_t k = 0; k < 2; ++k) {
+      const auto h = highlight_cell(trace, *index, 5, 3, mac(it, k));
+      ASSERT_TRUE(h);
+      double expect = 0;
+      for (std::uint32_t kk = 0; kk <= it * 2 + k; ++kk) expect += a(5, kk) * b(kk, 3);
+      EXPECT_EQ(h->partial, expect);
+      EXPECT_EQ(h->partial_before + a(5, it * 2 + k) * b(it * 2 + k, 3), expect);
+      EXPECT_EQ(h->terms_done, it * 2 + k + 1);
+    }
+    const auto load = highlight_cell(trace, *index, 5, 3, phase(it, Phase::Load));
+    EXPECT_EQ(load->partial, it == 0 ? 0.0 : after_iteration[it - 1]);
+  }
+  const auto store = highlight_cell(trace, *index, 5, 3, phase(3, Phase::Store));
+  ASSERT_TRUE(store);
+  EXPECT_TRUE(store->stored_now);
+  EXPECT_EQ(store->partial_after_iteration, (std::vector<float>(after_iteration.begin(), after_iteration.end())));
+  EXPECT_EQ(store->stored, acc);
+  EXPECT_EQ(store->partial, store->stored);
+  EXPECT_TRUE(store->partial_matches_stored);
+  EXPECT_FALSE(store->fused);  // the emulator does not fuse
+  EXPECT_TRUE(store->a_tile.empty());
+  EXPECT_TRUE(store->copied.empty());
+}
+
+TEST_F(SmallIntegerExample, SharedContentsHoldTheTilesWithTheirSources) {
+  // Block (1, 2) in iteration 2: As = A[4..5][4..5], Bs = B[4..5][2..3].
+  const std::uint32_t block = 2 * 3 + 1;
+  const auto tiles = shared_contents(trace, block, 2);
+  ASSERT_EQ(tiles.size(), 2u);
+  for (const SharedTileContents& tile : tiles) {
+    ASSERT_EQ(tile.words.size(), 4u);
+    for (std::uint32_t s = 0; s < 4; ++s) {
+      const SharedWord& w = tile.words[s];
+      const std::uint32_t r = s / 2, c = s % 2;
+      EXPECT_TRUE(w.written);
+      EXPECT_FALSE(w.padding);
+      EXPECT_EQ(w.writer, r * 2 + c);  // thread (ty = r, tx = c) copies slot (r, c)
+      if (tile.id == ArrayId::As) {
+        EXPECT_EQ(w.source.row, 4 + r);
+        EXPECT_EQ(w.source.col, 4 + c);
+        EXPECT_EQ(w.value, a(4 + r, 4 + c));
+      } else {
+        EXPECT_EQ(w.source.row, 4 + r);
+        EXPECT_EQ(w.source.col, 2 + c);
+        EXPECT_EQ(w.value, b(4 + r, 2 + c));
+      }
+    }
+  }
+}
+
+TEST_F(SmallIntegerExample, AllBlocksAndHoverDescriptions) {
+  const auto tiles = all_block_tiles(*index, 1, ArrayId::A);
+  ASSERT_EQ(tiles.size(), 9u);  // every block loads in every iteration
+  std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> distinct;
+  for (const CellRect& r : tiles) {
+    EXPECT_EQ(r.col0, 2u);
+    EXPECT_EQ(r.col1, 4u);
+    distinct.insert({r.row0, r.row1, r.col0, r.col1});
+  }
+  EXPECT_EQ(distinct.size(), 3u);  // three block rows, each tile shared by three blocks
+
+  const auto c = describe_element(trace, *index, ArrayId::C, 5, 3, 0);
+  ASSERT_TRUE(c && c->thread);
+  EXPECT_EQ(c->thread->block.x, 1u);
+  EXPECT_EQ(c->thread->block.y, 2u);
+  EXPECT_EQ(c->value, trace.c[5 * 6 + 3]);
+  const auto in_iteration = describe_element(trace, *index, ArrayId::A, 5, 3, 1);
+  ASSERT_TRUE(in_iteration);
+  EXPECT_EQ(in_iteration->loads_total, 3u);  // once per block column
+  EXPECT_EQ(in_iteration->loads_this_iteration, 3u);
+  ASSERT_TRUE(in_iteration->thread);
+  EXPECT_EQ(in_iteration->thread->thread.x, 1u);  // column 3 is tx = 1 of iteration 1's tile
+  const auto other = describe_element(trace, *index, ArrayId::A, 5, 3, 0);
+  EXPECT_EQ(other->loads_this_iteration, 0u);
+  EXPECT_FALSE(other->thread);
+  EXPECT_FALSE(describe_element(trace, *index, ArrayId::B, 6, 0, 0));  // outside B
+  EXPECT_FALSE(highlight_cell(trace, *index, 6, 0, mac(0, 0)));     // outside C
+}
+
+// ---- every kernel, ragged sizes: highlights agree with the recorded provenance ----
+
+struct Shape {
+  KernelKind kind;
+  int tile, m, n, k;
+};
+
+class ReplayEveryKernel : public ::testing::TestWithParam<Shape> {};
+
+TEST_P(ReplayEveryKernel, HighlightsAgreeWithTheRecordedEvents) {
+  const Shape s = GetParam();
+  const Trace t = record_cpu(s.kind, s.tile, s.m, s.n, s.k);
+  const TraceIndex index(t);
+  const ReplayTimeline tl(t.launch);
+  const std::uint32_t T = static_cast<std::uint32_t>(s.tile), K = static_cast<std::uint32_t>(s.k);
+  const int per_edge = kernel_info(s.kind).cells_per_thread_edge;
+  for (std::uint32_t row = 0; row < static_cast<std::uint32_t>(s.m); row += 3) {
+    for (std::uint32_t col = 0; col < static_cast<std::uint32_t>(s.n); col += 2) {
+      for (std::uint32_t it = 0; it < tl.iterations(); ++it) {
+        const std::uint32_t k0 = it * T;
+        const auto h = highlight_cell(t, index, row, col, mac(it, 0));
+        ASSERT_TRUE(h);
+        EXPECT_TRUE(h->block_cells.contains(row, col));
+        EXPECT_EQ(h->thread_cells.size() <= static_cast<std::size_t>(per_edge * per_edge), true);
+        for (const ElementCoord& c : h->thread_cells) EXPECT_TRUE(h->block_cells.contains(c.row, c.col));
+        // What the cell reads this iteration lies inside what its block loads.
+        EXPECT_TRUE(h->a_tile.contains(h->a_reads.row0, h->a_reads.col0));
+        EXPECT_TRUE(h->a_tile.contains(h->a_reads.row1 - 1, h->a_reads.col1 - 1));
+        EXPECT_TRUE(h->b_tile.contains(h->b_reads.row0, h->b_reads.col0));
+        EXPECT_TRUE(h->b_tile.contains(h->b_reads.row1 - 1, h->b_reads.col1 - 1));
+        for (const CopiedWord& w : h->copied) {
+          if (!w.padding) {
+            EXPECT_TRUE((w.global == ArrayId::A ? h->a_tile : h->b_tile).contains(w.element.row, w.element.col));
+          }
+        }
+        if (!tl.staged()) {
+          EXPECT_TRUE(h->as_reads.empty());
+          continue;
+        }
+        // The shared word read at each k was copied from A[row][k0 + k] and
+        // B[k0 + k][col] (or is a padding zero past K), by the block's own threads.
+        ASSERT_EQ(h->as_reads.size(), T);
+        ASSERT_EQ(h->bs_reads.size(), T);
+        const auto tiles = shared_contents(t, h->coord.block_linear, it);
+        ASSERT_EQ(tiles.size(), 2u);
+        for (std::uint32_t k = 0; k < T; ++k) {
+          const SharedWord& as = tiles[0].words[h->as_reads[k]];
+          const SharedWord& bs = tiles[1].words[h->bs_reads[k]];
+          ASSERT_TRUE(as.written && bs.written);
+          if (k0 + k < K) {
+            ASSERT_FALSE(as.padding);
+            ASSERT_FALSE(bs.padding);
+            EXPECT_EQ(as.source.row, row);
+            EXPECT_EQ(as.source.col, k0 + k);
+            EXPECT_EQ(bs.source.row, k0 + k);
+            EXPECT_EQ(bs.source.col, col);
+          } else {
+            EXPECT_TRUE(as.padding || bs.padding);
+          }
+        }
+      }
+      // The recomputed sum reproduces the stored value exactly (the emulator does not fuse).
+      const auto last = highlight_cell(t, index, row, col, phase(tl.iterations(), Phase::Store));
+      ASSERT_TRUE(last);
+      EXPECT_TRUE(last->partial_matches_stored) << row << "," << col;
+      EXPECT_EQ(last->partial, t.c[std::size_t{row} * s.n + col]);
+      EXPECT_EQ(last->partial_after_iteration.size(), tl.iterations());
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Kernels, ReplayEveryKernel,
+    ::testing::Values(Shape{KernelKind::Naive, 4, 9, 7, 10}, Shape{KernelKind::NaiveRow, 4, 9, 7, 10},
+                      Shape{KernelKind::Tiled, 4, 9, 7, 10}, Shape{KernelKind::Tiled, 8, 16, 16, 16},
+                      Shape{KernelKind::Coarsened, 2, 9, 11, 7}, Shape{KernelKind::TiledTransposed, 4, 9, 7, 10},
+                      Shape{KernelKind::TiledPadded, 4, 9, 7, 10}),
+    [](const ::testing::TestParamInfo<Shape>& info) {
+      std::string name(kernel_info(info.param.kind).name);
+      for (char& c : name)
+        if (c == '-') c = '_';
+      return name + "_T" + std::to_string(info.param.tile) + "_" + std::to_string(info.param.m) + "x" +
+             std::to_string(info.param.n) + "x" + std::to_string(info.param.k);
+    });
+
+// ---- banks: the transposed B tile conflicts, the padded one does not ----
+
+std::set<std::uint32_t> banks_of_one_warp_at_k(KernelKind kind, std::uint32_t k) {
+  const Trace t = record_cpu(kind, 32, 32, 32, 32);
+  const TraceIndex index(t);
+  std::set<std::uint32_t> banks;
+  for (std::uint32_t tx = 0; tx < 32; ++tx) {  // one warp: ty = 0, tx = 0..31
+    const auto h = highlight_cell(t, index, 0, tx, mac(0, k));
+    EXPECT_TRUE(h && h->bs_now);
+    if (h && h->bs_now) banks.insert(bank_of(t.launch, ArrayId::Bs, *h->bs_now));
+  }
+  return banks;
+}
+
+TEST(ReplayBanks, TransposedTileSendsAWarpToOneBankPaddingSpreadsIt) {
+  EXPECT_EQ(banks_of_one_warp_at_k(KernelKind::TiledTransposed, 5).size(), 1u);
+  EXPECT_EQ(banks_of_one_warp_at_k(KernelKind::TiledPadded, 5).size(), 32u);
+  EXPECT_EQ(banks_of_one_warp_at_k(KernelKind::Tiled, 5).size(), 32u);
+}
+
+// ---- partial sums of the whole C ----
+
+TEST(PartialSums, ForwardAndBackwardMatchDoublePrecisionOnIntegers) {
+  const Trace t = record_cpu(KernelKind::Tiled, 4, 10, 9, 11, InputKind::SmallIntegers);
+  PartialSums sums(t);
+  EXPECT_FALSE(sums.fused());
+  for (std::uint32_t k_end : {5u, 11u, 2u, 7u, 100u}) {
+    const std::vector<float>& got = sums.after(k_end);
+    ASSERT_EQ(got.size(), 90u);
+    const std::uint32_t kk = std::min(k_end, 11u);
+    for (int r = 0; r < 10; ++r)
+      for (int c = 0; c < 9; ++c) {
+        double expect = 0;
+        for (std::uint32_t k = 0; k < kk; ++k) expect += double(t.a[r * 11 + k]) * t.b[k * 9 + c];
+        ASSERT_EQ(got[r * 9 + c], expect) << k_end;
+      }
+  }
+}
+
+TEST(PartialSums, AllKsReproduceTheStoredCExactly) {
+  const Trace t = record_cpu(KernelKind::Coarsened, 4, 13, 17, 19);
+  PartialSums sums(t);
+  EXPECT_EQ(sums.after(19), t.c);
+}
+
+TEST(ReplayLabels, SayWhatRanAndWhoRecordedIt) {
+  const Trace t = record_cpu(KernelKind::Tiled, 2, 6, 6, 6);
+  EXPECT_EQ(launch_title(t.launch), "tiled  TILE=2  M=6 N=6 K=6");
+  const std::string by = recorded_by(t.launch);
+  EXPECT_NE(by.find(t.launch.device_name), std::string::npos);
+  EXPECT_NE(by.find(t.launch.date), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ts
