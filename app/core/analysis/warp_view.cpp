@@ -1,0 +1,88 @@
+// warp_view.cpp — one warp's requests at one step, laid out for the warp and bank views.
+#include "app/core/analysis/warp_view.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+
+namespace ts {
+
+std::vector<WarpRequestView> warp_request_views(const Trace& trace, std::uint32_t block, std::uint32_t warp,
+                                                std::uint32_t step) {
+  WarpAligner aligner(trace);
+  aligner.align(block, warp, true);
+  std::vector<WarpRequestView> out;
+  for (const WarpRequest& r : aligner.requests()) {
+    if (r.iter != step) continue;
+    WarpRequestView v;
+    v.request = r;
+    const auto lanes = aligner.lanes(r);
+    const auto addresses = aligner.addresses(r);
+    std::vector<std::uint32_t> lane_numbers;
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+      LaneView l;
+      l.lane = lanes[i].lane;
+      l.event = lanes[i].event;
+      l.element = trace.element(r.array, trace.events[l.event].index);
+      l.address = addresses[i];
+      v.lanes.push_back(l);
+      lane_numbers.push_back(l.lane);
+    }
+    if (r.space() == Space::Global) {
+      v.footprint = global_footprint(addresses);
+      v.sectors = touched_sectors(addresses);
+      for (LaneView& l : v.lanes)
+        l.sector = static_cast<std::uint32_t>(std::lower_bound(v.sectors.begin(), v.sectors.end(), l.address / kSectorBytes) -
+                                              v.sectors.begin());
+    } else {
+      v.banks = shared_bank_access(addresses);
+      v.bank_lanes = bank_lanes(addresses, lane_numbers);
+      // Each bank serves its distinct words one wavefront after another, in address order.
+      std::map<std::uint64_t, std::uint32_t> rank;
+      for (const LaneView& l : v.lanes) rank.emplace(l.address / kBankWordBytes, 0);
+      std::array<std::uint32_t, kBanks> next{};
+      for (auto& [word, r] : rank) r = next[word % kBanks]++;
+      for (LaneView& l : v.lanes) {
+        l.bank = bank_of(l.address);
+        l.word_in_bank = rank[l.address / kBankWordBytes];
+      }
+    }
+    out.push_back(std::move(v));
+  }
+  return out;
+}
+
+std::optional<std::size_t> request_at(const std::vector<WarpRequestView>& views, const ReplayStep& step,
+                                      const ReplayTimeline& timeline) {
+  auto first = [&](auto&& wanted) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < views.size(); ++i)
+      if (wanted(views[i].request)) return i;
+    return std::nullopt;
+  };
+  switch (step.phase) {
+    case Phase::Store:
+      return first([](const WarpRequest& r) { return r.array == ArrayId::C; });
+    case Phase::Load:
+      return first([](const WarpRequest& r) { return r.space() == Space::Global && r.op == Op::Load; });
+    case Phase::Mac: {
+      // The loads the multiply-accumulate reads: shared ones for the staged
+      // kernels, global ones for the naive kernels. Of the first array read,
+      // the requests of this step spread evenly over the iteration's k's.
+      const Space space = timeline.staged() ? Space::Shared : Space::Global;
+      std::vector<std::size_t> reads;
+      for (std::size_t i = 0; i < views.size(); ++i) {
+        const WarpRequest& r = views[i].request;
+        if (r.space() == space && r.op == Op::Load && (reads.empty() || r.array == views[reads[0]].request.array))
+          reads.push_back(i);
+      }
+      const std::uint32_t macs = timeline.macs_in(step.iteration);
+      if (reads.empty() || macs == 0) return std::nullopt;
+      const std::size_t at = std::min<std::size_t>(reads.size() - 1, std::size_t{step.k} * reads.size() / macs);
+      return reads[at];
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+}  // namespace ts

@@ -1,0 +1,51 @@
+// warp_view.h — what the app draws for one warp at one step: its requests in
+// program order, and for each, lane -> address -> sector (global) or lane ->
+// bank -> word (shared), with the request's cost.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "app/core/analysis/bank_conflicts.h"
+#include "app/core/analysis/coalescing.h"
+#include "app/core/analysis/warp_requests.h"
+#include "app/core/replay.h"
+#include "app/core/trace.h"
+
+namespace ts {
+
+struct LaneView {
+  std::uint32_t lane = 0;
+  std::uint64_t event = 0;
+  ElementCoord element{};      // of the request's array
+  std::uint64_t address = 0;   // global: device address; shared: offset in the block's window
+  std::uint32_t sector = 0;    // global: index into WarpRequestView::sectors
+  std::uint32_t bank = 0;      // shared: the bank of the word
+  std::uint32_t word_in_bank = 0;  // shared: which of the bank's distinct words (0 .. ways - 1): its wavefront
+};
+
+struct WarpRequestView {
+  WarpRequest request;
+  std::vector<LaneView> lanes;  // the active lanes, ascending
+  // Global requests.
+  std::vector<std::uint64_t> sectors;  // touched sector numbers (address / 32), ascending
+  GlobalFootprint footprint;
+  // Shared requests.
+  BankAccess banks;
+  BankLanes bank_lanes;
+};
+
+// The requests of warp `warp` of block `block` whose step (k-iteration; the
+// last is C's store) is `step`, in the order the warp issued them.
+std::vector<WarpRequestView> warp_request_views(const Trace& trace, std::uint32_t block, std::uint32_t warp,
+                                                std::uint32_t step);
+
+// The request a replay step is about, to follow the replay: the first load of
+// A or B in a Load step, the k-th shared (or, for the naive kernels, global)
+// load in a Mac step, the store of C in the Store step. nullopt when the step
+// has none (a barrier) or the warp made no request then.
+std::optional<std::size_t> request_at(const std::vector<WarpRequestView>& views, const ReplayStep& step,
+                                      const ReplayTimeline& timeline);
+
+}  // namespace ts

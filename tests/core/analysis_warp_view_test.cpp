@@ -1,0 +1,71 @@
+// The warp and bank views' data: lanes -> sectors, lanes -> banks and
+// wavefronts, and which request a replay step is about.
+#include <gtest/gtest.h>
+
+#include "app/core/analysis/warp_view.h"
+#include "tests/core/trace_test_support.h"
+
+namespace ts {
+namespace {
+
+TEST(WarpView, NaiveRowLoadsOfAAreOneSectorPerLane) {
+  const Trace t = test::small_trace(KernelKind::NaiveRow, 32, 64, 64, 64);
+  const ReplayTimeline timeline(t.launch);
+  const auto views = warp_request_views(t, 0, 0, 1);  // k = 32 .. 63
+  ASSERT_FALSE(views.empty());
+  const auto at = request_at(views, ReplayStep{1, Phase::Mac, 3}, timeline);
+  ASSERT_TRUE(at);
+  const WarpRequestView& v = views[*at];
+  EXPECT_EQ(v.request.array, ArrayId::A);
+  EXPECT_EQ(v.request.ordinal, 35u);  // the naive kernels' loads are numbered over the whole k-loop
+  ASSERT_EQ(v.lanes.size(), 32u);
+  EXPECT_EQ(v.sectors.size(), 32u);
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(v.lanes[l].lane, l);
+    EXPECT_EQ(v.lanes[l].element.row, l);  // threadIdx.x -> row
+    EXPECT_EQ(v.lanes[l].element.col, 35u);
+    EXPECT_EQ(v.lanes[l].sector, l);
+    EXPECT_EQ(v.sectors[l], v.lanes[l].address / 32);
+  }
+  EXPECT_EQ(v.footprint.sectors, 32u);
+}
+
+TEST(WarpView, TransposedTileShowsAllLanesInOneBankOneWavefrontEach) {
+  const Trace t = test::small_trace(KernelKind::TiledTransposed, 32, 64, 64, 64);
+  const ReplayTimeline timeline(t.launch);
+  const auto views = warp_request_views(t, 0, 2, 0);
+  // Mac k = 5 follows As[ty][5] (a broadcast); the Bs load right after it is 32-way.
+  const auto at = request_at(views, ReplayStep{0, Phase::Mac, 5}, timeline);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(views[*at].request.array, ArrayId::As);
+  EXPECT_EQ(views[*at].banks.ways, 1u);
+  EXPECT_EQ(views[*at].banks.broadcast_lanes, 32u);
+  const WarpRequestView& bs = views[*at + 1];
+  ASSERT_EQ(bs.request.array, ArrayId::Bs);
+  EXPECT_EQ(bs.banks.ways, 32u);
+  const std::uint32_t bank = bs.lanes[0].bank;
+  EXPECT_EQ(bs.bank_lanes.lanes[bank].size(), 32u);
+  EXPECT_EQ(bs.bank_lanes.distinct_words[bank], 32u);
+  for (std::uint32_t l = 0; l < 32; ++l) {
+    EXPECT_EQ(bs.lanes[l].bank, bank);
+    EXPECT_EQ(bs.lanes[l].word_in_bank, l);  // lane l's word is served in wavefront l
+  }
+}
+
+TEST(WarpView, FollowsLoadAndStoreSteps) {
+  const Trace t = test::small_trace(KernelKind::Tiled, 8, 16, 16, 16);
+  const ReplayTimeline timeline(t.launch);
+  const auto load = warp_request_views(t, 1, 0, 1);
+  const auto at = request_at(load, ReplayStep{1, Phase::Load, 0}, timeline);
+  ASSERT_TRUE(at);
+  EXPECT_EQ(load[*at].request.array, ArrayId::A);
+  EXPECT_FALSE(request_at(load, ReplayStep{1, Phase::Barrier, 0}, timeline));
+  const auto store = warp_request_views(t, 1, 0, 2);
+  const auto st = request_at(store, ReplayStep{2, Phase::Store, 0}, timeline);
+  ASSERT_TRUE(st);
+  EXPECT_EQ(store[*st].request.array, ArrayId::C);
+  EXPECT_TRUE(warp_request_views(t, 99, 0, 0).empty());
+}
+
+}  // namespace
+}  // namespace ts
