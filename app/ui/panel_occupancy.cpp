@@ -64,7 +64,7 @@ struct PanelOccupancy : Panel {
                                  ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollX)) {
       for (std::size_t i = 0; i < columns_.size(); ++i)
         ImGui::TableSetupColumn(columns_[i].title.c_str(), ImGuiTableColumnFlags_WidthFixed,
-                                ImGui::GetFontSize() * 17.0f);
+                                ImGui::GetFontSize() * 20.0f);
       ImGui::TableHeadersRow();
       ImGui::TableNextRow();
       for (std::size_t i = 0; i < columns_.size(); ++i) {
@@ -103,13 +103,17 @@ struct PanelOccupancy : Panel {
     // GPUs: this machine's first, then the presets the user ticks.
     const gpu::DeviceStatus& g = app.gpu();
     ImGui::BeginDisabled(!g.available);
-    ImGui::Checkbox(g.available ? ("this machine: " + g.name).c_str() : "this machine (no GPU)", &live_on_);
+    bool live = live_on_ && g.available;
+    if (ImGui::Checkbox(g.available ? ("this machine: " + g.name).c_str() : "this machine (no GPU)", &live))
+      live_on_ = live;
     ImGui::EndDisabled();
     if (!g.available && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
       ImGui::SetTooltip("%s", g.reason.c_str());
     const auto presets = gpu_presets();
     for (std::size_t i = 0; i < presets.size(); ++i) {
+      const float need = ImGui::CalcTextSize(std::string(presets[i].short_name).c_str()).x + ImGui::GetFrameHeight() * 2;
       ImGui::SameLine();
+      if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();  // wrap
       bool on = preset_on_[i];
       if (ImGui::Checkbox(std::string(presets[i].short_name).c_str(), &on)) preset_on_[i] = on;
       if (ImGui::IsItemHovered())
@@ -117,15 +121,19 @@ struct PanelOccupancy : Panel {
                           std::string(presets[i].chip).c_str(), presets[i].compute_capability / 10,
                           presets[i].compute_capability % 10, presets[i].sm_count);
     }
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-    ImGui::SliderInt("shared-memory carve-out (KiB; -1: the largest)", &carveout_kib_, -1, 228);
+    ImGui::Checkbox("largest shared-memory carve-out (as the occupancy API assumes)", &carveout_largest_);
+    if (!carveout_largest_) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+      ImGui::SliderInt("KiB preferred", &carveout_kib_, 0, 228);
+    }
   }
 
   // Recomputes the columns when the question changes (the live GPU's
   // attribute queries are cheap, but not free, and the answer never changes).
   void refresh(AppState& app) {
     std::string key = std::to_string(static_cast<int>(kind_)) + "/" + std::to_string(tile_) + "/" +
-                      std::to_string(carveout_kib_) + "/" + (live_on_ && app.gpu().available ? "L" : "-");
+                      std::to_string(carveout_bytes()) + "/" + (live_on_ && app.gpu().available ? "L" : "-");
     for (bool on : preset_on_) key += on ? '1' : '0';
     if (key == key_) return;
     key_ = key;
@@ -168,7 +176,7 @@ struct PanelOccupancy : Panel {
     return c;
   }
 
-  int carveout_bytes() const { return carveout_kib_ < 0 ? -1 : carveout_kib_ * 1024; }
+  int carveout_bytes() const { return carveout_largest_ ? -1 : carveout_kib_ * 1024; }
 
   void draw_column(const Column& c) {
     ImGui::TextWrapped("%s", c.origin.c_str());
@@ -178,10 +186,10 @@ struct PanelOccupancy : Panel {
     }
     const KernelResources& k = *c.resources;
     const Occupancy& o = c.occupancy;
-    ImGui::Text("block: %d threads = %d warps", k.threads_per_block, o.warps_per_block);
-    ImGui::Text("registers: %d / thread (%d / warp allocated)", k.registers_per_thread, o.registers_per_warp);
-    ImGui::Text("shared: %d B static + %d reserved = %d B", k.static_shared_bytes + k.dynamic_shared_bytes,
-                c.limits.reserved_shared_per_block, o.shared_per_block);
+    ImGui::TextWrapped("block: %d threads = %d warps", k.threads_per_block, o.warps_per_block);
+    ImGui::TextWrapped("registers: %d per thread, %d per warp allocated", k.registers_per_thread, o.registers_per_warp);
+    ImGui::TextWrapped("shared memory: %d B + %d B reserved = %d B per block", k.static_shared_bytes + k.dynamic_shared_bytes,
+                       c.limits.reserved_shared_per_block, o.shared_per_block);
     if (ImGui::BeginTable("##limits", 3, ImGuiTableFlags_SizingFixedFit)) {
       for (OccupancyLimit l : kAllOccupancyLimits) {
         const bool binds = std::find(o.binding.begin(), o.binding.end(), l) != o.binding.end();
@@ -220,13 +228,13 @@ struct PanelOccupancy : Panel {
     return buf;
   }
 
-  // The SM: its warp slots in four sub-partition columns, each resident
+  // The SM: its warp slots in four sub-partition rows, each resident
   // block's warps in its own colour (filled as far as the warp has threads),
   // and how full the register file and shared memory are.
   static void draw_sm(const Column& c) {
     const Occupancy& o = c.occupancy;
     const int slots = std::max(1, o.max_warps_per_sm), parts = std::max(1, c.limits.register_sub_partitions);
-    const int rows = (slots + parts - 1) / parts;
+    const int per_part = (slots + parts - 1) / parts;
     const float cell = std::clamp(ImGui::GetFontSize() * 0.8f, 8.0f, 18.0f), gap = 2.0f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -234,7 +242,7 @@ struct PanelOccupancy : Panel {
     int hovered_block = -1;
     for (int w = 0; w < slots; ++w) {
       // Warps go round-robin to the sub-partitions' schedulers.
-      const int col = w % parts, row = w / parts;
+      const int row = w % parts, col = w / parts;
       const ImVec2 a(p0.x + col * (cell + gap), p0.y + row * (cell + gap)), b(a.x + cell, a.y + cell);
       const int block = o.warps_per_block ? w / o.warps_per_block : 0;
       if (w < o.active_warps_per_sm) {
@@ -246,7 +254,7 @@ struct PanelOccupancy : Panel {
         dl->AddRect(a, b, IM_COL32(110, 110, 120, 255));
       }
     }
-    ImGui::Dummy(ImVec2(parts * (cell + gap), rows * (cell + gap)));
+    ImGui::Dummy(ImVec2(per_part * (cell + gap), parts * (cell + gap)));
     if (hovered_block >= 0)
       ImGui::SetTooltip("block %d of %d on this SM: %d warps, %d threads", hovered_block + 1, o.blocks_per_sm,
                         o.warps_per_block, threads);
@@ -309,7 +317,8 @@ struct PanelOccupancy : Panel {
   bool follow_ = true;
   KernelKind kind_ = KernelKind::Tiled;
   int tile_ = 16;
-  int carveout_kib_ = -1;
+  bool carveout_largest_ = true;
+  int carveout_kib_ = 64;
   bool live_on_ = true;
   std::vector<bool> preset_on_;
   std::string key_;
