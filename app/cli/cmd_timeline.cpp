@@ -4,14 +4,19 @@
 //
 //   tilescope timeline --kernel tiled --tile 32 --size 4096 --json -o t32.json
 //   tilescope timeline --load t32.json            (no GPU needed)
+//   tilescope timeline --load t32.json --ncu ncu.csv --json
+//       next to Nsight Compute's measurement of the same launch
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/core/analysis/ncu_import.h"
 #include "app/core/launch_json.h"
 #include "app/core/occupancy_json.h"
 #include "app/core/timeline.h"
+#include "app/core/timeline_vs_ncu.h"
 #include "app/core/timing_recording.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
@@ -26,7 +31,7 @@ struct TimelineOptions {
   int size = 4096;
   int m = 0, n = 0, k = 0;  // 0: use size
   std::uint64_t seed = 0;
-  std::string load, output;
+  std::string load, output, ncu;
   int bins = 50;
   bool json = false;
 };
@@ -97,6 +102,22 @@ void print_summary(const TimingRecording& r, const Timeline& tl, int bins) {
   std::printf("\n");
 }
 
+std::string percent(const nlohmann::json& fraction) {
+  if (!fraction.is_number()) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", 100.0 * fraction.get<double>());
+  return buf;
+}
+
+void print_ncu(const nlohmann::json& c) {
+  std::printf("Nsight Compute, launch %d: achieved occupancy %s (timeline %s), theoretical %s (API %s), SMs active "
+              "%s of the time (timeline %s)\n",
+              c["ncu_launch_id"].get<int>(), percent(c["achieved_occupancy"]["ncu"]).c_str(),
+              percent(c["achieved_occupancy"]["timeline"]).c_str(), percent(c["theoretical_occupancy"]["ncu"]).c_str(),
+              percent(c["theoretical_occupancy"]["api"]).c_str(), percent(c["sm_active_fraction"]["ncu"]).c_str(),
+              percent(c["sm_active_fraction"]["timeline"]).c_str());
+}
+
 int run(const TimelineOptions& o) {
   TimingRecording rec;
   try {
@@ -112,17 +133,27 @@ int run(const TimelineOptions& o) {
       rec = gpu::record_timing(*kind, o.tile, m, n, k, o.seed);
     }
     const Timeline tl = build_timeline(rec.blocks, shape_of(rec));
+    nlohmann::json ncu = nullptr;
+    if (!o.ncu.empty()) {
+      std::ifstream in(o.ncu);
+      if (!in) return fail("cannot open " + o.ncu);
+      ncu = timeline_vs_ncu(rec, tl, in);
+    }
     if (!o.output.empty()) save_timing(rec, o.output);
     if (o.json) {
       nlohmann::json j = summary_json(rec, tl, o.bins);
       if (!o.output.empty()) j["saved_to"] = o.output;
+      if (!ncu.is_null()) j["ncu"] = ncu;
       std::printf("%s\n", j.dump(2).c_str());
     } else {
       print_summary(rec, tl, o.bins);
+      if (!ncu.is_null()) print_ncu(ncu);
       if (!o.output.empty()) std::printf("saved the per-block timing to %s\n", o.output.c_str());
     }
   } catch (const TimingFileError& e) {
     return fail(e.what());
+  } catch (const NcuImportError& e) {
+    return fail(o.ncu + ": " + e.what());
   } catch (const std::invalid_argument& e) {
     return fail(std::string("impossible timing: ") + e.what());
   } catch (const gpu::GpuError& e) {
@@ -148,6 +179,7 @@ Command add_timeline_command(CLI::App& parent) {
   app->add_option("--seed", o->seed, "Seed of the random inputs (0: a fresh one)");
   app->add_option("--load", o->load, "Summarise a saved timing recording instead of recording");
   app->add_option("-o,--output", o->output, "Save the per-block timing (JSON) for the app or --load");
+  app->add_option("--ncu", o->ncu, "Nsight Compute's CSV (--csv --print-units base) of the same launch, to compare");
   app->add_option("--bins", o->bins, "Slices of the occupancy-over-time series")->check(CLI::Range(1, 100000))
       ->capture_default_str();
   app->add_flag("--json", o->json, "Print JSON");

@@ -12,7 +12,8 @@
 #     the second timed launch (the first warms up) of the same program.
 # Writes $RESULTS/occupancy/: occupancy_gpu_test.json, occupancy_live.{txt,json},
 # timeline_tiled_t{16,32}_4096{,_ncu}.json (per-block timing: commit the pair
-# under assets/timelines/), their .txt summaries, and ncu_tiled_t{16,32}_4096.csv.
+# under assets/timelines/), their .txt summaries, ncu_tiled_t{16,32}_4096.csv, and
+# compare_tiled_t{16,32}_4096.json (timeline vs ncu for the profiled launch: docs/occupancy.md).
 set -uo pipefail
 out=$RESULTS/occupancy
 mkdir -p "$out"
@@ -57,7 +58,10 @@ for tile in 16 32; do
     tail -n 5 "$out/ncu_$name.csv"
     rc=1
   fi
-  grep -E "warps_active.avg.pct|launch__occupancy_limit|shared_mem_config" "$out/ncu_$name.csv" | cut -c1-200
+  # The same launch side by side: the timeline recorded under ncu and ncu's counters.
+  "$BIN/tilescope" timeline --load "$out/timeline_${name}_ncu.json" --ncu "$out/ncu_$name.csv" --json \
+    > "$out/compare_$name.json" || rc=1
+  "$BIN/tilescope" timeline --load "$out/timeline_${name}_ncu.json" --ncu "$out/ncu_$name.csv" | tail -n 1
 done
 ncu --version > "$out/ncu_version.txt" 2>&1
 exit $rc

@@ -3,6 +3,7 @@
 // flags, saved timelines, and one clear line for every bad input.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "app/core/timing_recording.h"
@@ -130,6 +131,56 @@ TEST(TimelineCli, SummarisesASavedRecording) {
   const Result text = run("timeline --load " + f.string());
   EXPECT_NE(text.out.find("achieved occupancy"), std::string::npos) << text.out;
   std::filesystem::remove(f);
+}
+
+// ncu's CSV for the fixture's launch (block 16 x 16), one row per metric.
+std::string ncu_csv(const std::string& grid) {
+  auto row = [](std::initializer_list<std::string> fields) {
+    std::string line;
+    for (const std::string& f : fields) line += (line.empty() ? "\"" : ",\"") + f + "\"";
+    return line + "\n";
+  };
+  std::string out = "==PROF== Connected to process\n" +
+                    row({"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Context", "Stream",
+                         "Block Size", "Grid Size", "Device", "CC", "Section Name", "Metric Name", "Metric Unit",
+                         "Metric Value"});
+  const std::pair<const char*, const char*> metrics[] = {
+      {"sm__warps_active.avg.pct_of_peak_sustained_active", "17.5"},
+      {"sm__maximum_warps_per_active_cycle_pct", "100"},
+      {"sm__cycles_active.avg", "900"},
+      {"sm__cycles_elapsed.avg", "1,000"},
+      {"launch__occupancy_limit_registers", "8"},
+      {"launch__registers_per_thread", "32"}};
+  const std::string kernel =
+      "void ts::gpu::<unnamed>::timed_kernel<(ts::KernelKind)2, 16>(const float *, const float *, float *, int, "
+      "int, int, ts::BlockTiming *)";
+  for (const auto& [name, value] : metrics)
+    out += row({"1", "42", "tilescope", "host", kernel, "1", "7", "(16, 16, 1)", grid, "0", "9.0",
+                "Command line profiler metrics", name, "", value});
+  return out;
+}
+
+TEST(TimelineCli, ComparesWithNsightCompute) {
+  const auto f = temp("timeline_ncu.json"), csv = temp("ncu.csv"), other = temp("ncu_other.csv");
+  save_timing(fixture(), f.string());
+  std::ofstream(csv) << ncu_csv("(2, 2, 1)");
+  std::ofstream(other) << ncu_csv("(4, 4, 1)");
+  const nlohmann::json j = json_of(run("timeline --load " + f.string() + " --ncu " + csv.string() + " --json"));
+  const nlohmann::json& c = j["ncu"];
+  EXPECT_DOUBLE_EQ(c["achieved_occupancy"]["ncu"].get<double>(), 0.175);
+  EXPECT_DOUBLE_EQ(c["achieved_occupancy"]["timeline"].get<double>(), 24.0 / 128);
+  EXPECT_NEAR(c["achieved_occupancy"]["timeline_minus_ncu"].get<double>(), 24.0 / 128 - 0.175, 1e-12);
+  EXPECT_DOUBLE_EQ(c["sm_active_fraction"]["ncu"].get<double>(), 0.9);
+  EXPECT_DOUBLE_EQ(c["sm_active_fraction"]["timeline"].get<double>(), 1.0);
+  EXPECT_EQ(c["occupancy_limits"]["ncu"]["registers"], 8);
+  EXPECT_EQ(c["occupancy_limits"]["calculator"]["registers"], 8);  // 32 registers, 256 threads on 9.0
+  EXPECT_TRUE(c["duration_ns"]["ncu"].is_null());  // not in this CSV
+  const Result text = run("timeline --load " + f.string() + " --ncu " + csv.string());
+  EXPECT_NE(text.out.find("Nsight Compute"), std::string::npos) << text.out;
+  expect_one_line_error(run("timeline --load " + f.string() + " --ncu " + other.string()), "no launch of the timed kernel");
+  expect_one_line_error(run("timeline --load " + f.string() + " --ncu /nonexistent.csv"), "cannot open");
+  expect_one_line_error(run("timeline --load " + f.string() + " --ncu " + f.string()), "no ncu CSV table");
+  for (const auto& p : {f, csv, other}) std::filesystem::remove(p);
 }
 
 TEST(TimelineCli, BadInputGetsOneClearLine) {
