@@ -115,12 +115,12 @@ struct PanelShared : Panel {
       g.tile_rows = tile.rows;
       g.tile_cols = tile.cols;
       char label[64];
-      std::snprintf(label, sizeof label, "%s (%u x %u words)", array_name(tile.id), tile.rows, tile.cols);
+      std::snprintf(label, sizeof label, "%s", array_name(tile.id));
       g.label = label;
       grids_.push_back(g);
       if (now) rects_.push_back({g.x + *now % tile.cols, g.y + *now / tile.cols, g.x + *now % tile.cols + 1,
                                  g.y + *now / tile.cols + 1, palette::kSelectionOutline, 2.0f, false});
-      x += static_cast<float>(tile.cols) + std::max(1.0f, tile.cols * 0.15f);
+      x += static_cast<float>(tile.cols) + std::max(1.5f, tile.cols * 0.15f);
     }
   }
 

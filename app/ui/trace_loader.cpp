@@ -159,6 +159,11 @@ TraceLoader::Result TraceLoader::run(const Job& job) {
   return r;
 }
 
+bool TraceLoader::in_memory(const RecordParams& params) const {
+  std::lock_guard lock(mutex_);
+  return cached(params) != nullptr;
+}
+
 std::shared_ptr<const LoadedTrace> TraceLoader::cached(const RecordParams& params) const {
   for (const auto& [key, trace] : cache_)
     if (same_recording(key, params)) return trace;

@@ -69,6 +69,8 @@ class TraceLoader {
 
   // Background prefetching of the other TILE (on by default; tests turn it off).
   void set_prefetch(bool on);
+  // A recording of exactly these parameters (seed included) is in memory.
+  bool in_memory(const RecordParams& params) const;
 
  private:
   struct Job {

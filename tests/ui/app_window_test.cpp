@@ -1,0 +1,258 @@
+// The real app on scripted scenes (label gui): each test launches
+// `tilescope` with automation flags under a virtual X server (Xvfb, Mesa's
+// llvmpipe), takes a screenshot, and checks pixels where a highlight must be
+// and where it must not be, using the layout the app writes next to it.
+#include <gtest/gtest.h>
+#include <stb_image.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "app/ui/palette.h"
+
+namespace ts::ui {
+namespace {
+
+namespace fs = std::filesystem;
+using render::Rgba8;
+namespace pal = palette;
+
+struct AppRun {
+  int code = -1;
+  std::string err;
+};
+
+fs::path temp(const std::string& name) { return fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name); }
+
+bool have_display() { return std::getenv("DISPLAY") != nullptr; }
+bool have_xvfb_run() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
+
+// Runs the app; without a display, inside xvfb-run.
+AppRun run_app(const std::string& args) {
+  const fs::path err_file = temp("app_err.txt");
+  std::string cmd = std::string(TILESCOPE_BIN) + " " + args + " >/dev/null 2>" + err_file.string();
+  if (!have_display()) cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' " + cmd;
+  AppRun r;
+  const int status = std::system(cmd.c_str());
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  std::ifstream in(err_file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  r.err = ss.str();
+  fs::remove(err_file);
+  return r;
+}
+
+class Screenshot {
+ public:
+  bool load(const fs::path& png, const fs::path& layout_json) {
+    int channels = 0;
+    std::unique_ptr<unsigned char, void (*)(void*)> data(stbi_load(png.string().c_str(), &w_, &h_, &channels, 3),
+                                                         stbi_image_free);
+    if (!data) return false;
+    pixels_.assign(data.get(), data.get() + std::size_t(w_) * h_ * 3);
+    std::ifstream in(layout_json);
+    if (!in) return false;
+    layout_ = nlohmann::json::parse(in);
+    return true;
+  }
+  const nlohmann::json& layout() const { return layout_; }
+  int width() const { return w_; }
+  int height() const { return h_; }
+  // The colour inside cell (row, col) of matrix "A", "B" or "C", away from
+  // its edges (grid lines) and its centre (the number drawn in large cells).
+  Rgba8 cell(const char* matrix, int row, int col) const {
+    const auto& g = layout_[matrix];
+    const double cell = g["cell"].get<double>();
+    const int x = static_cast<int>(g["x"].get<double>() + (col + 0.25) * cell);
+    const int y = static_cast<int>(g["y"].get<double>() + (row + 0.25) * cell);
+    return at(x, y);
+  }
+  Rgba8 at(int x, int y) const {
+    if (x < 0 || y < 0 || x >= w_ || y >= h_) return {0, 0, 0, 0};
+    const unsigned char* p = &pixels_[(std::size_t(y) * w_ + x) * 3];
+    return {p[0], p[1], p[2], 255};
+  }
+
+ private:
+  int w_ = 0, h_ = 0;
+  std::vector<unsigned char> pixels_;
+  nlohmann::json layout_;
+};
+
+bool near(Rgba8 a, Rgba8 b, int tolerance = 6) {
+  return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance && std::abs(a.b - b.b) <= tolerance;
+}
+
+std::string str(Rgba8 c) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "(%d, %d, %d)", c.r, c.g, c.b);
+  return buf;
+}
+
+#define EXPECT_COLOR(shot, m, r, c, color)                                                                  \
+  do {                                                                                                      \
+    EXPECT_TRUE(near((shot).cell(m, r, c), color))                                                          \
+        << m << "[" << r << "][" << c << "] is " << str((shot).cell(m, r, c)) << ", expected " << str(color); \
+  } while (0)
+#define EXPECT_NOT_COLOR(shot, m, r, c, color)                                                        \
+  do {                                                                                                \
+    EXPECT_FALSE(near((shot).cell(m, r, c), color)) << m << "[" << r << "][" << c << "] should not be " \
+                                                    << str(color);                                    \
+  } while (0)
+
+class AppWindow : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!have_display() && !have_xvfb_run()) GTEST_SKIP() << "no display and no xvfb-run";
+  }
+  // Seed 003's example with a cell selected, at a step; returns the screenshot.
+  Screenshot scene(const std::string& extra) {
+    const fs::path png = temp("shot.png"), json = temp("shot.json");
+    const AppRun r = run_app("--kernel tiled --tile 2 --size 6 --inputs integers --seed 3 --device cpu --window 1200x800 "
+                          "--screenshot " + png.string() + " --layout-json " + json.string() +
+                          " --quit-after-frames 4 " + extra);
+    EXPECT_EQ(r.code, 0) << r.err;
+    Screenshot s;
+    EXPECT_TRUE(s.load(png, json)) << "no screenshot: " << r.err;
+    fs::remove(png);
+    fs::remove(json);
+    return s;
+  }
+};
+
+// Steps of the 6 x 6, TILE 2 timeline: 5 per iteration (load, barrier, mac k=0, mac k=1, sync).
+constexpr int kLoadIteration1 = 5, kMacIteration1K0 = 7, kStore = 15;
+
+TEST_F(AppWindow, LoadStepHighlightsTheBlocksTilesAndTheThreadsCopies) {
+  const Screenshot s = scene("--select-c 5,3 --step " + std::to_string(kLoadIteration1));
+  ASSERT_EQ(s.width(), 1200);
+  ASSERT_TRUE(s.layout()["C"]["visible"].get<bool>());
+  EXPECT_COLOR(s, "C", 5, 3, pal::kSelectedCell);
+  EXPECT_COLOR(s, "C", 4, 2, pal::kBlockCell);
+  EXPECT_COLOR(s, "C", 5, 2, pal::kBlockCell);
+  EXPECT_COLOR(s, "A", 5, 3, pal::kCopied);
+  EXPECT_COLOR(s, "B", 3, 3, pal::kCopied);
+  EXPECT_COLOR(s, "A", 4, 2, pal::kBlockTile);
+  EXPECT_COLOR(s, "B", 2, 2, pal::kBlockTile);
+  // Nowhere else.
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c) {
+      const bool a_tile = r >= 4 && c >= 2 && c < 4, b_tile = r >= 2 && r < 4 && c >= 2 && c < 4;
+      if (!a_tile) EXPECT_NOT_COLOR(s, "A", r, c, pal::kBlockTile);
+      if (!b_tile) EXPECT_NOT_COLOR(s, "B", r, c, pal::kBlockTile);
+      if (r != 5 || c != 3) EXPECT_NOT_COLOR(s, "C", r, c, pal::kSelectedCell);
+      EXPECT_NOT_COLOR(s, "A", r, c, pal::kNow);
+      if (!(r >= 4 && c >= 2 && c < 4)) EXPECT_NOT_COLOR(s, "C", r, c, pal::kBlockCell);
+    }
+}
+
+TEST_F(AppWindow, MacStepHighlightsThePairAtKAndTheSegmentsRead) {
+  const Screenshot s = scene("--select-c 5,3 --step " + std::to_string(kMacIteration1K0));
+  EXPECT_COLOR(s, "A", 5, 2, pal::kNow);
+  EXPECT_COLOR(s, "B", 2, 3, pal::kNow);
+  EXPECT_COLOR(s, "A", 5, 3, pal::kReads);
+  EXPECT_COLOR(s, "B", 3, 3, pal::kReads);
+  EXPECT_COLOR(s, "A", 4, 2, pal::kBlockTile);
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c) {
+      if (r != 5 || c != 2) EXPECT_NOT_COLOR(s, "A", r, c, pal::kNow);
+      if (r != 2 || c != 3) EXPECT_NOT_COLOR(s, "B", r, c, pal::kNow);
+      if (r != 5 || (c != 2 && c != 3)) EXPECT_NOT_COLOR(s, "A", r, c, pal::kReads);
+    }
+}
+
+TEST_F(AppWindow, StoreStepLeavesAAndBQuiet) {
+  const Screenshot s = scene("--select-c 0,1 --step " + std::to_string(kStore));
+  EXPECT_COLOR(s, "C", 0, 1, pal::kSelectedCell);
+  EXPECT_COLOR(s, "C", 1, 0, pal::kBlockCell);
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c)
+      for (const char* m : {"A", "B"}) {
+        EXPECT_NOT_COLOR(s, m, r, c, pal::kBlockTile);
+        EXPECT_NOT_COLOR(s, m, r, c, pal::kReads);
+        EXPECT_NOT_COLOR(s, m, r, c, pal::kNow);
+      }
+}
+
+TEST_F(AppWindow, AllBlocksShadesTheIterationsTiles) {
+  const Screenshot s = scene("--all-blocks --step 10");  // iteration 2: A columns 4..5, B rows 4..5
+  for (int r = 0; r < 6; ++r)
+    for (int c = 0; c < 6; ++c) {
+      EXPECT_EQ(near(s.cell("A", r, c), pal::kAllBlocksMany), c >= 4) << "A " << r << "," << c;
+      EXPECT_EQ(near(s.cell("B", r, c), pal::kAllBlocksMany), r >= 4) << "B " << r << "," << c;
+    }
+}
+
+TEST_F(AppWindow, PresentationModeDrawsTheSameHighlightsLarger) {
+  const Screenshot normal = scene("--select-c 5,3 --step " + std::to_string(kMacIteration1K0));
+  const Screenshot big = scene("--presentation --select-c 5,3 --step " + std::to_string(kMacIteration1K0));
+  EXPECT_COLOR(big, "A", 5, 2, pal::kNow);
+  EXPECT_COLOR(big, "C", 5, 3, pal::kSelectedCell);
+  // Full screen on the virtual display.
+  EXPECT_GT(big.width(), normal.width());
+}
+
+TEST_F(AppWindow, EveryKernelAndTileOpensWithTheSelectedCellShown) {
+  for (const char* kernel : {"naive", "naive-row", "coarsened", "tiled-transposed", "tiled-padded"}) {
+    const fs::path png = temp("k.png"), json = temp("k.json");
+    const AppRun r = run_app(std::string("--kernel ") + kernel + " --tile 4 --m 10 --n 9 --k 7 --device cpu --window 1200x800 "
+                          "--select-c 7,6 --step 3 --screenshot " + png.string() + " --layout-json " + json.string() +
+                          " --quit-after-frames 3");
+    ASSERT_EQ(r.code, 0) << kernel << ": " << r.err;
+    Screenshot s;
+    ASSERT_TRUE(s.load(png, json)) << kernel;
+    EXPECT_COLOR(s, "C", 7, 6, pal::kSelectedCell);
+    EXPECT_EQ(s.layout()["kernel"], kernel);
+    fs::remove(png);
+    fs::remove(json);
+  }
+}
+
+TEST_F(AppWindow, ACorruptTraceFileIsANoticeNotACrash) {
+  const fs::path bad = temp("bad.tstrace"), png = temp("bad.png"), json = temp("bad.json");
+  std::ofstream(bad) << "TSCTRACE\x01\x00\x00\x00 truncated";
+  const AppRun r = run_app("--trace " + bad.string() + " --window 1000x700 --screenshot " + png.string() +
+                        " --layout-json " + json.string() + " --quit-after-frames 3");
+  EXPECT_EQ(r.code, 0) << r.err;  // it kept running until told to quit
+  Screenshot s;
+  ASSERT_TRUE(s.load(png, json));
+  EXPECT_FALSE(s.layout()["C"]["visible"].get<bool>());  // nothing to show, and no crash
+  for (const auto& p : {bad, png, json}) fs::remove(p);
+}
+
+TEST_F(AppWindow, AMissingGpuIsANoticeNotACrash) {
+  const fs::path png = temp("gpu.png"), json = temp("gpu.json");
+  const AppRun r = run_app("--device gpu --size 16 --select-c 5,7 --step 3 --window 1000x700 --screenshot " +
+                        png.string() + " --layout-json " + json.string() + " --quit-after-frames 3");
+  EXPECT_EQ(r.code, 0) << r.err;
+  Screenshot s;
+  ASSERT_TRUE(s.load(png, json));
+  // With a GPU the scene is recorded on it; without one the app shows the notice and keeps running.
+  if (s.layout()["C"]["visible"].get<bool>()) {
+    EXPECT_EQ(s.layout()["recorder"], "gpu");
+  }
+  for (const auto& p : {png, json}) fs::remove(p);
+}
+
+TEST_F(AppWindow, BadFlagsAreRefusedBeforeAWindowOpens) {
+  for (const char* args : {"--tile 3", "--select-c five,seven", "--window 10x10", "--kernel nope", "--device tpu"}) {
+    const AppRun r = run_app(args);
+    EXPECT_NE(r.code, 0) << args;
+    EXPECT_EQ(r.err.rfind("tilescope: ", 0), 0u) << args << ": " << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
+  }
+}
+
+}  // namespace
+}  // namespace ts::ui
