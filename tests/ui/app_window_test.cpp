@@ -4,6 +4,7 @@
 // and where it must not be, using the layout the app writes next to it.
 #include <gtest/gtest.h>
 #include <stb_image.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/ui/palette.h"
+#include "tests/cli/cli_support.h"
 
 namespace ts::ui {
 namespace {
@@ -27,31 +29,42 @@ namespace fs = std::filesystem;
 using render::Rgba8;
 namespace pal = palette;
 
-struct AppRun {
-  int code = -1;
-  std::string err;
+using test::run;
+using test::temp;
+
+// Without a display, the suite starts its own virtual X server (Xvfb picks a
+// free display number and reports it) and stops it at the end.
+class VirtualDisplay : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    if (std::getenv("DISPLAY")) return;
+    int fds[2];
+    if (pipe(fds) != 0) return;
+    pid_ = fork();
+    if (pid_ == 0) {
+      close(fds[0]);
+      const std::string fd = std::to_string(fds[1]);
+      execlp("Xvfb", "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1920x1080x24", "-nolisten", "tcp",
+             static_cast<char*>(nullptr));
+      _exit(127);
+    }
+    close(fds[1]);
+    std::string number;
+    char c;
+    while (read(fds[0], &c, 1) == 1 && c != '\n') number += c;
+    close(fds[0]);
+    if (!number.empty()) setenv("DISPLAY", (":" + number).c_str(), 1);
+  }
+  void TearDown() override {
+    if (pid_ <= 0) return;
+    kill(pid_, SIGTERM);
+    waitpid(pid_, nullptr, 0);
+  }
+
+ private:
+  pid_t pid_ = -1;
 };
-
-fs::path temp(const std::string& name) { return fs::temp_directory_path() / (std::to_string(::getpid()) + "_" + name); }
-
-bool have_display() { return std::getenv("DISPLAY") != nullptr; }
-bool have_xvfb_run() { return std::system("command -v xvfb-run >/dev/null 2>&1") == 0; }
-
-// Runs the app; without a display, inside xvfb-run.
-AppRun run_app(const std::string& args) {
-  const fs::path err_file = temp("app_err.txt");
-  std::string cmd = std::string(TILESCOPE_BIN) + " " + args + " >/dev/null 2>" + err_file.string();
-  if (!have_display()) cmd = "xvfb-run -a -s '-screen 0 1920x1080x24' " + cmd;
-  AppRun r;
-  const int status = std::system(cmd.c_str());
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  std::ifstream in(err_file);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  r.err = ss.str();
-  fs::remove(err_file);
-  return r;
-}
+const auto* const kDisplay = ::testing::AddGlobalTestEnvironment(new VirtualDisplay);
 
 class Screenshot {
  public:
@@ -114,12 +127,12 @@ std::string str(Rgba8 c) {
 class AppWindow : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!have_display() && !have_xvfb_run()) GTEST_SKIP() << "no display and no xvfb-run";
+    if (!std::getenv("DISPLAY")) GTEST_SKIP() << "no display, and Xvfb could not be started";
   }
   // Seed 003's example with a cell selected, at a step; returns the screenshot.
   Screenshot scene(const std::string& extra) {
     const fs::path png = temp("shot.png"), json = temp("shot.json");
-    const AppRun r = run_app("--kernel tiled --tile 2 --size 6 --inputs integers --seed 3 --device cpu --window 1200x800 "
+    const test::Result r = run("--kernel tiled --tile 2 --size 6 --inputs integers --seed 3 --device cpu --window 1200x800 "
                           "--screenshot " + png.string() + " --layout-json " + json.string() +
                           " --quit-after-frames 4 " + extra);
     EXPECT_EQ(r.code, 0) << r.err;
@@ -206,7 +219,7 @@ TEST_F(AppWindow, PresentationModeDrawsTheSameHighlightsLarger) {
 TEST_F(AppWindow, EveryKernelAndTileOpensWithTheSelectedCellShown) {
   for (const char* kernel : {"naive", "naive-row", "coarsened", "tiled-transposed", "tiled-padded"}) {
     const fs::path png = temp("k.png"), json = temp("k.json");
-    const AppRun r = run_app(std::string("--kernel ") + kernel + " --tile 4 --m 10 --n 9 --k 7 --device cpu --window 1200x800 "
+    const test::Result r = run(std::string("--kernel ") + kernel + " --tile 4 --m 10 --n 9 --k 7 --device cpu --window 1200x800 "
                           "--select-c 7,6 --step 3 --screenshot " + png.string() + " --layout-json " + json.string() +
                           " --quit-after-frames 3");
     ASSERT_EQ(r.code, 0) << kernel << ": " << r.err;
@@ -222,7 +235,7 @@ TEST_F(AppWindow, EveryKernelAndTileOpensWithTheSelectedCellShown) {
 TEST_F(AppWindow, ACorruptTraceFileIsANoticeNotACrash) {
   const fs::path bad = temp("bad.tstrace"), png = temp("bad.png"), json = temp("bad.json");
   std::ofstream(bad) << "TSCTRACE\x01\x00\x00\x00 truncated";
-  const AppRun r = run_app("--trace " + bad.string() + " --window 1000x700 --screenshot " + png.string() +
+  const test::Result r = run("--trace " + bad.string() + " --window 1000x700 --screenshot " + png.string() +
                         " --layout-json " + json.string() + " --quit-after-frames 3");
   EXPECT_EQ(r.code, 0) << r.err;  // it kept running until told to quit
   Screenshot s;
@@ -233,7 +246,7 @@ TEST_F(AppWindow, ACorruptTraceFileIsANoticeNotACrash) {
 
 TEST_F(AppWindow, AMissingGpuIsANoticeNotACrash) {
   const fs::path png = temp("gpu.png"), json = temp("gpu.json");
-  const AppRun r = run_app("--device gpu --size 16 --select-c 5,7 --step 3 --window 1000x700 --screenshot " +
+  const test::Result r = run("--device gpu --size 16 --select-c 5,7 --step 3 --window 1000x700 --screenshot " +
                         png.string() + " --layout-json " + json.string() + " --quit-after-frames 3");
   EXPECT_EQ(r.code, 0) << r.err;
   Screenshot s;
@@ -247,7 +260,7 @@ TEST_F(AppWindow, AMissingGpuIsANoticeNotACrash) {
 
 TEST_F(AppWindow, BadFlagsAreRefusedBeforeAWindowOpens) {
   for (const char* args : {"--tile 3", "--select-c five,seven", "--window 10x10", "--kernel nope", "--device tpu"}) {
-    const AppRun r = run_app(args);
+    const test::Result r = run(args);
     EXPECT_NE(r.code, 0) << args;
     EXPECT_EQ(r.err.rfind("tilescope: ", 0), 0u) << args << ": " << r.err;
     EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << ": " << r.err;
