@@ -19,6 +19,7 @@ Command add_export_command(CLI::App& parent);
 Command add_compare_command(CLI::App& parent);
 Command add_occupancy_command(CLI::App& parent);
 Command add_timeline_command(CLI::App& parent);
+Command add_bench_command(CLI::App& parent);
 
 // One line on stderr, prefixed "tilescope: ", and the exit code for failures.
 int fail(const std::string& message);

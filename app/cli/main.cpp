@@ -7,6 +7,7 @@
 //   tilescope compare A B --json   two traces' memory counters side by side
 //   tilescope occupancy ...        blocks per SM and the binding limit (see `tilescope occupancy --help`)
 //   tilescope timeline ...         one full-size launch's SM timeline (see `tilescope timeline --help`)
+//   tilescope bench ...            time the kernels against cuBLAS (see `tilescope bench --help`)
 #include <cstdio>
 #include <vector>
 
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   app.require_subcommand(0, 1);
   std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_export_command(app),
                                 add_compare_command(app),
+                                add_bench_command(app),
                                 add_occupancy_command(app), add_timeline_command(app)};
   DefaultScene scene = add_default_scene_options(app);
   try {

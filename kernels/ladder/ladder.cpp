@@ -1,0 +1,58 @@
+// ladder.cpp — the ladder's rungs in order, and what each one can run.
+#include "kernels/ladder/ladder.h"
+
+#include <cstdint>
+#include <limits>
+
+namespace ts::ladder {
+namespace {
+
+// clang-format off
+constexpr LadderKernel kLadder[] = {
+  {"blocktile-1d", "1D register blocktiling: 8 cells of a column per thread", "kernels/ladder/blocktile_1d.cu",
+   false, 64, 64, 1, 0, launch_blocktile_1d},
+  {"blocktile-2d", "2D register blocktiling: 8 x 8 cells per thread", "kernels/ladder/blocktile_2d.cu",
+   false, 128, 128, 1, 0, launch_blocktile_2d},
+  {"vectorized", "float4 loads and stores, A transposed in shared memory", "kernels/ladder/vectorized.cu",
+   false, 128, 128, 4, 0, launch_vectorized},
+  {"warptile", "warptiling: block, warp and thread tiles", "kernels/ladder/warptile.cu",
+   false, 128, 128, 4, 0, launch_warptile},
+  {"double-buffer", "warptiling fed by a multi-stage cp.async pipeline", "kernels/ladder/double_buffer.cu",
+   false, 128, 128, 4, 0, launch_double_buffer},
+  {"tf32-tensor-core", "TF32 tensor cores (mma.sync m16n8k8) on the same pipeline", "kernels/ladder/tf32_tensor_core.cu",
+   true, 128, 128, 4, 0, launch_tf32_tensor_core},
+  {"tf32-wgmma", "TF32 warpgroup MMA (wgmma, Hopper), A read by the tensor cores from shared memory",
+   "kernels/ladder/tf32_wgmma.cu", true, 256, 128, 4, 90, launch_tf32_wgmma},
+};
+// clang-format on
+
+}  // namespace
+
+std::span<const LadderKernel> ladder_kernels() { return kLadder; }
+
+const LadderKernel* find_ladder_kernel(std::string_view name) {
+  for (const LadderKernel& k : kLadder)
+    if (k.name == name) return &k;
+  return nullptr;
+}
+
+std::string ladder_refusal(const LadderKernel& kernel, int m, int n, int k, int compute_capability) {
+  const auto cc_text = [](int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); };
+  if (kernel.only_cc && compute_capability != kernel.only_cc)
+    return std::string(kernel.name) + " is built for compute capability " + cc_text(kernel.only_cc) +
+           " only (Hopper's wgmma, sm_90a); this GPU is " + cc_text(compute_capability);
+  if (compute_capability < 80)
+    return std::string(kernel.name) + " is built for compute capability 8.0 and newer (cp.async, TF32 mma); this GPU is " +
+           cc_text(compute_capability);
+  if (m < 1 || n < 1 || k < 1) return "m, n and k must be positive";
+  // The kernels index with 32-bit ints: every matrix must stay under 2^31 elements.
+  const auto limit = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+  if (std::int64_t(m) * k > limit || std::int64_t(k) * n > limit || std::int64_t(m) * n > limit)
+    return "a matrix of 2^31 or more elements is beyond the kernels' 32-bit indexing";
+  if (kernel.multiple_of > 1 && (k % kernel.multiple_of != 0 || n % kernel.multiple_of != 0))
+    return std::string(kernel.name) + " loads 16-byte rows (float4): k and n must be multiples of " +
+           std::to_string(kernel.multiple_of) + " (got k = " + std::to_string(k) + ", n = " + std::to_string(n) + ")";
+  return {};
+}
+
+}  // namespace ts::ladder

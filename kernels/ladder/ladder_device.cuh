@@ -1,0 +1,132 @@
+// ladder_device.cuh — the few PTX instructions the upper rungs of the ladder
+// need (asynchronous copies, ldmatrix, TF32 mma.sync), wrapped so the kernels
+// read as C++. Ampere and newer (sm_80+); the ladder is not built for older GPUs.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "kernels/cuda/cuda_check.cuh"
+
+namespace ts::ladder {
+
+__host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+// Every rung launches the same way: its grid and block, dynamic shared memory
+// (the per-block limit raised first where it passes the default 48 KB), and
+// the launch error checked; it does not synchronize.
+template <class Kernel, class... Args>
+void launch_checked(Kernel kernel, dim3 grid, int threads, int shared_bytes, cudaStream_t stream, Args... args) {
+  if (shared_bytes > 48 * 1024)
+    TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  kernel<<<grid, threads, shared_bytes, stream>>>(args...);
+  TS_CUDA_CHECK(cudaGetLastError());
+}
+
+__device__ __forceinline__ std::uint32_t shared_address(const void* p) {
+  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
+}
+
+// Copies 16 bytes global -> shared without passing through registers; when
+// in_bounds is false it writes 16 zero bytes and reads nothing, which is how
+// the ragged edges of A and B become zero padding.
+__device__ __forceinline__ void cp_async_16(void* shared_dst, const void* global_src, bool in_bounds) {
+  const int src_bytes = in_bounds ? 16 : 0;
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(shared_dst)),
+               "l"(global_src), "r"(src_bytes));
+}
+
+// The same for one word: lets A be stored transposed in shared memory.
+__device__ __forceinline__ void cp_async_4(void* shared_dst, const void* global_src, bool in_bounds) {
+  const int src_bytes = in_bounds ? 4 : 0;
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(shared_dst)),
+               "l"(global_src), "r"(src_bytes));
+}
+
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+
+// Waits until at most PENDING committed groups are still in flight.
+template <int PENDING>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
+
+// Orders this thread's generic-proxy writes to shared memory (cp.async
+// included) before the async proxy (wgmma's tensor-core reads) sees them.
+__device__ __forceinline__ void fence_proxy_async_shared() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+#endif
+}
+
+// The multi-stage pipeline of rungs 5-7: load_tile(stage, tile) issues the
+// cp.async copies of k-tile `tile` into `stage`; compute(stage) runs once
+// every thread's copies of that stage have landed. STAGES-1 tiles are in
+// flight while one is computed; the stage refilled in an iteration is the one
+// computed in the previous iteration, which the barrier has released.
+// ASYNC_READER: the tensor cores read the tiles through the async proxy (wgmma).
+template <int STAGES, bool ASYNC_READER = false, class Load, class Compute>
+__device__ __forceinline__ void cp_async_pipeline(int tiles, Load&& load_tile, Compute&& compute) {
+  static_assert(STAGES >= 2, "at least double buffering");
+#pragma unroll
+  for (int s = 0; s < STAGES - 1; ++s) {
+    if (s < tiles) load_tile(s, s);
+    cp_async_commit();  // an empty group where there are fewer tiles: the waits count groups
+  }
+  for (int tile = 0; tile < tiles; ++tile) {
+    cp_async_wait<STAGES - 2>();  // this thread's copies of `tile` have landed ...
+    if constexpr (ASYNC_READER) fence_proxy_async_shared();
+    __syncthreads();  // ... and everyone's; everyone is also done with the stage refilled next
+    const int next = tile + STAGES - 1;
+    if (next < tiles) load_tile(next % STAGES, next);
+    cp_async_commit();
+    compute(tile % STAGES);
+  }
+  cp_async_wait<0>();  // no copy may outlive the block
+}
+
+// Four 8x4 blocks of 32-bit words (8 rows of 16 bytes each) into the layout
+// of an mma.sync A fragment: lane l gets row l/4, word l%4 of each block.
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* shared_row) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(shared_address(shared_row)));
+}
+
+// FP32 -> TF32, rounded to nearest with ties away from zero (what
+// cvt.rna.tf32.f32 computes, but ptxas expands that into ~9 instructions on
+// sm_90, which made the TF32 kernels instruction-bound): add half a TF32 unit
+// in the last place to the magnitude bits, then clear the 13 bits TF32 drops.
+__device__ __forceinline__ std::uint32_t to_tf32(std::uint32_t bits) { return (bits + 0x1000u) & 0xFFFFE000u; }
+
+// D (16x8, fp32) += A (16x8, tf32) * B (8x8, tf32), one warp.
+__device__ __forceinline__ void mma_tf32_16x8x8(float (&d)[4], const std::uint32_t (&a)[4],
+                                                const std::uint32_t (&b)[2]) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+}
+
+// Block order for L2 reuse: consecutive blocks walk down GROUP_M block rows
+// before moving one block column right, so the blocks resident at once share
+// their A rows and B columns in L2. GROUP_M = 1 is plain row-major order.
+template <int GROUP_M>
+__device__ __forceinline__ void swizzled_block(int block_rows, int block_cols, int& block_row, int& block_col) {
+  const int id = blockIdx.x;
+  if constexpr (GROUP_M == 1) {
+    block_row = id / block_cols;
+    block_col = id % block_cols;
+  } else {
+    const int per_group = GROUP_M * block_cols;
+    const int group = id / per_group;
+    const int first_row = group * GROUP_M;
+    const int rows_in_group = min(block_rows - first_row, GROUP_M);
+    block_row = first_row + (id % per_group) % rows_in_group;
+    block_col = (id % per_group) / rows_in_group;
+  }
+}
+
+}  // namespace ts::ladder
