@@ -63,11 +63,22 @@ struct PanelMemory : Panel {
       ImGui::End();
       return;
     }
-    if (follow_) {
-      if (const auto at = request_at(views_, h->step, app.timeline())) selected_ = *at;
+    // The requests this step is about, as buttons; following the replay
+    // picks the costliest of them.
+    const std::vector<std::size_t> now = requests_at(views_, h->step, app.timeline());
+    if (follow_ && (followed_key_ != key_ || followed_step_ != h->step)) {
+      followed_key_ = key_;
+      followed_step_ = h->step;
+      if (const auto worst = costliest(views_, now)) selected_ = *worst;
     }
     selected_ = std::min(selected_, views_.size() - 1);
-    ImGui::SameLine();
+    for (std::size_t i : now) {
+      ImGui::SameLine();
+      char label[48];
+      std::snprintf(label, sizeof label, "%s %s##now%zu", array_name(views_[i].request.array),
+                    op_name(views_[i].request.op), i);
+      if (ImGui::RadioButton(label, selected_ == i)) selected_ = i;
+    }
     if (ImGui::ArrowButton("##prev", ImGuiDir_Left) && selected_ > 0) --selected_, follow_ = false;
     ImGui::SameLine();
     if (ImGui::ArrowButton("##next", ImGuiDir_Right) && selected_ + 1 < views_.size()) ++selected_, follow_ = false;
@@ -224,6 +235,8 @@ struct PanelMemory : Panel {
   nlohmann::json warp_counters_, block_counters_;
   std::size_t selected_ = 0;
   bool follow_ = true;
+  Key followed_key_;  // where the selection last followed the replay to
+  ReplayStep followed_step_;
 };
 
 }  // namespace

@@ -13,9 +13,12 @@ TEST(WarpView, NaiveRowLoadsOfAAreOneSectorPerLane) {
   const ReplayTimeline timeline(t.launch);
   const auto views = warp_request_views(t, 0, 0, 1);  // k = 32 .. 63
   ASSERT_FALSE(views.empty());
-  const auto at = request_at(views, ReplayStep{1, Phase::Mac, 3}, timeline);
-  ASSERT_TRUE(at);
-  const WarpRequestView& v = views[*at];
+  const auto at = requests_at(views, ReplayStep{1, Phase::Mac, 3}, timeline);
+  ASSERT_EQ(at.size(), 2u);  // A[row][35] and B[35][col]
+  EXPECT_EQ(views[at[1]].request.array, ArrayId::B);
+  EXPECT_EQ(views[at[1]].footprint.sectors, 1u);  // one column of B: every lane the same float
+  EXPECT_EQ(costliest(views, at), at[0]);
+  const WarpRequestView& v = views[at[0]];
   EXPECT_EQ(v.request.array, ArrayId::A);
   EXPECT_EQ(v.request.ordinal, 35u);  // the naive kernels' loads are numbered over the whole k-loop
   ASSERT_EQ(v.lanes.size(), 32u);
@@ -34,14 +37,17 @@ TEST(WarpView, TransposedTileShowsAllLanesInOneBankOneWavefrontEach) {
   const Trace t = test::small_trace(KernelKind::TiledTransposed, 32, 64, 64, 64);
   const ReplayTimeline timeline(t.launch);
   const auto views = warp_request_views(t, 0, 2, 0);
-  // Mac k = 5 follows As[ty][5] (a broadcast); the Bs load right after it is 32-way.
-  const auto at = request_at(views, ReplayStep{0, Phase::Mac, 5}, timeline);
-  ASSERT_TRUE(at);
-  EXPECT_EQ(views[*at].request.array, ArrayId::As);
-  EXPECT_EQ(views[*at].banks.ways, 1u);
-  EXPECT_EQ(views[*at].banks.broadcast_lanes, 32u);
-  const WarpRequestView& bs = views[*at + 1];
+  // Mac k = 5 reads As[ty][5] (a broadcast) and Bs[tx][5] (32-way).
+  const auto at = requests_at(views, ReplayStep{0, Phase::Mac, 5}, timeline);
+  ASSERT_EQ(at.size(), 2u);
+  EXPECT_EQ(views[at[0]].request.array, ArrayId::As);
+  EXPECT_EQ(views[at[0]].request.ordinal, 5u);
+  EXPECT_EQ(views[at[0]].banks.ways, 1u);
+  EXPECT_EQ(views[at[0]].banks.broadcast_lanes, 32u);
+  ASSERT_EQ(costliest(views, at), at[1]);
+  const WarpRequestView& bs = views[at[1]];
   ASSERT_EQ(bs.request.array, ArrayId::Bs);
+  EXPECT_EQ(bs.request.ordinal, 5u);
   EXPECT_EQ(bs.banks.ways, 32u);
   const std::uint32_t bank = bs.lanes[0].bank;
   EXPECT_EQ(bs.bank_lanes.lanes[bank].size(), 32u);
@@ -56,14 +62,16 @@ TEST(WarpView, FollowsLoadAndStoreSteps) {
   const Trace t = test::small_trace(KernelKind::Tiled, 8, 16, 16, 16);
   const ReplayTimeline timeline(t.launch);
   const auto load = warp_request_views(t, 1, 0, 1);
-  const auto at = request_at(load, ReplayStep{1, Phase::Load, 0}, timeline);
-  ASSERT_TRUE(at);
-  EXPECT_EQ(load[*at].request.array, ArrayId::A);
-  EXPECT_FALSE(request_at(load, ReplayStep{1, Phase::Barrier, 0}, timeline));
+  const auto at = requests_at(load, ReplayStep{1, Phase::Load, 0}, timeline);
+  ASSERT_EQ(at.size(), 4u);  // A -> As, B -> Bs
+  EXPECT_EQ(load[at[0]].request.array, ArrayId::A);
+  EXPECT_EQ(load[at[1]].request.array, ArrayId::As);
+  EXPECT_EQ(load[at[3]].request.array, ArrayId::Bs);
+  EXPECT_TRUE(requests_at(load, ReplayStep{1, Phase::Barrier, 0}, timeline).empty());
   const auto store = warp_request_views(t, 1, 0, 2);
-  const auto st = request_at(store, ReplayStep{2, Phase::Store, 0}, timeline);
-  ASSERT_TRUE(st);
-  EXPECT_EQ(store[*st].request.array, ArrayId::C);
+  const auto st = requests_at(store, ReplayStep{2, Phase::Store, 0}, timeline);
+  ASSERT_EQ(st.size(), 1u);
+  EXPECT_EQ(store[st[0]].request.array, ArrayId::C);
   EXPECT_TRUE(warp_request_views(t, 99, 0, 0).empty());
 }
 

@@ -52,37 +52,54 @@ std::vector<WarpRequestView> warp_request_views(const Trace& trace, std::uint32_
   return out;
 }
 
-std::optional<std::size_t> request_at(const std::vector<WarpRequestView>& views, const ReplayStep& step,
-                                      const ReplayTimeline& timeline) {
-  auto first = [&](auto&& wanted) -> std::optional<std::size_t> {
-    for (std::size_t i = 0; i < views.size(); ++i)
-      if (wanted(views[i].request)) return i;
-    return std::nullopt;
-  };
+std::vector<std::size_t> requests_at(const std::vector<WarpRequestView>& views, const ReplayStep& step,
+                                     const ReplayTimeline& timeline) {
+  std::vector<std::size_t> out;
   switch (step.phase) {
     case Phase::Store:
-      return first([](const WarpRequest& r) { return r.array == ArrayId::C; });
-    case Phase::Load:
-      return first([](const WarpRequest& r) { return r.space() == Space::Global && r.op == Op::Load; });
+      for (std::size_t i = 0; i < views.size(); ++i)
+        if (views[i].request.array == ArrayId::C) out.push_back(i);
+      break;
+    case Phase::Load: {
+      // The copy: everything in the iteration's first epoch.
+      std::uint32_t first_epoch = ~0u;
+      for (const WarpRequestView& v : views) first_epoch = std::min<std::uint32_t>(first_epoch, v.request.epoch);
+      for (std::size_t i = 0; i < views.size(); ++i)
+        if (views[i].request.epoch == first_epoch && views[i].request.array != ArrayId::C) out.push_back(i);
+      break;
+    }
     case Phase::Mac: {
       // The loads the multiply-accumulate reads: shared ones for the staged
-      // kernels, global ones for the naive kernels. Of the first array read,
-      // the requests of this step spread evenly over the iteration's k's.
+      // kernels, global ones for the naive kernels. Each array's requests of
+      // this step spread evenly over the iteration's k's.
       const Space space = timeline.staged() ? Space::Shared : Space::Global;
-      std::vector<std::size_t> reads;
-      for (std::size_t i = 0; i < views.size(); ++i) {
-        const WarpRequest& r = views[i].request;
-        if (r.space() == space && r.op == Op::Load && (reads.empty() || r.array == views[reads[0]].request.array))
-          reads.push_back(i);
-      }
       const std::uint32_t macs = timeline.macs_in(step.iteration);
-      if (reads.empty() || macs == 0) return std::nullopt;
-      const std::size_t at = std::min<std::size_t>(reads.size() - 1, std::size_t{step.k} * reads.size() / macs);
-      return reads[at];
+      for (ArrayId array : {ArrayId::A, ArrayId::B, ArrayId::As, ArrayId::Bs}) {
+        if (space_of(array) != space) continue;
+        std::vector<std::size_t> reads;
+        for (std::size_t i = 0; i < views.size(); ++i)
+          if (views[i].request.array == array && views[i].request.op == Op::Load) reads.push_back(i);
+        if (reads.empty() || macs == 0) continue;
+        out.push_back(reads[std::min<std::size_t>(reads.size() - 1, std::size_t{step.k} * reads.size() / macs)]);
+      }
+      std::sort(out.begin(), out.end());
+      break;
     }
     default:
-      return std::nullopt;
+      break;
   }
+  return out;
+}
+
+std::optional<std::size_t> costliest(const std::vector<WarpRequestView>& views, const std::vector<std::size_t>& among) {
+  std::optional<std::size_t> best;
+  std::uint32_t best_cost = 0;
+  for (std::size_t i : among) {
+    const WarpRequestView& v = views[i];
+    const std::uint32_t cost = v.request.space() == Space::Global ? v.footprint.sectors : v.banks.wavefronts();
+    if (!best || cost > best_cost) best = i, best_cost = cost;
+  }
+  return best;
 }
 
 }  // namespace ts

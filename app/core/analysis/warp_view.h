@@ -41,11 +41,14 @@ struct WarpRequestView {
 std::vector<WarpRequestView> warp_request_views(const Trace& trace, std::uint32_t block, std::uint32_t warp,
                                                 std::uint32_t step);
 
-// The request a replay step is about, to follow the replay: the first load of
-// A or B in a Load step, the k-th shared (or, for the naive kernels, global)
-// load in a Mac step, the store of C in the Store step. nullopt when the step
-// has none (a barrier) or the warp made no request then.
-std::optional<std::size_t> request_at(const std::vector<WarpRequestView>& views, const ReplayStep& step,
-                                      const ReplayTimeline& timeline);
+// The requests a replay step is about, to follow the replay (indices into
+// views, in issue order): the copy of the tiles in a Load step (loads of A and
+// B, stores to As and Bs), the loads at k in a Mac step (of As and Bs, or of A
+// and B for the naive kernels), the store of C in the Store step. Empty for a
+// barrier, or when the warp made no request then.
+std::vector<std::size_t> requests_at(const std::vector<WarpRequestView>& views, const ReplayStep& step,
+                                     const ReplayTimeline& timeline);
+// Of those, the costliest (most sectors, or most wavefronts): what to show first.
+std::optional<std::size_t> costliest(const std::vector<WarpRequestView>& views, const std::vector<std::size_t>& among);
 
 }  // namespace ts
