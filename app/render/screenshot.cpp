@@ -15,7 +15,9 @@ std::string save_framebuffer_png(const std::filesystem::path& path, int width, i
   const std::size_t row = std::size_t(width) * 3;
   std::vector<std::uint8_t> pixels(row * height), flipped(row * height);
   glPixelStorei(GL_PACK_ALIGNMENT, 1);
-  glReadBuffer(GL_BACK);
+  GLint offscreen = 0;  // the headless app draws into its own framebuffer
+  glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &offscreen);
+  glReadBuffer(offscreen ? GL_COLOR_ATTACHMENT0 : GL_BACK);
   glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
   if (glGetError() != GL_NO_ERROR) return "could not read the window's pixels";
   for (int y = 0; y < height; ++y) std::memcpy(&flipped[y * row], &pixels[(height - 1 - y) * row], row);

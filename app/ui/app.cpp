@@ -1,13 +1,11 @@
 // app.cpp — the main loop of the desktop app: setup, loop, cleanup.
-// GLFW window with an OpenGL 3.3 core context (glad), Dear ImGui on top, the
-// app's own grid renderer inside the matrices panel.
+// A GLFW window (or an offscreen EGL target, see platform.h) with an OpenGL
+// 3.3 core context (glad), Dear ImGui on top, the app's own grid renderer
+// inside the matrices panel.
 #include "app/ui/app.h"
 
 #include <glad/gl.h>
-#define GLFW_INCLUDE_NONE
-#include <GLFW/glfw3.h>
 #include <imgui.h>
-#include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
 #include <chrono>
@@ -23,57 +21,24 @@
 #include "app/ui/automation.h"
 #include "app/ui/input.h"
 #include "app/ui/panel_registry.h"
+#include "app/ui/platform.h"
 #include "app/ui/theme.h"
 
 namespace ts::ui {
-namespace {
-
-void glfw_error(int code, const char* description) {
-  std::fprintf(stderr, "tilescope: GLFW error %d: %s\n", code, description);
-}
-
-// Windowed <-> full screen on the monitor the window is on (presentation mode).
-struct WindowedPlacement {
-  int x = 100, y = 100, width = 1600, height = 1000;
-};
-
-void set_fullscreen(GLFWwindow* window, bool fullscreen, WindowedPlacement& saved) {
-  GLFWmonitor* monitor = glfwGetPrimaryMonitor();
-  if (fullscreen && monitor) {
-    glfwGetWindowPos(window, &saved.x, &saved.y);
-    glfwGetWindowSize(window, &saved.width, &saved.height);
-    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
-    glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
-  } else if (!fullscreen && glfwGetWindowMonitor(window)) {
-    glfwSetWindowMonitor(window, nullptr, saved.x, saved.y, saved.width, saved.height, 0);
-  }
-}
-
-}  // namespace
 
 int run_app(const AppOptions& options) {
-  // ---- setup: window and OpenGL 3.3 core context ----
-  glfwSetErrorCallback(glfw_error);
-  if (!glfwInit()) {
-    std::fprintf(stderr, "tilescope: cannot open a window (no display? try `xvfb-run -a tilescope ...`, or the command line: `tilescope record --help`)\n");
-    return 1;
+  // ---- setup: a window (or an offscreen target) with an OpenGL 3.3 core context ----
+  std::unique_ptr<Platform> platform = options.headless ? make_headless_platform() : make_window_platform();
+  std::string err = platform->init(options);
+  if (!err.empty() && !options.headless && options.screenshot && options.quit_after_frames > 0) {
+    // A scripted screenshot on a machine without a display (a GPU server): render offscreen instead.
+    std::fprintf(stderr, "tilescope: %s: rendering offscreen instead (EGL)\n", err.c_str());
+    platform = make_headless_platform();
+    err = platform->init(options);
   }
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
-  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
-  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  GLFWwindow* window = glfwCreateWindow(options.width, options.height, "tilescope", nullptr, nullptr);
-  if (!window) {
-    std::fprintf(stderr, "tilescope: cannot create an OpenGL 3.3 core window (the driver may be too old)\n");
-    glfwTerminate();
-    return 1;
-  }
-  glfwMakeContextCurrent(window);
-  glfwSwapInterval(options.vsync ? 1 : 0);
-  if (!gladLoadGL(glfwGetProcAddress)) {
-    std::fprintf(stderr, "tilescope: cannot load the OpenGL 3.3 functions\n");
-    glfwDestroyWindow(window);
-    glfwTerminate();
+  if (!err.empty()) {
+    std::fprintf(stderr, "tilescope: %s (for a screenshot without a display: --headless; without the app: `tilescope record --help`)\n",
+                 err.c_str());
     return 1;
   }
 
@@ -88,13 +53,13 @@ int run_app(const AppOptions& options) {
   state->fonts = load_fonts();
   state->view.presentation = options.presentation;
   apply_theme(state->view.presentation);
-  ImGui_ImplGlfw_InitForOpenGL(window, true);
+  platform->init_imgui();
   ImGui_ImplOpenGL3_Init("#version 330 core");
   auto renderer = std::make_unique<render::Renderer>();
-  if (const std::string err = renderer->init(); err.empty()) {
+  if (const std::string render_err = renderer->init(); render_err.empty()) {
     state->renderer = renderer.get();
   } else {
-    state->notify(NoticeLevel::Error, "the grid renderer is unavailable: " + err);
+    state->notify(NoticeLevel::Error, "the grid renderer is unavailable: " + render_err);
   }
   if (!state->fonts.from_ttf)
     state->notify(NoticeLevel::Warning, "DejaVu fonts not found (install fonts-dejavu-core): using ImGui's built-in font");
@@ -104,17 +69,15 @@ int run_app(const AppOptions& options) {
   if (options.trace_file) state->open_trace(*options.trace_file);
   else state->record();
   Automation automation(options);
-  WindowedPlacement windowed{100, 100, options.width, options.height};
-  bool fullscreen = false;
   bool applied_presentation = false;  // so that --presentation goes full screen on the first frame
   auto last_frame = std::chrono::steady_clock::now();
   std::uint64_t frame = 0;
 
   // ---- loop ----
   bool running = true;
-  while (running && !glfwWindowShouldClose(window)) {
-    glfwPollEvents();
-    if (glfwGetWindowAttrib(window, GLFW_ICONIFIED)) {  // nothing to draw while minimised
+  while (running && !platform->should_close()) {
+    platform->poll_events();
+    if (platform->minimised()) {  // nothing to draw while minimised
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       continue;
     }
@@ -125,7 +88,7 @@ int run_app(const AppOptions& options) {
     automation.before_frame(*state);
 
     ImGui_ImplOpenGL3_NewFrame();
-    ImGui_ImplGlfw_NewFrame();
+    platform->new_frame();
     ImGui::NewFrame();
     ImGui::PushFont(state->fonts.body(state->view.presentation));
     handle_keys(*state);
@@ -142,7 +105,7 @@ int run_app(const AppOptions& options) {
     ImGui::Render();
 
     int fb_width = 0, fb_height = 0;
-    glfwGetFramebufferSize(window, &fb_width, &fb_height);
+    platform->framebuffer_size(fb_width, fb_height);
     glViewport(0, 0, fb_width, fb_height);
     glDisable(GL_SCISSOR_TEST);
     // The theme's window colour: windows drawn without a background (the matrices) show it.
@@ -161,16 +124,13 @@ int run_app(const AppOptions& options) {
     }
     if (options.after_frame && !options.after_frame(*state, frame)) running = false;
     ++frame;
-    glfwSwapBuffers(window);
+    platform->present();
 
     // Presentation mode: full screen, large fonts, high contrast, fresh layout.
     if (state->view.presentation != applied_presentation) {
       applied_presentation = state->view.presentation;
       apply_theme(applied_presentation);
-      if (applied_presentation != fullscreen) {
-        set_fullscreen(window, applied_presentation, windowed);
-        fullscreen = applied_presentation;
-      }
+      platform->set_fullscreen(applied_presentation);
       state->view.layout_dirty = true;
       ++state->view.fit_requests;
     }
@@ -183,10 +143,9 @@ int run_app(const AppOptions& options) {
   renderer.reset();
   state.reset();  // waits for a recording in flight
   ImGui_ImplOpenGL3_Shutdown();
-  ImGui_ImplGlfw_Shutdown();
+  platform->shutdown_imgui();
   ImGui::DestroyContext();
-  glfwDestroyWindow(window);
-  glfwTerminate();
+  platform.reset();
   return exit_code;
 }
 

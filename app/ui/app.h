@@ -28,6 +28,9 @@ struct AppOptions {
   // The screenshot is taken on the last of them, or 3 frames after ready.
   int quit_after_frames = 0;
   bool presentation = false;
+  // No window: draw offscreen through EGL (servers without a display); the
+  // app also falls back to it for a scripted screenshot when no window opens.
+  bool headless = false;
   int width = 1600, height = 1000;
   bool vsync = true;
   // Benchmarks: called after each rendered frame with its number (from 0);

@@ -21,7 +21,7 @@ struct SceneFlags {
   std::string trace, select_c, screenshot, layout_json, window = "1600x1000";
   long long step = -1;
   int quit_after_frames = 0;
-  bool presentation = false, all_blocks = false, no_vsync = false;
+  bool presentation = false, all_blocks = false, no_vsync = false, headless = false;
 };
 
 // "ROW,COL" -> coordinates; false if malformed.
@@ -50,6 +50,9 @@ DefaultScene add_default_scene_options(CLI::App& app) {
   app.add_flag("--presentation", f->presentation, "Full screen, large fonts, high contrast");
   app.add_option("--window", f->window, "Window size WIDTHxHEIGHT")->capture_default_str();
   app.add_flag("--no-vsync", f->no_vsync, "Draw as fast as possible (benchmarks)");
+  app.add_flag("--headless", f->headless,
+               "No window: draw offscreen through EGL (a GPU server without a display); quits after "
+               "--quit-after-frames (default 5)");
   return {[f]() -> int {
     ui::AppOptions o;
     if (std::string err = to_record_params(f->record, o.params); !err.empty()) return fail(err);
@@ -81,6 +84,8 @@ DefaultScene add_default_scene_options(CLI::App& app) {
     o.presentation = f->presentation;
     o.all_blocks = f->all_blocks;
     o.vsync = !f->no_vsync;
+    o.headless = f->headless;
+    if (o.headless && o.quit_after_frames == 0) o.quit_after_frames = 5;  // no window to close
     return ui::run_app(o);
   }};
 }

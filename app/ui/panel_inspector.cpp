@@ -13,7 +13,7 @@ namespace ts::ui {
 namespace {
 
 struct PanelInspector : Panel {
-  PanelInspector() : Panel("Selected cell", {PanelSlot::Right, 1.1f, true}) {}
+  PanelInspector() : Panel("Selected cell", {PanelSlot::Right, 1.4f, true}) {}
 
   void Draw(AppState& app) override {
     if (!ImGui::Begin(name(), &open)) {

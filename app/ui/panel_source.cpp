@@ -41,7 +41,7 @@ std::vector<int> tagged_lines(const std::vector<std::string_view>& lines, Source
 }
 
 struct PanelSource : Panel {
-  PanelSource() : Panel("Kernel source", {PanelSlot::Right, 1.2f, true}) {}
+  PanelSource() : Panel("Kernel source", {PanelSlot::Right, 0.9f, true}) {}
 
   void Draw(AppState& app) override {
     if (!ImGui::Begin(name(), &open)) {
