@@ -41,7 +41,8 @@ enum class PanelSlot {
   Center,  // the matrices
   Right,   // inspection: selected cell, shared memory, source
   Bottom,  // the replay transport, under the center
-  Float,   // tool windows opened from the View menu, over the center
+  Float,   // tool windows opened from the View menu, over the center; they
+           // start closed whatever open_by_default says (they would cover the matrices)
 };
 
 struct PanelLayout {
@@ -52,7 +53,8 @@ struct PanelLayout {
 
 class Panel {
  public:
-  Panel(std::string name, PanelLayout layout) : open(layout.open_by_default), name_(std::move(name)), layout_(layout) {}
+  Panel(std::string name, PanelLayout layout)
+      : open(layout.open_by_default && layout.slot != PanelSlot::Float), name_(std::move(name)), layout_(layout) {}
   virtual ~Panel() = default;
   Panel(const Panel&) = delete;
   Panel& operator=(const Panel&) = delete;

@@ -3,20 +3,28 @@
 
 #include <imgui.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace ts::ui {
 namespace {
 
-constexpr const char* kSansTtf = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-constexpr const char* kMonoTtf = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+constexpr const char* kDejaVuDir = "/usr/share/fonts/truetype/dejavu";  // fonts-dejavu-core
+constexpr const char* kSansTtf = "DejaVuSans.ttf";
+constexpr const char* kMonoTtf = "DejaVuSansMono.ttf";
 constexpr float kNormalPx = 16.0f, kLargePx = 30.0f;  // 30 px reads from the back of a classroom
 
-ImFont* add_ttf(const char* path, float px) {
-  if (!std::filesystem::exists(path)) return nullptr;
-  ImFontConfig cfg;
-  cfg.OversampleH = 2;
-  return ImGui::GetIO().Fonts->AddFontFromFileTTF(path, px, &cfg);
+// $TILESCOPE_FONT_DIR first (a bundle carries its fonts), then Debian's.
+ImFont* add_ttf(const char* file, float px) {
+  for (const char* dir : std::initializer_list<const char*>{std::getenv("TILESCOPE_FONT_DIR"), kDejaVuDir}) {
+    if (!dir) continue;
+    const std::filesystem::path path = std::filesystem::path(dir) / file;
+    if (!std::filesystem::exists(path)) continue;
+    ImFontConfig cfg;
+    cfg.OversampleH = 2;
+    return ImGui::GetIO().Fonts->AddFontFromFileTTF(path.c_str(), px, &cfg);
+  }
+  return nullptr;
 }
 
 ImFont* add_default(float px) {
