@@ -17,10 +17,10 @@
 namespace ts::ladder {
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int MIN_BLOCKS_, int GROUP_M_,
-          int KK_UNROLL_ = BK_>
+          int KK_UNROLL_ = BK_, int ORDER_ = 0>
 struct DoubleBufferConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
-  static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_, GROUP_M = GROUP_M_, KK_UNROLL = KK_UNROLL_;
+  static constexpr int STAGES = STAGES_, MIN_BLOCKS = MIN_BLOCKS_, GROUP_M = GROUP_M_, KK_UNROLL = KK_UNROLL_, ORDER = ORDER_;
   static constexpr int kWarpsN = BN / WN, kThreads = 32 * (BM / WM) * kWarpsN;
   // A's rows are padded by 4 words: a warp's transposed 4-byte copies (8 k x 4
   // rows) then land in 32 different banks.
@@ -82,7 +82,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     }
   };
 
-  WarpTileThread<Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN> patch(t % 32);
+  WarpTileThread<Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN, Cfg::ORDER> patch(t % 32);
   cp_async_pipeline<Cfg::STAGES>(ceil_div(K, BK), load_tile, [&](int stage) {
     const float* As = shared + stage * Cfg::kStageFloats;
     const float* Bs = As + BK * kLda;

@@ -18,9 +18,9 @@ constexpr LadderKernel kLadder[] = {
   {"warptile", "warptiling: block, warp and thread tiles", "kernels/ladder/warptile.cu",
    false, 128, 128, 4, 0, launch_warptile},
   {"double-buffer", "warptiling fed by a multi-stage cp.async pipeline", "kernels/ladder/double_buffer.cu",
-   false, 128, 128, 4, 0, launch_double_buffer},
+   false, 128, 256, 4, 0, launch_double_buffer},
   {"tf32-tensor-core", "TF32 tensor cores (mma.sync m16n8k8) on the same pipeline", "kernels/ladder/tf32_tensor_core.cu",
-   true, 128, 128, 4, 0, launch_tf32_tensor_core},
+   true, 128, 256, 4, 0, launch_tf32_tensor_core},
   {"tf32-wgmma", "TF32 warpgroup MMA (wgmma, Hopper), A read by the tensor cores from shared memory",
    "kernels/ladder/tf32_wgmma.cu", true, 256, 128, 4, 90, launch_tf32_wgmma},
 };

@@ -35,13 +35,13 @@ struct Candidate {
   cudaFuncAttributes attributes;
 };
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MB, int GM, int UNROLL = BK>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int MB, int GM, int UNROLL = BK, int ORDER = 0>
 Candidate fp32_candidate() {
-  using Cfg = DoubleBufferConfig<BM, BN, BK, WM, WN, TM, TN, ST, MB, GM, UNROLL>;
+  using Cfg = DoubleBufferConfig<BM, BN, BK, WM, WN, TM, TN, ST, MB, GM, UNROLL, ORDER>;
   Candidate c{"fp32 " + std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + " w" +
                   std::to_string(WM) + "x" + std::to_string(WN) + " t" + std::to_string(TM) + "x" + std::to_string(TN) +
                   " s" + std::to_string(ST) + " b" + std::to_string(MB) + " g" + std::to_string(GM) + " u" +
-                  std::to_string(UNROLL),
+                  std::to_string(UNROLL) + " o" + std::to_string(ORDER),
               false, &launch_double_buffer_config<Cfg>, {}};
   TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer<Cfg>));
   return c;
@@ -70,21 +70,19 @@ Candidate wgmma_candidate() {
 }
 
 std::vector<Candidate> candidates() {
-  // Run 3 (docs/ladder-notes.md): fragments double-buffered by hand, and the k loop
-  // unrolled fully (u = BK) or in part, around the run-2 leaders.
+  // Run 4 (docs/ladder-notes.md): the order of the multiply-adds (register bank
+  // conflicts showed as dispatch stalls in run 3) and the transposed thread tile.
   return {
-      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16>(),
-      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 8>(),
-      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 4>(),
-      fp32_candidate<128, 256, 32, 64, 64, 8, 16, 2, 1, 8, 8>(),
-      fp32_candidate<128, 256, 32, 64, 64, 8, 16, 2, 1, 8, 4>(),
-      fp32_candidate<128, 256, 32, 64, 64, 8, 16, 3, 1, 8, 8>(),
-      fp32_candidate<128, 256, 64, 64, 64, 8, 16, 2, 1, 8, 8>(),
-      fp32_candidate<128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 8>(),
-      fp32_candidate<256, 128, 16, 64, 64, 16, 8, 3, 1, 8, 8>(),
-      fp32_candidate<256, 128, 32, 64, 64, 16, 8, 2, 1, 8, 8>(),
-      fp32_candidate<128, 128, 16, 64, 32, 8, 8, 3, 2, 8, 8>(),
-      fp32_candidate<128, 128, 32, 64, 32, 8, 8, 3, 2, 8, 8>(),
+      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16, 0>(),
+      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16, 1>(),
+      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16, 2>(),
+      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16, 3>(),
+      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 3, 1, 8, 16, 0>(),
+      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 3, 1, 8, 16, 1>(),
+      fp32_candidate<128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 8, 1>(),
+      fp32_candidate<128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 8, 3>(),
+      fp32_candidate<128, 128, 8, 64, 32, 8, 8, 3, 2, 8, 8, 1>(),
+      fp32_candidate<128, 128, 8, 64, 32, 8, 8, 3, 2, 8, 8, 3>(),
       tf32_candidate<128, 128, 32, 64, 32, 3, 2, 8>(),
       tf32_candidate<128, 256, 32, 64, 64, 3, 1, 8>(),
       tf32_candidate<256, 128, 32, 64, 64, 3, 1, 8>(),

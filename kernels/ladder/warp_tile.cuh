@@ -10,7 +10,11 @@
 
 namespace ts::ladder {
 
-template <int WM, int WN, int TM, int TN>
+// ORDER: the order of one k's multiply-adds, which decides which operand the
+// register reuse cache holds and so how often two reads meet in one register
+// bank: 0 rows of the patch outer, 1 columns outer, 2 rows outer with the
+// columns zigzagging, 3 one 4 x 4 piece at a time.
+template <int WM, int WN, int TM, int TN, int ORDER = 0>
 struct WarpTileThread {
   static_assert(TM % 4 == 0 && TN % 4 == 0, "a thread's patch is made of 4 x 4 pieces");
   static constexpr int kLanesM = WM / TM, kLanesN = WN / TN;  // the lanes as a kLanesM x kLanesN grid
@@ -63,10 +67,34 @@ struct WarpTileThread {
   }
 
   __device__ __forceinline__ void outer_product(const float (&a)[TM], const float (&b)[TN]) {
+    if constexpr (ORDER == 1) {
 #pragma unroll
-    for (int i = 0; i < TM; ++i)
+      for (int j = 0; j < TN; ++j)
 #pragma unroll
-      for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        for (int i = 0; i < TM; ++i) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    } else if constexpr (ORDER == 2) {
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int jj = 0; jj < TN; ++jj) {
+          const int j = (i % 2) ? TN - 1 - jj : jj;  // the row's first b is the previous row's last: reused
+          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+        }
+    } else if constexpr (ORDER == 3) {
+#pragma unroll
+      for (int pi = 0; pi < TM; pi += 4)
+#pragma unroll
+        for (int pj = 0; pj < TN; pj += 4)
+#pragma unroll
+          for (int i = pi; i < pi + 4; ++i)
+#pragma unroll
+            for (int j = pj; j < pj + 4; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    } else {
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
   }
 
   // Writes the patch as float4, skipping what falls outside M x N (N is a multiple of 4).
