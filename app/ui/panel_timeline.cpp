@@ -232,6 +232,14 @@ struct PanelTimeline : Panel {
         std::snprintf(name, sizeof name, "SM %u", sm);
         dl->AddText(ImVec2(origin.x, y), IM_COL32(170, 170, 180, 255), name);
         dl->AddRectFilled(ImVec2(std::max(x0, tail_x), y), ImVec2(x0 + width, y + h - 2), IM_COL32(70, 40, 40, 90));
+        // Zoomed out over many small blocks (TILE 2 at N = 4096 runs tens of
+        // thousands per SM), bars would be sub-pixel: draw the SM's occupancy instead.
+        const double visible = double(track.count) * (view_end_ - view_begin_) / std::max(1.0, double(tl.duration_ns));
+        if (visible > width) {
+          draw_density(dl, tl, sm, x0, y, width, h - 3.0f);
+          y += h;
+          continue;
+        }
         for (const TimelineBlock& b : tl.sm_blocks(sm)) {
           const float xa = x_at(double(b.start_ns), x0, width), xb = x_at(double(b.end_ns), x0, width);
           if (xb < x0 || xa > x0 + width) continue;
@@ -253,6 +261,19 @@ struct PanelTimeline : Panel {
                         hovered->start_ns >= tl.last_start_ns ? "\nin the tail: no block was waiting" : "");
     }
     ImGui::EndChild();
+  }
+
+  // One SM's resident warps as an area chart, one bar per two pixels.
+  void draw_density(ImDrawList* dl, const Timeline& tl, std::uint32_t sm, float x0, float y, float width, float h) const {
+    const int bins = std::max(1, static_cast<int>(width / 2));
+    const auto t0 = static_cast<std::uint64_t>(std::max(0.0, view_begin_));
+    const auto t1 = static_cast<std::uint64_t>(std::max(view_begin_ + 1, view_end_));
+    const std::vector<double> v = occupancy_series(tl, t0, t1, bins, static_cast<int>(sm));
+    for (int i = 0; i < static_cast<int>(v.size()); ++i) {
+      const float top = y + h * (1.0f - static_cast<float>(std::min(1.0, v[i])));
+      dl->AddRectFilled(ImVec2(x0 + width * i / bins, top), ImVec2(x0 + width * (i + 1) / bins, y + h),
+                        IM_COL32(110, 160, 220, 255));
+    }
   }
 
   // Wheel: zoom around the mouse (with Shift: scroll the SMs); drag: pan; double click: fit.
