@@ -1,0 +1,110 @@
+// The SM timeline panel, drawn headless: without data, with a shipped
+// recording (bars, and the occupancy strip when blocks are sub-pixel), and
+// with a broken file (a notice, no crash).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "app/core/timing_recording.h"
+#include "app/ui/panel_registry.h"
+#include "tests/ui/headless_imgui.h"
+
+namespace ts::ui {
+namespace {
+
+using test::Headless;
+
+// A launch on 2 SMs: `per_sm` blocks of 256 threads each, 8 at a time.
+TimingRecording synthetic(int per_sm) {
+  TimingRecording r;
+  r.launch.kernel = "tiled";
+  r.launch.tile = 16;
+  r.launch.m = r.launch.n = r.launch.k = 16 * per_sm;
+  r.launch.grid = {static_cast<std::uint32_t>(2 * per_sm), 1, 1};
+  r.launch.block = {16, 16, 1};
+  r.launch.recorder = "gpu-timing";
+  r.launch.device_name = "synthetic";
+  r.launch.date = "2026-01-01T00:00:00Z";
+  r.sm_count = 2;
+  r.compute_capability = 90;
+  r.max_warps_per_sm = 64;
+  r.timed_kernel = {256, 32, 2048, 0, 1, "synthetic"};
+  r.api_blocks_per_sm = 8;
+  for (int b = 0; b < 2 * per_sm; ++b) {
+    const std::uint64_t wave = static_cast<std::uint64_t>(b / 2 / 8);
+    r.blocks.push_back({static_cast<std::uint32_t>(b % 2), 0, 1000 + wave * 100, 1000 + wave * 100 + 95});
+  }
+  return r;
+}
+
+// Runs in a scratch directory holding the panel's default file, if any.
+class InScratchDir : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    previous_ = std::filesystem::current_path();
+    dir_ = std::filesystem::temp_directory_path() / ("ts_panel_test_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_ / "assets" / "timelines");
+    std::filesystem::current_path(dir_);
+  }
+  void TearDown() override {
+    std::filesystem::current_path(previous_);
+    std::filesystem::remove_all(dir_);
+  }
+  static std::filesystem::path default_file() { return "assets/timelines/h200_tiled_t16_4096.json"; }
+
+  std::filesystem::path previous_, dir_;
+};
+
+TEST_F(InScratchDir, TimelinePanelWithoutData) {
+  Headless ui;
+  AppState app;
+  std::unique_ptr<Panel> panel = make_panel_timeline();
+  panel->open = true;
+  EXPECT_GT(ui.frame(*panel, app), 0);
+  EXPECT_TRUE(app.notices().empty());
+}
+
+TEST_F(InScratchDir, TimelinePanelOpensTheShippedRecording) {
+  for (int per_sm : {40, 20000}) {  // bars; then too many blocks per pixel: the occupancy strip
+    save_timing(synthetic(per_sm), default_file().string());
+    Headless ui;
+    AppState app;
+    std::unique_ptr<Panel> panel = make_panel_timeline();
+    panel->open = true;
+    const int empty = ui.frame(*panel, app);
+    int vertices = empty;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (vertices <= empty + 100 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      vertices = ui.frame(*panel, app);
+    }
+    EXPECT_GT(vertices, empty + 100) << per_sm << " blocks per SM never showed";
+    EXPECT_TRUE(app.notices().empty());
+    if (per_sm > 1000) {  // bars would take 4 vertices for each of 40000 blocks
+      EXPECT_LT(vertices, 60000) << "drew every block instead of the strip";
+    }
+  }
+}
+
+TEST_F(InScratchDir, TimelinePanelReportsABrokenFile) {
+  std::ofstream(default_file()) << "{\"format\": \"tilescope-timing\", \"version\": 1}";
+  Headless ui;
+  AppState app;
+  std::unique_ptr<Panel> panel = make_panel_timeline();
+  panel->open = true;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (app.notices().empty() && std::chrono::steady_clock::now() < deadline) {
+    ui.frame(*panel, app);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ASSERT_FALSE(app.notices().empty());
+  EXPECT_EQ(app.notices().back().level, NoticeLevel::Error);
+  EXPECT_NE(app.notices().back().text.find("timeline"), std::string::npos) << app.notices().back().text;
+}
+
+}  // namespace
+}  // namespace ts::ui
