@@ -9,6 +9,7 @@
 #include "app/core/timing_recording.h"
 #include "kernels/kernel_resources.h"
 #include "tests/cli/cli_support.h"
+#include "tests/core/timing_test_support.h"
 
 namespace ts {
 namespace {
@@ -96,25 +97,10 @@ TEST(OccupancyCli, BadInputGetsOneClearLine) {
   if (live.code != 0) expect_one_line_error(live, "choose a preset");
 }
 
+// 4 blocks of 256 threads (8 warps) on a 2-SM GPU with 64 warp slots:
+// SM 0 runs two at once, SM 1 one and then another.
 TimingRecording fixture() {
-  // 4 blocks of 256 threads (8 warps) on a 2-SM GPU with 64 warp slots:
-  // SM 0 runs two at once, SM 1 one and then another.
-  TimingRecording r;
-  r.launch.kernel = "tiled";
-  r.launch.tile = 16;
-  r.launch.m = r.launch.n = r.launch.k = 32;
-  r.launch.grid = {2, 2, 1};
-  r.launch.block = {16, 16, 1};
-  r.launch.recorder = "gpu-timing";
-  r.launch.device_name = "test GPU";
-  r.launch.date = "2026-01-01T00:00:00Z";
-  r.sm_count = 2;
-  r.compute_capability = 90;
-  r.max_warps_per_sm = 64;
-  r.timed_kernel = {256, 32, 2048, 0, 1, "CUDA runtime (cudaFuncGetAttributes)"};
-  r.api_blocks_per_sm = 8;
-  r.blocks = {{0, 0, 1000, 2000}, {0, 0, 1000, 2000}, {1, 0, 1000, 1500}, {1, 0, 1500, 2000}};
-  return r;
+  return test::tiled16_timing(2, {{0, 0, 1000, 2000}, {0, 0, 1000, 2000}, {1, 0, 1000, 1500}, {1, 0, 1500, 2000}});
 }
 
 TEST(TimelineCli, SummarisesASavedRecording) {
@@ -133,7 +119,7 @@ TEST(TimelineCli, SummarisesASavedRecording) {
   std::filesystem::remove(f);
 }
 
-// ncu's CSV for the fixture's launch (block 16 x 16), one row per metric.
+// ncu's CSV for a launch of blocks of 16 x 16 on `grid`, one row per metric.
 std::string ncu_csv(const std::string& grid) {
   auto row = [](std::initializer_list<std::string> fields) {
     std::string line;
@@ -163,8 +149,8 @@ std::string ncu_csv(const std::string& grid) {
 TEST(TimelineCli, ComparesWithNsightCompute) {
   const auto f = temp("timeline_ncu.json"), csv = temp("ncu.csv"), other = temp("ncu_other.csv");
   save_timing(fixture(), f.string());
-  std::ofstream(csv) << ncu_csv("(2, 2, 1)");
-  std::ofstream(other) << ncu_csv("(4, 4, 1)");
+  std::ofstream(csv) << ncu_csv("(4, 1, 1)");
+  std::ofstream(other) << ncu_csv("(8, 1, 1)");
   const nlohmann::json j = json_of(run("timeline --load " + f.string() + " --ncu " + csv.string() + " --json"));
   const nlohmann::json& c = j["ncu"];
   EXPECT_DOUBLE_EQ(c["achieved_occupancy"]["ncu"].get<double>(), 0.175);

@@ -8,44 +8,24 @@
 #include <fstream>
 #include <functional>
 
+#include "tests/core/timing_test_support.h"
+
 namespace ts {
 namespace {
 
 TimingRecording sample() {
-  TimingRecording r;
-  r.launch.kernel = "tiled";
-  r.launch.tile = 2;
-  r.launch.m = r.launch.n = r.launch.k = 4;
-  r.launch.grid = {2, 2, 1};
-  r.launch.block = {2, 2, 1};
-  r.launch.recorder = "gpu-timing";
-  r.launch.device_name = "NVIDIA H200";
-  r.launch.date = "2026-01-01T00:00:00Z";
-  r.launch.seed = 7;
-  r.sm_count = 132;
-  r.compute_capability = 90;
-  r.max_warps_per_sm = 64;
-  r.timed_kernel.threads_per_block = 4;
-  r.timed_kernel.registers_per_thread = 30;
-  r.timed_kernel.static_shared_bytes = 32;
-  r.timed_kernel.source = "CUDA runtime (cudaFuncGetAttributes)";
-  r.api_blocks_per_sm = 32;
-  r.elapsed_ms = 0.5;
-  r.checked_cells = 64;
-  r.worst_error_to_bound = 0.01;
-  r.blocks = {{3, 0, 5000, 6000}, {4, 0, 5000, 6500}, {3, 0, 6000, 7000}, {131, 0, 5100, 5200}};
-  return r;
+  return test::tiled16_timing(132, {{3, 0, 5000, 6000}, {4, 0, 5000, 6500}, {3, 0, 6000, 7000}, {131, 0, 5100, 5200}});
 }
 
 TEST(TimingRecording, RoundTripsThroughJsonRelativeToTheFirstStart) {
   const TimingRecording r = sample();
   const TimingRecording back = timing_from_json(timing_to_json(r, true));
   EXPECT_EQ(back.launch.kernel, "tiled");
-  EXPECT_EQ(back.launch.device_name, "NVIDIA H200");
+  EXPECT_EQ(back.launch.device_name, "test GPU");
   EXPECT_EQ(back.sm_count, 132);
-  EXPECT_EQ(back.timed_kernel.registers_per_thread, 30);
-  EXPECT_EQ(back.api_blocks_per_sm, 32);
-  EXPECT_EQ(back.warps_per_block(), 1);
+  EXPECT_EQ(back.timed_kernel.registers_per_thread, 32);
+  EXPECT_EQ(back.api_blocks_per_sm, 8);
+  EXPECT_EQ(back.warps_per_block(), 8);
   ASSERT_EQ(back.blocks.size(), 4u);
   EXPECT_EQ(back.blocks[0].start_ns, 0u);
   EXPECT_EQ(back.blocks[1].end_ns, 1500u);
@@ -73,7 +53,7 @@ TEST(TimingRecording, BrokenFilesGetOneClearError) {
       {"sm_count", [](nlohmann::json& j) { j["sm_count"] = -1; }},
       {"sm_count", [](nlohmann::json& j) { j["sm_count"] = 1e30; }},
       {"max_warps_per_sm", [](nlohmann::json& j) { j["max_warps_per_sm"] = "64"; }},
-      {"block size", [](nlohmann::json& j) { j["timed_kernel"]["threads_per_block"] = 8; }},
+      {"block size", [](nlohmann::json& j) { j["timed_kernel"]["threads_per_block"] = 64; }},
       {"grid has 4", [](nlohmann::json& j) { j["blocks"]["sm"].erase(0); j["blocks"]["start_ns"].erase(0); j["blocks"]["end_ns"].erase(0); }},
       {"different lengths", [](nlohmann::json& j) { j["blocks"]["end_ns"].erase(0); }},
       {"SM 500", [](nlohmann::json& j) { j["blocks"]["sm"][1] = 500; }},

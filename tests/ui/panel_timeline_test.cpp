@@ -11,6 +11,7 @@
 
 #include "app/core/timing_recording.h"
 #include "app/ui/panel_registry.h"
+#include "tests/core/timing_test_support.h"
 #include "tests/ui/headless_imgui.h"
 
 namespace ts::ui {
@@ -18,27 +19,14 @@ namespace {
 
 using test::Headless;
 
-// A launch on 2 SMs: `per_sm` blocks of 256 threads each, 8 at a time.
+// A launch on 2 SMs: `per_sm` blocks each, 8 at a time.
 TimingRecording synthetic(int per_sm) {
-  TimingRecording r;
-  r.launch.kernel = "tiled";
-  r.launch.tile = 16;
-  r.launch.m = r.launch.n = r.launch.k = 16 * per_sm;
-  r.launch.grid = {static_cast<std::uint32_t>(2 * per_sm), 1, 1};
-  r.launch.block = {16, 16, 1};
-  r.launch.recorder = "gpu-timing";
-  r.launch.device_name = "synthetic";
-  r.launch.date = "2026-01-01T00:00:00Z";
-  r.sm_count = 2;
-  r.compute_capability = 90;
-  r.max_warps_per_sm = 64;
-  r.timed_kernel = {256, 32, 2048, 0, 1, "synthetic"};
-  r.api_blocks_per_sm = 8;
+  std::vector<BlockTiming> blocks;
   for (int b = 0; b < 2 * per_sm; ++b) {
     const std::uint64_t wave = static_cast<std::uint64_t>(b / 2 / 8);
-    r.blocks.push_back({static_cast<std::uint32_t>(b % 2), 0, 1000 + wave * 100, 1000 + wave * 100 + 95});
+    blocks.push_back({static_cast<std::uint32_t>(b % 2), 0, 1000 + wave * 100, 1000 + wave * 100 + 95});
   }
-  return r;
+  return ::ts::test::tiled16_timing(2, std::move(blocks));
 }
 
 // Runs in a scratch directory holding the panel's default file, if any.
