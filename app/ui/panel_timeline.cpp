@@ -15,9 +15,11 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "app/core/gpu_presets.h"
 #include "app/core/timeline.h"
 #include "app/core/timing_recording.h"
 #include "app/ui/app_state.h"
@@ -109,6 +111,15 @@ struct PanelTimeline : Panel {
     ImGui::BeginDisabled(busy);
     if (ImGui::Button("Open")) start_loading(app);
     ImGui::EndDisabled();
+    ImGui::SameLine();
+    const std::string why_not = trace_timing_unavailable(app);
+    ImGui::BeginDisabled(busy || !why_not.empty());
+    if (ImGui::Button("Use the trace on screen")) use_trace(app);
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+      ImGui::SetTooltip("%s", why_not.empty() ? "the instrumented GPU recording's per-block SM and times "
+                                                "(blocks run slower with every access recorded)"
+                                              : why_not.c_str());
     if (busy) {
       ImGui::SameLine();
       ImGui::TextDisabled("%s %.1f s", job_what_.c_str(),
@@ -135,6 +146,57 @@ struct PanelTimeline : Panel {
     job_what_ = "opening " + path + "...";
     job_started_ = std::chrono::steady_clock::now();
     job_ = std::async(std::launch::async, [path] { return analyse(load_timing(path), path); });
+  }
+
+  // The trace on screen can be shown when a GPU recorded it and its GPU's SM
+  // count and warp slots are known: this machine's, or a preset of that name.
+  static bool is_this_gpu(AppState& app, const std::string& device) {
+    return app.gpu().available && app.gpu().name == device;
+  }
+  static std::optional<GpuPreset> preset_named(const std::string& device) {
+    for (const GpuPreset& p : gpu_presets())
+      if (device == p.name) return p;
+    return std::nullopt;
+  }
+  static std::optional<SmLimits> trace_gpu(AppState& app, const std::string& device) {
+    if (is_this_gpu(app, device)) {
+      try {
+        return gpu::live_sm_limits();
+      } catch (const gpu::GpuError&) {
+        return std::nullopt;
+      }
+    }
+    if (const auto p = preset_named(device)) return preset_limits(*p);
+    return std::nullopt;
+  }
+
+  static std::string trace_timing_unavailable(AppState& app) {
+    const LoadedTrace* lt = app.trace();
+    if (!lt || lt->trace.block_timing.empty()) return "the trace on screen was not recorded on a GPU";
+    const std::string& device = lt->trace.launch.device_name;
+    if (!is_this_gpu(app, device) && !preset_named(device)) return "unknown GPU '" + device + "': its SM count is not known here";
+    return {};
+  }
+
+  void use_trace(AppState& app) {
+    const LoadedTrace* lt = app.trace();
+    if (!lt) return;
+    const std::optional<SmLimits> sm = trace_gpu(app, lt->trace.launch.device_name);
+    if (!sm) return;
+    TimingRecording r;
+    r.launch = lt->trace.launch;
+    r.blocks = lt->trace.block_timing;
+    r.sm_count = sm->sm_count;
+    r.compute_capability = sm->compute_capability;
+    r.max_warps_per_sm = sm->max_warps_per_sm();
+    r.timed_kernel.threads_per_block = static_cast<int>(r.launch.block.count());
+    r.timed_kernel.source = "instrumented kernel: resources not recorded";
+    try {
+      loaded_ = analyse(std::move(r), "the instrumented trace on screen");
+      fit();
+    } catch (const std::exception& e) {
+      app.notify(NoticeLevel::Error, std::string("timeline: ") + e.what());
+    }
   }
 
   // Takes a finished job: a new recording, or a notice saying why not.
@@ -164,9 +226,15 @@ struct PanelTimeline : Panel {
                 L.k, L.device_name.c_str(), L.date.c_str(), l.origin.c_str(), r.blocks.size(), r.elapsed_ms);
     const double theoretical =
         r.max_warps_per_sm ? double(r.api_blocks_per_sm * r.warps_per_block()) / r.max_warps_per_sm : 0.0;
-    ImGui::TextWrapped("occupancy: theoretical %.1f%% (%d blocks/SM), achieved %.1f%% while SMs are busy, %.1f%% over the launch",
-                100.0 * theoretical, r.api_blocks_per_sm, 100.0 * tl.achieved_occupancy,
-                100.0 * tl.occupancy_over_launch);
+    if (r.api_blocks_per_sm > 0)
+      ImGui::TextWrapped("occupancy: theoretical %.1f%% (%d blocks/SM), achieved %.1f%% while SMs are busy, %.1f%% "
+                         "over the launch",
+                         100.0 * theoretical, r.api_blocks_per_sm, 100.0 * tl.achieved_occupancy,
+                         100.0 * tl.occupancy_over_launch);
+    else
+      ImGui::TextWrapped("occupancy: achieved %.1f%% while SMs are busy, %.1f%% over the launch (theoretical: not "
+                         "recorded)",
+                         100.0 * tl.achieved_occupancy, 100.0 * tl.occupancy_over_launch);
     ImGui::TextWrapped("waves: %.2f (longest slot ran %u blocks), at most %u blocks co-resident per SM; tail: last %.3f ms "
                 "(%.1f%%) at %.1f%%",
                 tl.waves, tl.waves_observed, tl.max_coresident, double(tl.tail_ns) * 1e-6,
