@@ -70,19 +70,17 @@ Candidate wgmma_candidate() {
 }
 
 std::vector<Candidate> candidates() {
-  // Run 4 (docs/ladder-notes.md): the order of the multiply-adds (register bank
-  // conflicts showed as dispatch stalls in run 3) and the transposed thread tile.
+  // Run 5 (docs/ladder-notes.md): around the run-4 leader (128 x 256 x 16, 16 x 8
+  // per thread): stages, a longer k-tile, and other warp shapes of the block.
   return {
-      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16, 0>(),
-      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16, 1>(),
-      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16, 2>(),
-      fp32_candidate<128, 256, 16, 64, 64, 8, 16, 3, 1, 8, 16, 3>(),
-      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 3, 1, 8, 16, 0>(),
-      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 3, 1, 8, 16, 1>(),
-      fp32_candidate<128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 8, 1>(),
-      fp32_candidate<128, 256, 8, 64, 64, 8, 16, 4, 1, 8, 8, 3>(),
-      fp32_candidate<128, 128, 8, 64, 32, 8, 8, 3, 2, 8, 8, 1>(),
-      fp32_candidate<128, 128, 8, 64, 32, 8, 8, 3, 2, 8, 8, 3>(),
+      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 3, 1, 8>(),
+      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 2, 1, 8>(),
+      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 4, 1, 8>(),
+      fp32_candidate<128, 256, 32, 64, 64, 16, 8, 2, 1, 8>(),
+      fp32_candidate<128, 256, 16, 128, 32, 16, 8, 3, 1, 8>(),
+      fp32_candidate<128, 256, 16, 32, 128, 8, 16, 3, 1, 8>(),
+      fp32_candidate<256, 128, 16, 64, 64, 8, 16, 3, 1, 8>(),
+      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 3, 1, 16>(),
       tf32_candidate<128, 128, 32, 64, 32, 3, 2, 8>(),
       tf32_candidate<128, 256, 32, 64, 64, 3, 1, 8>(),
       tf32_candidate<256, 128, 32, 64, 64, 3, 1, 8>(),
