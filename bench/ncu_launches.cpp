@@ -1,7 +1,7 @@
 // ncu_launches.cpp — exactly one launch of each plain kernel per (kernel, TILE,
 // N), for Nsight Compute to profile, and a manifest that says which is which.
 //
-//   ncu_launches [--sizes 64,256] [--manifest launches.json]
+//   ncu_launches [--sizes 64,256] [--tiles 2,4,8,16,32] [--manifest launches.json]
 //   ncu --csv --print-units base --clock-control none -k regex:plain_kernel
 //       --metrics <list> ncu_launches --manifest launches.json > ncu.csv
 //
@@ -47,8 +47,12 @@ double launch_once(ts::KernelKind kind, int tile, int n, const std::vector<float
 int main(int argc, char** argv) {
   CLI::App app{"One launch of each plain kernel per (kernel, TILE, N), for Nsight Compute"};
   std::vector<int> sizes{64, 256};
+  std::vector<int> tiles(std::begin(ts::kAllTiles), std::end(ts::kAllTiles));
   std::string manifest_path = "launches.json";
   app.add_option("--sizes", sizes, "M = N = K of each launch")->delimiter(',')->check(CLI::Range(1, 4096));
+  app.add_option("--tiles", tiles, "TILEs (the block edge for the naive kernels)")
+      ->delimiter(',')
+      ->check(CLI::IsMember(std::vector<int>(std::begin(ts::kAllTiles), std::end(ts::kAllTiles))));
   app.add_option("--manifest", manifest_path, "Where to write which launch is which");
   CLI11_PARSE(app, argc, argv);
 
@@ -67,7 +71,7 @@ int main(int argc, char** argv) {
       for (float& x : a) x = dist(rng);
       for (float& x : b) x = dist(rng);
       for (ts::KernelKind kind : ts::kAllKernels)
-        for (int tile : ts::kAllTiles) {
+        for (int tile : tiles) {
           const double err = launch_once(kind, tile, n, a, b, da, db, dc);
           const std::string name(ts::kernel_info(kind).name);
           if (!(err < kMaxRelativeError)) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The trace's memory counters against Nsight Compute's on this GPU: every
-# kernel and TILE at N = 64 and N = 256, one plain launch each (ncu_launches),
+# kernel at TILE 8, 16, 32 and N = 64, 256, one plain launch each (ncu_launches),
 # profiled with `ncu --clock-control none --csv`; the instrumented kernel
 # records the same launches and memory_vs_ncu puts both side by side, with why
 # they differ. Writes $RESULTS/ncu/: memory-vs-ncu.json and .md (the table,
@@ -17,7 +17,7 @@ ncu --version > "$out/ncu_version.txt" 2>&1
 # profile METRICS: one ncu run over every launch; fails on any ncu error.
 profile() {
   ncu --csv --print-units base --clock-control none -k regex:plain_kernel --metrics "$1" \
-    "$BIN/ncu_launches" --sizes 64,256 --manifest "$out/launches.json" > "$out/ncu.csv" 2> "$out/ncu.stderr" &&
+    "$BIN/ncu_launches" --sizes 64,256 --tiles 8,16,32 --manifest "$out/launches.json" > "$out/ncu.csv" 2> "$out/ncu.stderr" &&
     ! grep -q "==ERROR==" "$out/ncu.csv" "$out/ncu.stderr" && grep -q '^"ID"' "$out/ncu.csv"
 }
 
