@@ -19,8 +19,9 @@ mkdir -p "$out/lib" "$out/fonts"
 cp build-ui-gpu/app/cli/tilescope "$out/tilescope"
 
 # Every shared library the app and the GL front ends need, except the C and
-# C++ runtimes (the server's are newer, and compatible).
-runtime='^(linux-vdso|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|ld-linux|libstdc\+\+\.so|libgcc_s\.so)'
+# C++ runtimes (the server's are newer, and compatible) and CUDA's own
+# libraries (cuBLAS: the server's CUDA Toolkit has them).
+runtime='^(linux-vdso|libc\.so|libm\.so|libdl\.so|libpthread\.so|librt\.so|ld-linux|libstdc\+\+\.so|libgcc_s\.so|libcu|libnv)'
 front_ends=(libEGL.so.1 libGL.so.1 libGLX.so.0 libGLdispatch.so.0)  # opened at run time
 copy_with_deps() {
   local path=$1
@@ -43,7 +44,8 @@ cat > "$out/tilescope-app" <<'WRAPPER'
 # The bundled app: its libraries and fonts first; the GPU driver's own (EGL,
 # CUDA) from the system.
 here=$(cd "$(dirname "$0")" && pwd)
-export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+cuda_libs=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib 2>/dev/null | tr '\n' ':')
+export LD_LIBRARY_PATH="$here/lib:${cuda_libs}${LD_LIBRARY_PATH:-}"
 export TILESCOPE_FONT_DIR="$here/fonts"
 exec "$here/tilescope" "$@"
 WRAPPER

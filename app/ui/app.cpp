@@ -8,6 +8,7 @@
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <memory>
@@ -70,13 +71,25 @@ int run_app(const AppOptions& options) {
   else state->record();
   Automation automation(options);
   bool applied_presentation = false;  // so that --presentation goes full screen on the first frame
+  float applied_text_scale = 1.0f;
+  int quiet_frames = 0;
   auto last_frame = std::chrono::steady_clock::now();
   std::uint64_t frame = 0;
 
   // ---- loop ----
   bool running = true;
   while (running && !platform->should_close()) {
-    platform->poll_events();
+    // Sleep while nothing moves: a laptop on a software renderer stays cool.
+    // A few frames follow every event (ImGui settles hover and layout in two).
+    const bool moving = state->replay.playing || state->busy() || options.after_frame || options.quit_after_frames > 0 ||
+                        std::any_of(state->notices().begin(), state->notices().end(),
+                                    [](const Notice& n) { return n.level != NoticeLevel::Error; });
+    if (moving || quiet_frames < 3) {
+      platform->poll_events();
+      quiet_frames = moving ? 0 : quiet_frames + 1;
+    } else if (platform->wait_events(0.5)) {
+      quiet_frames = 0;
+    }
     if (platform->minimised()) {  // nothing to draw while minimised
       std::this_thread::sleep_for(std::chrono::milliseconds(10));
       continue;
@@ -87,6 +100,13 @@ int run_app(const AppOptions& options) {
     if (state->poll_loader()) ++state->view.fit_requests;
     automation.before_frame(*state);
 
+    if (state->view.text_scale != applied_text_scale) {  // crisp text: rebuild the atlas at the new size
+      applied_text_scale = state->view.text_scale;
+      io.Fonts->Clear();
+      state->fonts = load_fonts(applied_text_scale);
+      ImGui_ImplOpenGL3_DestroyFontsTexture();
+      ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
     ImGui_ImplOpenGL3_NewFrame();
     platform->new_frame();
     ImGui::NewFrame();

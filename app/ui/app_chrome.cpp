@@ -32,9 +32,10 @@ WindowSlots compute_slots(const AppState& app) {
   const ImVec2 origin(vp->Pos.x, vp->Pos.y + menu);
   const ImVec2 full(vp->Size.x, vp->Size.y - menu);
   const bool big = app.view.presentation;
-  const float left = std::min(full.x * 0.25f, big ? 460.0f : 300.0f);
-  const float right = std::min(full.x * 0.3f, big ? 560.0f : 390.0f);
-  const float bottom = big ? 150.0f : 96.0f;
+  const float k = app.view.text_scale;  // side columns grow with the text
+  const float left = std::min(full.x * 0.3f, (big ? 460.0f : 300.0f) * k);
+  const float right = std::min(full.x * 0.35f, (big ? 560.0f : 390.0f) * k);
+  const float bottom = std::min(full.y * 0.3f, (big ? 150.0f : 96.0f) * k);
   const float center_w = std::max(100.0f, full.x - left - right);
   WindowSlots s{};
   s.pos[slot_index(PanelSlot::Left)] = origin;
@@ -91,6 +92,8 @@ void draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels) 
     if (ImGui::MenuItem("Colour by value", "V", app.view.color_mode == ColorMode::Value))
       app.view.color_mode = app.view.color_mode == ColorMode::Value ? ColorMode::ReplayState : ColorMode::Value;
     ImGui::MenuItem("Numbers in large cells", nullptr, &app.view.show_values);
+    if (ImGui::MenuItem("Larger text", "Ctrl +")) app.view.text_scale = std::min(3.0f, app.view.text_scale * 1.15f);
+    if (ImGui::MenuItem("Smaller text", "Ctrl -")) app.view.text_scale = std::max(0.6f, app.view.text_scale / 1.15f);
     if (ImGui::MenuItem("Fit matrices", "F")) ++app.view.fit_requests;
     ImGui::MenuItem("Lock layout", nullptr, &app.view.lock_layout);
     if (ImGui::MenuItem("Reset layout")) app.view.layout_dirty = true;

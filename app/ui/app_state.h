@@ -61,6 +61,7 @@ struct ViewOptions {
   bool lock_layout = true;
   std::uint64_t fit_requests = 0;  // the matrices view refits when this changes
   bool show_values = true;    // numbers in cells that are large enough
+  float text_scale = 1.0f;    // Ctrl + / Ctrl -: fonts rebuilt at this size, crisp
 };
 
 // Where a matrix is drawn this frame, in window pixels: cell (r, c) covers

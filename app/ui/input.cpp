@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -52,6 +53,12 @@ void handle_keys(AppState& app) {
   if (pressed_once(GLFW_KEY_F11)) app.view.presentation = !app.view.presentation;
   if (pressed_once(GLFW_KEY_ESCAPE) && app.view.presentation) app.view.presentation = false;
   if (pressed_once(GLFW_KEY_F12)) app.screenshot_request = timestamped_png();
+  if (io.KeyCtrl) {
+    float& s = app.view.text_scale;
+    if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) s = std::min(3.0f, s * 1.15f);
+    if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) s = std::max(0.6f, s / 1.15f);
+    if (pressed_once(GLFW_KEY_0)) s = 1.0f;
+  }
 }
 
 }  // namespace ts::ui

@@ -8,6 +8,7 @@
 //   F                 fit the matrices to the view
 //   F11 (Esc leaves)  presentation mode
 //   F12               export a PNG of the window
+//   Ctrl + / Ctrl -   larger / smaller text (Ctrl 0: normal)
 #pragma once
 
 namespace ts::ui {
@@ -28,6 +29,7 @@ inline constexpr KeyHelp kKeyHelp[] = {
     {"F", "fit the matrices to the view"},
     {"F11, Esc", "presentation mode on / off"},
     {"F12", "export a PNG of the window"},
+    {"Ctrl + / Ctrl -", "larger / smaller text (Ctrl 0: normal)"},
     {"Click a cell of C", "select it; wheel zooms, drag pans"},
 };
 

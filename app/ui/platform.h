@@ -19,6 +19,9 @@ class Platform {
   virtual void init_imgui() = 0;      // after ImGui::CreateContext
   virtual void shutdown_imgui() = 0;  // before ImGui::DestroyContext
   virtual void poll_events() = 0;
+  // Sleeps until an event arrives or `seconds` pass (nothing on screen is
+  // moving); returns true if it woke for an event.
+  virtual bool wait_events(double seconds) = 0;
   virtual bool should_close() = 0;
   virtual bool minimised() = 0;
   virtual void new_frame() = 0;  // the platform half of ImGui's new frame

@@ -80,6 +80,7 @@ class HeadlessPlatform : public Platform {
   }
   void shutdown_imgui() override { ImGui::GetIO().BackendPlatformName = nullptr; }
   void poll_events() override {}
+  bool wait_events(double) override { return false; }
   bool should_close() override { return false; }
   bool minimised() override { return false; }
   void new_frame() override {

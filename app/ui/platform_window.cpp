@@ -44,6 +44,11 @@ class WindowPlatform : public Platform {
   void init_imgui() override { ImGui_ImplGlfw_InitForOpenGL(window_, true); }
   void shutdown_imgui() override { ImGui_ImplGlfw_Shutdown(); }
   void poll_events() override { glfwPollEvents(); }
+  bool wait_events(double seconds) override {
+    const double t0 = glfwGetTime();
+    glfwWaitEventsTimeout(seconds);
+    return glfwGetTime() - t0 < seconds * 0.9;
+  }
   bool should_close() override { return glfwWindowShouldClose(window_); }
   bool minimised() override { return glfwGetWindowAttrib(window_, GLFW_ICONIFIED) != 0; }
   void new_frame() override { ImGui_ImplGlfw_NewFrame(); }

@@ -35,16 +35,16 @@ ImFont* add_default(float px) {
 
 }  // namespace
 
-Fonts load_fonts() {
+Fonts load_fonts(float scale) {
   Fonts f;
-  f.ui = add_ttf(kSansTtf, kNormalPx);
+  f.ui = add_ttf(kSansTtf, kNormalPx * scale);
   f.from_ttf = f.ui != nullptr;
-  if (!f.ui) f.ui = add_default(13.0f);
-  f.mono = add_ttf(kMonoTtf, kNormalPx - 1.0f);
+  if (!f.ui) f.ui = add_default(13.0f * scale);
+  f.mono = add_ttf(kMonoTtf, (kNormalPx - 1.0f) * scale);
   if (!f.mono) f.mono = f.ui;
-  f.ui_large = add_ttf(kSansTtf, kLargePx);
-  if (!f.ui_large) f.ui_large = add_default(26.0f);  // ImGui's bitmap font scaled: blurry but legible
-  f.mono_large = add_ttf(kMonoTtf, kLargePx - 2.0f);
+  f.ui_large = add_ttf(kSansTtf, kLargePx * scale);
+  if (!f.ui_large) f.ui_large = add_default(26.0f * scale);  // ImGui's bitmap font scaled: blurry but legible
+  f.mono_large = add_ttf(kMonoTtf, (kLargePx - 2.0f) * scale);
   if (!f.mono_large) f.mono_large = f.ui_large;
   ImGui::GetIO().FontDefault = f.ui;
   return f;

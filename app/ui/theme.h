@@ -17,8 +17,9 @@ struct Fonts {
   ImFont* code(bool presentation) const { return presentation ? mono_large : mono; }
 };
 
-// Adds the fonts to ImGui's atlas; call before the backend builds its textures.
-Fonts load_fonts();
+// Adds the fonts to ImGui's atlas at `scale` times their normal sizes (16 px,
+// 30 px in presentation mode); call before the backend builds its textures.
+Fonts load_fonts(float scale = 1.0f);
 void apply_theme(bool presentation);
 
 }  // namespace ts::ui
