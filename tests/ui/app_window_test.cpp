@@ -207,6 +207,16 @@ TEST_F(AppWindow, AllBlocksShadesTheIterationsTiles) {
     }
 }
 
+TEST_F(AppWindow, HeadlessModeDrawsTheSameSceneWithoutAWindow) {
+  // Offscreen through EGL (Mesa here, the GPU driver on a server); the display is not used.
+  const Screenshot s = scene("--headless --select-c 5,3 --step " + std::to_string(kLoadIteration1));
+  ASSERT_EQ(s.width(), 1200);
+  EXPECT_COLOR(s, "C", 5, 3, pal::kSelectedCell);
+  EXPECT_COLOR(s, "A", 5, 3, pal::kCopied);
+  EXPECT_COLOR(s, "B", 2, 2, pal::kBlockTile);
+  EXPECT_NOT_COLOR(s, "A", 0, 0, pal::kBlockTile);
+}
+
 TEST_F(AppWindow, PresentationModeDrawsTheSameHighlightsLarger) {
   const Screenshot normal = scene("--select-c 5,3 --step " + std::to_string(kMacIteration1K0));
   const Screenshot big = scene("--presentation --select-c 5,3 --step " + std::to_string(kMacIteration1K0));
