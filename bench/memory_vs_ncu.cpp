@@ -3,12 +3,15 @@
 //
 //   memory_vs_ncu --print-metrics                      the ncu metrics to collect
 //   memory_vs_ncu --manifest launches.json --ncu ncu.csv [--sass sass.txt]
-//                 [--device gpu|cpu|auto] -o table.json [--markdown table.md]
+//                 [--device gpu|cpu|auto] [--check-emulator-up-to N]
+//                 -o table.json [--markdown table.md]
 //
 // For each launch ncu_launches made (and ncu profiled, in the same order), it
 // records the instrumented kernel (or the emulator) at the same kernel, TILE
 // and size, counts requests, sectors, wavefronts and bank conflicts from the
 // trace, and writes both sets of numbers with a verdict and a reason per pair.
+// --check-emulator-up-to N also records launches up to size N on the CPU
+// emulator and fails unless its counters equal the GPU trace's.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
@@ -41,11 +44,14 @@ int main(int argc, char** argv) {
   CLI::App app{"The trace's memory counters next to Nsight Compute's"};
   bool print_metrics = false;
   std::string manifest_path, ncu_path, sass_path, out_path, markdown_path, device = "auto", ncu_version, commit;
+  int check_emulator_up_to = 0;
   app.add_flag("--print-metrics", print_metrics, "Print the comma-separated ncu metrics and exit");
   app.add_option("--manifest", manifest_path, "launches.json from ncu_launches");
   app.add_option("--ncu", ncu_path, "ncu --csv --print-units base output for those launches");
   app.add_option("--sass", sass_path, "cuobjdump -sass output of ncu_launches (optional)");
   app.add_option("--device", device, "What records the traces")->check(CLI::IsMember({"gpu", "cpu", "auto"}));
+  app.add_option("--check-emulator-up-to", check_emulator_up_to,
+                 "Also record launches up to this size on the emulator; their counters must be equal");
   app.add_option("--ncu-version", ncu_version, "For the table's header");
   app.add_option("--commit", commit, "The commit that was profiled, for the table's header");
   app.add_option("-o,--output", out_path, "The table, as JSON");
@@ -116,6 +122,16 @@ int main(int argc, char** argv) {
       row.n = p.n;
       const nlohmann::json counters = ts::memory_counters_json(ts::analyze_memory(trace));
       for (const auto& [key, value] : counters.items()) row.trace[key] = value.get<double>();
+      if (p.n <= check_emulator_up_to && trace.launch.recorded_on_gpu()) {
+        ts::RecordParams cpu = p;
+        cpu.device = ts::DeviceChoice::Cpu;
+        cpu.seed = trace.launch.seed;
+        const nlohmann::json emulated = ts::memory_counters_json(ts::analyze_memory(ts::record(cpu)));
+        if (emulated != counters)
+          return fail(name + " TILE " + std::to_string(p.tile) + " N " + std::to_string(p.n) +
+                      ": the emulator's counters differ from the GPU trace's: " + emulated.dump() + " vs " +
+                      counters.dump());
+      }
       row.hardware = profiled[i].metrics;
       if (const auto s = ts::find_sass(sass, static_cast<int>(*kind), p.tile)) row.sass = s->opcodes;
       table.rows.push_back(std::move(row));

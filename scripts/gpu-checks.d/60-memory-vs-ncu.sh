@@ -3,8 +3,9 @@
 # kernel at TILE 8, 16, 32 and N = 64, 256, one plain launch each (ncu_launches),
 # profiled with `ncu --clock-control none --csv`; the instrumented kernel
 # records the same launches and memory_vs_ncu puts both side by side, with why
-# they differ. Writes $RESULTS/ncu/: memory-vs-ncu.json and .md (the table,
-# to commit under assets/ncu/), and the raw ncu.csv, launches.json, sass.txt.
+# they differ (and checks the GPU traces' counters against the emulator's at
+# N = 64). Writes $RESULTS/ncu/: memory-vs-ncu.json and .md (the table, to
+# commit under assets/ncu/), and the raw ncu.csv, launches.json, sass.txt.
 set -uo pipefail
 out=$RESULTS/ncu
 mkdir -p "$out"
@@ -48,5 +49,6 @@ if command -v cuobjdump > /dev/null && cuobjdump -sass "$BIN/ncu_launches" > "$o
   sass=(--sass "$out/sass.txt")
 fi
 "$BIN/memory_vs_ncu" --manifest "$out/launches.json" --ncu "$out/ncu.csv" "${sass[@]}" --device gpu \
+  --check-emulator-up-to 64 \
   --ncu-version "$(tail -n 1 "$out/ncu_version.txt")" --commit "$(cat "$BIN/COMMIT" 2>/dev/null)" \
   -o "$out/memory-vs-ncu.json" --markdown "$out/memory-vs-ncu.md"
