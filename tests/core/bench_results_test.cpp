@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -72,6 +73,9 @@ void expect_refused(Read&& read, const std::string& needle) {
   }
 }
 
+// CSV keeps 10 significant digits: compare relative to the size of the values.
+void expect_close(double x, double y) { EXPECT_NEAR(x, y, 1e-9 * std::max({1e-300, std::fabs(x), std::fabs(y)})); }
+
 void expect_same(const BenchResults& a, const BenchResults& b) {
   EXPECT_EQ(a.device.name, b.device.name);
   EXPECT_EQ(a.device.compute_capability, b.device.compute_capability);
@@ -82,8 +86,8 @@ void expect_same(const BenchResults& a, const BenchResults& b) {
   EXPECT_EQ(a.device.driver, b.device.driver);
   EXPECT_EQ(a.device.cublas, b.device.cublas);
   EXPECT_EQ(a.device.date, b.device.date);
-  EXPECT_NEAR(a.ceilings.copy_gbytes_per_s, b.ceilings.copy_gbytes_per_s, 1e-6);
-  EXPECT_NEAR(a.ceilings.cublas_tf32_gflops, b.ceilings.cublas_tf32_gflops, 1e-6);
+  expect_close(a.ceilings.copy_gbytes_per_s, b.ceilings.copy_gbytes_per_s);
+  expect_close(a.ceilings.cublas_tf32_gflops, b.ceilings.cublas_tf32_gflops);
   ASSERT_EQ(a.rows.size(), b.rows.size());
   for (std::size_t i = 0; i < a.rows.size(); ++i) {
     const BenchRow &x = a.rows[i], &y = b.rows[i];
@@ -95,14 +99,12 @@ void expect_same(const BenchResults& a, const BenchResults& b) {
     EXPECT_EQ(x.status, y.status);
     EXPECT_EQ(x.message, y.message);
     EXPECT_EQ(x.runs, y.runs);
-    EXPECT_NEAR(x.time_ms, y.time_ms, 1e-9 * (1 + x.time_ms));
-    EXPECT_NEAR(x.gflops, y.gflops, 1e-6 * (1 + x.gflops));
-    EXPECT_NEAR(x.pct_cublas, y.pct_cublas, 1e-6);
-    EXPECT_NEAR(x.bytes, y.bytes, 1e-9 * x.bytes);
+    expect_close(x.time_ms, y.time_ms);
+    expect_close(x.gflops, y.gflops);
+    expect_close(x.pct_cublas, y.pct_cublas);
+    expect_close(x.bytes, y.bytes);
     EXPECT_EQ(std::isinf(x.rel_err_ref), std::isinf(y.rel_err_ref));
-    if (!std::isinf(x.rel_err_ref)) {
-      EXPECT_NEAR(x.rel_err_ref, y.rel_err_ref, 1e-15);
-    }
+    if (!std::isinf(x.rel_err_ref)) expect_close(x.rel_err_ref, y.rel_err_ref);
   }
 }
 
@@ -265,6 +267,33 @@ TEST(BenchResults, RefusesBadFiles) {
   expect_refused([&] { load_results(garbage); }, "larger than 64 MiB");
   fs::remove(garbage);
   EXPECT_THROW(save_results(sample(), "/nonexistent-dir/r.json"), BenchFileError);
+}
+
+// The results shipped for machines without a GPU: they load, say where and
+// when they were measured, hold every kernel at the targets' shape, and their
+// derived figures are the ones this code derives from their times.
+TEST(BenchResults, ShippedH200Results) {
+  const fs::path dir = fs::path(TILESCOPE_SOURCE_DIR) / "assets" / "bench";
+  const BenchResults json = load_results(dir / "h200.json");
+  const BenchResults csv = load_results(dir / "h200.csv");
+  expect_same(json, csv);
+  EXPECT_NE(json.device.name.find("H200"), std::string::npos);
+  EXPECT_FALSE(json.device.date.empty());
+  EXPECT_FALSE(json.device.driver.empty());
+  EXPECT_GT(json.ceilings.copy_gbytes_per_s, 1000);
+  for (const char* kernel : {"cublas-fp32", "cublas-tf32", "naive/16", "tiled/32", "double-buffer", "tf32-wgmma"}) {
+    const BenchRow* row = find_row(json, kernel, 4096, 4096, 4096);
+    ASSERT_NE(row, nullptr) << kernel;
+    EXPECT_EQ(row->status, RowStatus::Ok) << kernel;
+    EXPECT_GE(row->runs, 20) << kernel;
+  }
+  for (const BenchRow& r : json.rows) EXPECT_NE(r.status, RowStatus::Failed) << r.kernel << " " << r.m;
+  BenchResults again = json;
+  derive_figures(again);
+  for (std::size_t i = 0; i < json.rows.size(); ++i) {
+    EXPECT_NEAR(again.rows[i].gflops, json.rows[i].gflops, 1e-6 * (1 + json.rows[i].gflops));
+    EXPECT_NEAR(again.rows[i].pct_cublas, json.rows[i].pct_cublas, 1e-6 * (1 + json.rows[i].pct_cublas));
+  }
 }
 
 TEST(BenchResults, StatusNames) {
