@@ -146,3 +146,54 @@ TEST(WarpRequests, ADamagedEpochOrderStillEndsAndKeepsEveryEvent) {
 
 }  // namespace
 }  // namespace ts
+
+namespace ts {
+namespace {
+
+// A hand-made launch: one warp of 32 threads; lane 0 loads `n0` floats of A,
+// lane 1 `n1`, the others nothing (as a damaged or extreme file might say).
+Trace lopsided_warp(std::uint32_t n0, std::uint32_t n1) {
+  Trace t;
+  LaunchInfo& L = t.launch;
+  L.kernel = "naive";
+  L.tile = 32;
+  L.m = L.n = 1;
+  L.k = static_cast<int>(std::max(n0, n1));
+  L.grid = {1, 1, 1};
+  L.block = {32, 1, 1};
+  L.iteration_rule = {0, 32, static_cast<std::uint32_t>(L.k), 1, 1};
+  L.arrays[0] = {true, 0x10000, 1, static_cast<std::uint32_t>(L.k), static_cast<std::uint32_t>(L.k)};
+  t.thread_offsets.assign(33, 0);
+  t.thread_offsets[1] = n0;
+  for (int i = 2; i <= 32; ++i) t.thread_offsets[i] = n0 + n1;
+  t.events = EventBuffer(n0 + n1);
+  std::uint64_t e = 0;
+  for (std::uint32_t lane_n : {n0, n1})
+    for (std::uint32_t i = 0; i < lane_n; ++i) {
+      Event& x = t.events[e++];
+      x = Event{};
+      x.index = i;
+      x.array = static_cast<std::uint16_t>(ArrayId::A);
+    }
+  return t;
+}
+
+TEST(WarpRequests, ALopsidedWarpIsAnalysedInLinearMemory) {
+  // 600 000 rows x 32 lanes would be a 150 MB table: the aligner keeps the
+  // lanes' accesses in order instead and says the partial lane is unresolved.
+  const Trace t = lopsided_warp(600000, 300000);
+  const MemoryStats s = analyze_memory(t, 1);
+  const AccessTotals a = s.total(Space::Global, Op::Load);
+  EXPECT_EQ(a.accesses, 900000u);
+  EXPECT_EQ(a.requests, 600000u);      // one per row; lane 1 takes part in the first half
+  EXPECT_EQ(a.sectors, 300000u + 300000u);  // both lanes on the same float: one sector
+  EXPECT_EQ(s.alignment.partial_groups, 1u);
+  EXPECT_EQ(s.alignment.unresolved_lanes, 1u);
+  // The same shape, small: the slot table path agrees.
+  const MemoryStats small = analyze_memory(lopsided_warp(600, 300), 1);
+  EXPECT_EQ(small.total(Space::Global, Op::Load).requests, 600u);
+  EXPECT_EQ(small.total(Space::Global, Op::Load).sectors, 600u);
+}
+
+}  // namespace
+}  // namespace ts

@@ -47,6 +47,12 @@ class EpochRuns {
   // Thread i's events in this epoch: [begin(i), end(i)) of Trace::events.
   std::uint64_t begin(std::uint32_t i) const { return begin_[i]; }
   std::uint64_t end(std::uint32_t i) const { return end_[i]; }
+  // Events of all threads in this epoch.
+  std::uint64_t total() const {
+    std::uint64_t n = 0;
+    for (std::size_t i = 0; i < begin_.size(); ++i) n += end_[i] - begin_[i];
+    return n;
+  }
 
  private:
   const Event* events_ = nullptr;

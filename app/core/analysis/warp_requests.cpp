@@ -57,7 +57,32 @@ void WarpAligner::align_epoch(std::uint16_t epoch) {
     }
   std::uint32_t first_row[kCombos + 1] = {};
   for (int c = 0; c < kCombos; ++c) first_row[c + 1] = first_row[c] + rows[c];
-  slots_.assign(std::size_t{first_row[kCombos]} * lane_count_, 0);
+  const std::uint64_t table = std::uint64_t{first_row[kCombos]} * lane_count_;
+  // The slot table is rows x lanes: for real kernels about the epoch's events,
+  // but up to 32 times them when one lane made far more accesses than the
+  // others. Past a bound (a damaged or hand-made file), lanes keep their
+  // accesses in order without realignment, in memory linear in the events.
+  constexpr std::uint64_t kMaxSlots = std::uint64_t{1} << 24;
+  if (table > kMaxSlots) {
+    sparse_.resize(runs_.total());
+    std::uint64_t offset[kCombos][kWarpSize], fill[kCombos][kWarpSize];
+    std::uint64_t at = 0;
+    for (int c = 0; c < kCombos; ++c)
+      for (std::uint32_t l = 0; l < lane_count_; ++l) offset[c][l] = fill[c][l] = at, at += counts[c][l];
+    for (std::uint32_t l = 0; l < lane_count_; ++l)
+      for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) sparse_[fill[combo_of(ev[i])][l]++] = i;
+    for (int c = 0; c < kCombos; ++c) {
+      bool partial = false;
+      for (std::uint32_t l = 0; l < lane_count_; ++l)
+        if (counts[c][l] != 0 && counts[c][l] != rows[c]) partial = true, ++alignment_.unresolved_lanes;
+      alignment_.partial_groups += partial ? 1 : 0;
+      emit_rows(epoch, c, rows[c], [&](std::uint32_t r, std::uint32_t l) -> std::uint64_t {
+        return r < counts[c][l] ? sparse_[offset[c][l] + r] + 1 : 0;
+      });
+    }
+    return;
+  }
+  slots_.assign(table, 0);
 
   // The n-th access of a kind in a lane goes to row n of that kind.
   std::uint32_t next[kCombos][kWarpSize] = {};
@@ -71,37 +96,45 @@ void WarpAligner::align_epoch(std::uint16_t epoch) {
     bool partial = false;
     for (std::uint32_t l = 0; l < lane_count_; ++l) partial |= counts[c][l] != 0 && counts[c][l] != rows[c];
     if (partial) realign_partial_lanes(slots_.data() + std::size_t{first_row[c]} * lane_count_, rows[c], counts[c]);
+    const std::uint64_t* block = slots_.data() + std::size_t{first_row[c]} * lane_count_;
+    emit_rows(epoch, c, rows[c],
+              [&](std::uint32_t r, std::uint32_t l) { return block[std::size_t{r} * lane_count_ + l]; });
   }
+}
 
+// Appends the requests of one (array, op) kind: row r holds, for lane l,
+// slot(r, l) = its event + 1, or 0 when the lane makes no access in it.
+template <class Slot>
+void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, Slot&& slot) {
+  const Event* ev = trace_->events.data();
   // Where the warp issued each request: its position in the epoch's longest
   // lane when that lane takes part, else the earliest position of any lane.
   std::uint32_t longest = 0;
   for (std::uint32_t l = 1; l < lane_count_; ++l)
     if (runs_.end(l) - runs_.begin(l) > runs_.end(longest) - runs_.begin(longest)) longest = l;
-  for (int c = 0; c < kCombos; ++c)
-    for (std::uint32_t r = 0; r < rows[c]; ++r) {
-      const std::uint64_t* row = slots_.data() + (std::size_t{first_row[c]} + r) * lane_count_;
-      WarpRequest req;
-      req.array = static_cast<ArrayId>(c / 2);
-      req.op = static_cast<Op>(c % 2);
-      req.epoch = epoch;
-      req.ordinal = r;
-      req.first = static_cast<std::uint32_t>(lanes_.size());
-      std::uint64_t position = std::numeric_limits<std::uint64_t>::max();
-      for (std::uint32_t l = 0; l < lane_count_; ++l) {
-        if (row[l] == 0) continue;
-        const std::uint64_t e = row[l] - 1;
-        lanes_.push_back({l, e});
-        addresses_.push_back(trace_->address(req.array, ev[e].index));
-        position = std::min(position, e - runs_.begin(l));
-      }
-      req.count = static_cast<std::uint32_t>(lanes_.size()) - req.first;
-      if (req.count == 0) continue;  // every lane of this row moved to another row
-      req.iter = ev[lanes_[req.first].event].iter;
-      if (row[longest] != 0) position = row[longest] - 1 - runs_.begin(longest);
-      requests_.push_back(req);
-      order_.push_back(position * kCombos + static_cast<std::uint64_t>(c));
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    WarpRequest req;
+    req.array = static_cast<ArrayId>(combo / 2);
+    req.op = static_cast<Op>(combo % 2);
+    req.epoch = epoch;
+    req.ordinal = r;
+    req.first = static_cast<std::uint32_t>(lanes_.size());
+    std::uint64_t position = std::numeric_limits<std::uint64_t>::max();
+    for (std::uint32_t l = 0; l < lane_count_; ++l) {
+      const std::uint64_t s = slot(r, l);
+      if (s == 0) continue;
+      const std::uint64_t e = s - 1;
+      lanes_.push_back({l, e});
+      addresses_.push_back(trace_->address(req.array, ev[e].index));
+      position = std::min(position, e - runs_.begin(l));
     }
+    req.count = static_cast<std::uint32_t>(lanes_.size()) - req.first;
+    if (req.count == 0) continue;  // every lane of this row moved to another row
+    req.iter = ev[lanes_[req.first].event].iter;
+    if (const std::uint64_t s = slot(r, longest); s != 0) position = s - 1 - runs_.begin(longest);
+    requests_.push_back(req);
+    order_.push_back(position * kCombos + static_cast<std::uint64_t>(combo));
+  }
 }
 
 // rows: row_count rows of lane_count_ slots for one (array, op) kind, each

@@ -71,6 +71,8 @@ class WarpAligner {
 
  private:
   void align_epoch(std::uint16_t epoch);
+  template <class Slot>
+  void emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, Slot&& slot);
   void realign_partial_lanes(std::uint64_t* rows, std::uint32_t row_count, const std::uint32_t* lane_counts);
 
   const Trace* trace_;
@@ -78,6 +80,7 @@ class WarpAligner {
   std::uint32_t lane_count_ = 0;
   EpochRuns runs_;
   std::vector<std::uint64_t> slots_;  // [combo rows][lane] -> event + 1, 0 = none
+  std::vector<std::uint64_t> sparse_;  // [combo][lane] -> its events, when slots_ would be too large
   std::vector<std::uint64_t> order_;  // per request: where the warp issued it in its epoch
   std::vector<std::int64_t> ref_index_, lane_index_;
   std::vector<std::uint32_t> matched_rows_;
