@@ -68,8 +68,6 @@ void Renderer::draw(const CanvasView& v, std::span<const GridDraw> grids, std::s
   glViewport(v.fb_x, v.fb_y, v.fb_w, v.fb_h);
   glEnable(GL_SCISSOR_TEST);
   glScissor(v.fb_x, v.fb_y, v.fb_w, v.fb_h);
-  glClearColor(v.background.r / 255.0f, v.background.g / 255.0f, v.background.b / 255.0f, 1.0f);
-  glClear(GL_COLOR_BUFFER_BIT);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
   glBindVertexArray(vao_);

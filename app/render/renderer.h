@@ -42,7 +42,6 @@ struct CanvasView {
   float width = 1, height = 1;                 // the canvas in drawing units (what the shaders' pixels are)
   float origin_x = 0, origin_y = 0;            // where world (0, 0) lands, from the canvas' top left
   float scale = 1;                             // units per cell
-  Rgba8 background{22, 23, 26};                // the canvas is cleared to it
 };
 
 struct GridDraw {
@@ -64,7 +63,8 @@ class Renderer {
   // Needs a current OpenGL 3.3 core context; returns an error message, empty on success.
   std::string init();
   ~Renderer();
-  // Clears the canvas and draws into it (the current framebuffer); leaves
+  // Draws into the canvas of the current framebuffer (over what is there:
+  // the window's background, or the frame's clear colour); leaves
   // blending, scissor and viewport as it found them (ImGui restores the rest).
   void draw(const CanvasView& view, std::span<const GridDraw> grids, std::span<const RectDraw> rects);
   int max_texture_size() const { return max_texture_size_; }

@@ -83,11 +83,10 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
   }
 
   // The GL pass: grids and highlight rectangles, clipped to the canvas.
-  // The renderer clears the canvas itself: a GL clear costs far less than a
-  // blended ImGui rectangle on a software rasterizer.
+  // No background of its own: the window's (or, in the locked layout, the
+  // frame's clear colour) shows between the grids. Every full-canvas pass
+  // costs milliseconds on a software rasterizer.
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  if (!renderer)
-    dl->AddRectFilled(canvas_pos_, ImVec2(canvas_pos_.x + size.x, canvas_pos_.y + size.y), IM_COL32(22, 23, 26, 255));
   if (renderer) {
     const float fb_scale = io.DisplayFramebufferScale.x;
     const float fb_h = io.DisplaySize.y * io.DisplayFramebufferScale.y;
