@@ -185,12 +185,15 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
   const std::uint64_t first_thread = std::uint64_t{h.coord.block_linear} * per_block;
   CellRect block{~0u, 0, ~0u, 0};
   for (std::uint64_t th = first_thread; th < first_thread + per_block; ++th) {
-    for (const Event& e : t.thread_events(th)) {
-      if (e.array_id() != ArrayId::C || e.op() != Op::Store) continue;
+    // A thread's stores of C are its last events: read them from the end.
+    const std::span<const Event> ev = t.thread_events(th);
+    for (auto it = ev.rbegin(); it != ev.rend() && it->array_id() == ArrayId::C; ++it) {
+      const Event& e = *it;
+      if (e.op() != Op::Store) continue;
       const ElementCoord c = t.element(ArrayId::C, e.index);
       block = {std::min(block.row0, c.row), std::max(block.row1, c.row + 1), std::min(block.col0, c.col),
                std::max(block.col1, c.col + 1)};
-      if (th == h.thread) h.thread_cells.push_back(c);
+      if (th == h.thread) h.thread_cells.insert(h.thread_cells.begin(), c);  // back in program order
     }
   }
   h.block_cells = block.empty() ? CellRect{} : block;

@@ -23,8 +23,9 @@ struct PanelInspector : Panel {
     const LoadedTrace* lt = app.trace();
     const std::optional<CellHighlight>& hl = app.highlight();
     if (!lt || !hl) {
-      ImGui::TextWrapped("Click a cell of C to see which thread computes it, what it reads at each step, and its "
-                         "running sum.");
+      ImGui::TextWrapped(
+          "Click a cell of C to see which thread computes it, what it reads at each step, and its "
+          "running sum.");
       ImGui::End();
       return;
     }
@@ -32,7 +33,8 @@ struct PanelInspector : Panel {
     const Trace& t = lt->trace;
     const std::uint32_t lda = t.launch.arrays[0].ld, ldb = t.launch.arrays[1].ld;
     ImGui::Text("C[%u][%u]", h.cell.row, h.cell.col);
-    ImGui::Text("block (%u, %u), thread (%u, %u)", h.coord.block.x, h.coord.block.y, h.coord.thread.x, h.coord.thread.y);
+    ImGui::Text("block (%u, %u), thread (%u, %u)", h.coord.block.x, h.coord.block.y, h.coord.thread.x,
+                h.coord.thread.y);
     ImGui::Text("warp %u of its block; thread %u in the block", h.coord.warp, h.coord.thread_in_block);
     if (h.thread_cells.size() > 1) ImGui::Text("this thread computes %zu cells of C", h.thread_cells.size());
 
@@ -41,10 +43,11 @@ struct PanelInspector : Panel {
     switch (s.phase) {
       case Phase::Load:
       case Phase::Barrier: {
-        ImGui::TextWrapped(s.phase == Phase::Load ? "Iteration t = %u: the block copies a tile of A and a tile of B into "
-                                                    "shared memory, one element of each per thread. This thread copies:"
-                                                  : "Iteration t = %u: __syncthreads(): every thread waits until both "
-                                                    "tiles are complete. This thread copied:",
+        ImGui::TextWrapped(s.phase == Phase::Load
+                               ? "Iteration t = %u: the block copies a tile of A and a tile of B into "
+                                 "shared memory, one element of each per thread. This thread copies:"
+                               : "Iteration t = %u: __syncthreads(): every thread waits until both "
+                                 "tiles are complete. This thread copied:",
                            s.iteration);
         for (const CopiedWord& w : h.copied) {
           if (w.padding)
@@ -72,9 +75,10 @@ struct PanelInspector : Panel {
         break;
       }
       case Phase::Sync:
-        ImGui::TextWrapped("Iteration t = %u: __syncthreads(): nobody overwrites the tiles until every thread has "
-                           "finished reading them.",
-                           s.iteration);
+        ImGui::TextWrapped(
+            "Iteration t = %u: __syncthreads(): nobody overwrites the tiles until every thread has "
+            "finished reading them.",
+            s.iteration);
         break;
       case Phase::Store:
         ImGui::TextWrapped("The thread stores its sum: C[%u][%u] = %g.", h.cell.row, h.cell.col, h.stored);
@@ -83,7 +87,8 @@ struct PanelInspector : Panel {
 
     ImGui::Separator();
     ImGui::Text("Running sum (%u of %d products)", h.terms_done, t.launch.k);
-    if (ImGui::BeginTable("partials", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY,
+    if (ImGui::BeginTable("partials", 3,
+                          ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY,
                           ImVec2(0, ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() * 2))) {
       ImGui::TableSetupScrollFreeze(0, 1);
       ImGui::TableSetupColumn("iteration");
@@ -91,20 +96,30 @@ struct PanelInspector : Panel {
       ImGui::TableSetupColumn("sum after it");
       ImGui::TableHeadersRow();
       const std::uint32_t T = app.timeline().tile();
-      for (std::uint32_t i = 0; i < h.partial_after_iteration.size(); ++i) {
-        const bool done = (i + 1) * T <= h.terms_done || h.terms_done == static_cast<std::uint32_t>(t.launch.k);
-        const bool current = i == s.iteration && s.phase != Phase::Store;
-        ImGui::TableNextRow();
-        if (current)
-          ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, IM_COL32(palette::kReads.r, palette::kReads.g, palette::kReads.b, 110));
-        ImGui::TableNextColumn();
-        ImGui::Text("%u", i);
-        ImGui::TableNextColumn();
-        ImGui::Text("%u..%u", i * T, std::min<std::uint32_t>((i + 1) * T, static_cast<std::uint32_t>(t.launch.k)) - 1);
-        ImGui::TableNextColumn();
-        if (done) ImGui::Text("%g", h.partial_after_iteration[i]);
-        else if (current) ImGui::Text("%g so far", h.partial);
-        else ImGui::TextDisabled("-");
+      ImGuiListClipper clipper;  // K can be large: draw only the visible rows
+      clipper.Begin(static_cast<int>(h.partial_after_iteration.size()));
+      while (clipper.Step()) {
+        for (std::uint32_t i = static_cast<std::uint32_t>(clipper.DisplayStart);
+             i < static_cast<std::uint32_t>(clipper.DisplayEnd); ++i) {
+          const bool done = (i + 1) * T <= h.terms_done || h.terms_done == static_cast<std::uint32_t>(t.launch.k);
+          const bool current = i == s.iteration && s.phase != Phase::Store;
+          ImGui::TableNextRow();
+          if (current)
+            ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0,
+                                   IM_COL32(palette::kReads.r, palette::kReads.g, palette::kReads.b, 110));
+          ImGui::TableNextColumn();
+          ImGui::Text("%u", i);
+          ImGui::TableNextColumn();
+          ImGui::Text("%u..%u", i * T,
+                      std::min<std::uint32_t>((i + 1) * T, static_cast<std::uint32_t>(t.launch.k)) - 1);
+          ImGui::TableNextColumn();
+          if (done)
+            ImGui::Text("%g", h.partial_after_iteration[i]);
+          else if (current)
+            ImGui::Text("%g so far", h.partial);
+          else
+            ImGui::TextDisabled("-");
+        }
       }
       ImGui::EndTable();
     }

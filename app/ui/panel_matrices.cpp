@@ -3,6 +3,7 @@
 // C to follow it; hover for (row, col), value, block, thread and warp.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -67,6 +68,15 @@ struct PanelMatrices : Panel {
     const Trace& t = lt->trace;
     const LaunchInfo& L = t.launch;
     trace_ = &t;
+    // One texel per cell: a matrix wider than the GPU's largest texture cannot be drawn.
+    const int max_edge = app.renderer ? app.renderer->max_texture_size() : 0;
+    if (max_edge > 0 && std::max({L.m, L.n, L.k}) > max_edge) {
+      ImGui::TextWrapped("%s: a matrix edge of %d cells is beyond this GPU's largest texture (%d); the other "
+                         "panels still work.",
+                         launch_title(L).c_str(), std::max({L.m, L.n, L.k}), max_edge);
+      ImGui::End();
+      return;
+    }
     if (scene_.update(app)) upload(t);
     header(app);
 
