@@ -41,6 +41,11 @@ struct PanelMemoryReuse : Panel {
       return;
     }
     summary(*r);
+    if (!app.renderer) {  // the heatmap is a GL texture
+      ImGui::TextDisabled("the grid renderer is unavailable: no heatmap");
+      ImGui::End();
+      return;
+    }
     if (uploaded_ != app.trace_generation()) upload(lt->trace, *r, app.trace_generation());
     float world_w = 0, world_h = 0;
     for (const GridCanvas::Grid& g : grids_) {
