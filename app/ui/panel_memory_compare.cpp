@@ -54,6 +54,8 @@ struct PanelMemoryCompare : Panel {
     ImGui::Text("b: %s", launch_title(lb).c_str());
     if (la.m != lb.m || la.n != lb.n || la.k != lb.k)
       ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "different sizes: the cell and step compare positions, not work");
+    else if (la.tile != lb.tile)
+      ImGui::TextDisabled("different TILEs: step s is k-iteration s of each, over different k's");
 
     const std::optional<CellHighlight>& h = app.highlight();
     if (h) cell_section(app, *a, *h);
