@@ -156,7 +156,13 @@ struct Bench {
         // prefetch, new inputs each time, so every toggle records.
         const bool cold = stage == Stage::ToggleCold;
         if (!waiting_for_toggle) {
-          if (++frames_in_stage < 10 || app.busy()) break;  // quiet frames, prefetch done
+          if (++frames_in_stage < 10 || app.busy()) break;  // a few quiet frames
+          if (!cold) {  // and, warm, the other TILE recorded ahead
+            ts::RecordParams other = app.params;
+            other.seed = t->trace.launch.seed;
+            other.tile = other.tile == 16 ? 32 : 16;
+            if (!app.loader().in_memory(other)) break;
+          }
           app.params.tile = app.params.tile == 16 ? 32 : 16;
           generation_at_request = app.trace_generation();
           requested = Clock::now();
