@@ -149,7 +149,7 @@ void GridCanvas::draw_cell_text(std::span<const Grid> grids, CellText text, cons
         const std::string s = text(context, i, r, c);
         if (s.empty()) continue;
         const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(font_px, FLT_MAX, 0.0f, s.c_str());
-        if (ts.x > scale_ * 0.95f) continue;
+        if (ts.x > scale_ * 0.95f || ts.y > scale_ * 0.95f) continue;
         const ImVec2 p(o.x + (c + 0.5f) * scale_ - ts.x * 0.5f, o.y + (r + 0.5f) * scale_ - ts.y * 0.5f);
         dl->AddText(ImGui::GetFont(), font_px, ImVec2(p.x + 1, p.y + 1), IM_COL32(0, 0, 0, 200), s.c_str());
         dl->AddText(ImGui::GetFont(), font_px, p, IM_COL32(255, 255, 255, 255), s.c_str());

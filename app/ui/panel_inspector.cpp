@@ -3,6 +3,7 @@
 // to the value the kernel stored.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "app/ui/app_state.h"
@@ -32,10 +33,8 @@ struct PanelInspector : Panel {
     const CellHighlight& h = *hl;
     const Trace& t = lt->trace;
     const std::uint32_t lda = t.launch.arrays[0].ld, ldb = t.launch.arrays[1].ld;
-    ImGui::Text("C[%u][%u]", h.cell.row, h.cell.col);
-    ImGui::Text("block (%u, %u), thread (%u, %u)", h.coord.block.x, h.coord.block.y, h.coord.thread.x,
-                h.coord.thread.y);
-    ImGui::Text("warp %u of its block; thread %u in the block", h.coord.warp, h.coord.thread_in_block);
+    ImGui::Text("C[%u][%u]: block (%u, %u), thread (%u, %u), warp %u", h.cell.row, h.cell.col, h.coord.block.x,
+                h.coord.block.y, h.coord.thread.x, h.coord.thread.y, h.coord.warp);
     if (h.thread_cells.size() > 1) ImGui::Text("this thread computes %zu cells of C", h.thread_cells.size());
 
     ImGui::Separator();
@@ -121,6 +120,13 @@ struct PanelInspector : Panel {
             ImGui::TextDisabled("-");
         }
       }
+      // Keep the current iteration in view as the replay moves on.
+      if (s.iteration != scrolled_to_ && clipper.ItemsHeight > 0) {
+        // The current row at the bottom of the view, under the frozen header row.
+        const float bottom = static_cast<float>(s.iteration + 2) * clipper.ItemsHeight;
+        ImGui::SetScrollY(std::max(0.0f, bottom - ImGui::GetWindowHeight()));
+        scrolled_to_ = s.iteration;
+      }
       ImGui::EndTable();
     }
     ImGui::Text("stored by the kernel: %g", h.stored);
@@ -130,6 +136,8 @@ struct PanelInspector : Panel {
       ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "recomputed sum differs in the last bits (FMA contraction)");
     ImGui::End();
   }
+
+  std::uint32_t scrolled_to_ = ~0u;  // the iteration the running-sum table was last scrolled to
 };
 
 }  // namespace

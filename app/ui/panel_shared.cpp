@@ -69,7 +69,8 @@ struct PanelShared : Panel {
     }
     const GridCanvas::Result r = canvas_.draw("##shared", app.renderer, grids_, rects_, world_w, world_h,
                                               app.trace_generation() + app.view.fit_requests * 7919ull);
-    canvas_.draw_cell_text(grids_, &PanelShared::cell_text, this, app.view.presentation ? 44.0f : 30.0f);
+    two_lines_ = canvas_.scale() >= ImGui::GetFontSize() * 2.6f;
+    canvas_.draw_cell_text(grids_, &PanelShared::cell_text, this, ImGui::GetFontSize() * 1.8f);
     if (r.hover) tooltip(*r.hover);
     ImGui::End();
   }
@@ -129,8 +130,10 @@ struct PanelShared : Panel {
     const SharedTileContents& tile = p->tiles_[grid];
     const SharedWord& w = tile.words[std::size_t{row} * tile.cols + col];
     if (!w.written) return {};
+    // Value over bank when the cell has room for two lines; else the one the colours show.
     char buf[48];
-    if (p->by_bank_) std::snprintf(buf, sizeof buf, "b%u", w.bank);
+    if (p->two_lines_) std::snprintf(buf, sizeof buf, "%g\nb%u", w.value, w.bank);
+    else if (p->by_bank_) std::snprintf(buf, sizeof buf, "b%u", w.bank);
     else std::snprintf(buf, sizeof buf, "%g", w.value);
     return buf;
   }
@@ -150,6 +153,7 @@ struct PanelShared : Panel {
   }
 
   bool by_bank_ = false, seen_by_bank_ = false;
+  bool two_lines_ = false;  // cells tall enough for the value and the bank
   std::uint64_t seen_highlight_ = ~0ull;
   std::vector<SharedTileContents> tiles_;
   std::vector<render::Rgba8> colors_[2];
