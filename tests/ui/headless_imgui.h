@@ -35,6 +35,8 @@ class Headless {
     ImGui::Render();
     return ImGui::GetDrawData()->TotalVtxCount;
   }
+  // Windows drawn in the last frame, child windows included.
+  static int windows_drawn() { return ImGui::GetDrawData()->CmdListsCount; }
 };
 
 }  // namespace ts::ui::test
