@@ -1,4 +1,4 @@
-// bench_device.cu — the GPU's description and the copy-bandwidth ceiling.
+// bench_device.cpp — the GPU's description and the copy-bandwidth ceiling.
 // NVML (the driver's management library) gives the driver version and live
 // clocks; it is opened at run time so that a machine without the NVIDIA
 // driver still starts tilescope.

@@ -1,4 +1,4 @@
-// bench_entries.cu — the benchmark's kernels: cuBLAS, the visualized kernels'
+// bench_entries.cpp — the benchmark's kernels: cuBLAS, the visualized kernels'
 // plain builds, the ladder.
 #include <cstdint>
 #include <limits>

@@ -1,4 +1,4 @@
-// bench_runner.cu — the benchmark: for each shape, fresh inputs, the cuBLAS
+// bench_runner.cpp — the benchmark: for each shape, fresh inputs, the cuBLAS
 // references, then every kernel checked (poisoned output, double-precision
 // reference, cuBLAS) and, only if it passed, timed.
 #include <algorithm>

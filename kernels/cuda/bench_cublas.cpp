@@ -1,4 +1,4 @@
-// bench_cublas.cu — the cuBLAS references of the benchmark.
+// bench_cublas.cpp — the cuBLAS references of the benchmark.
 #include "kernels/cuda/bench_cublas.cuh"
 #include "kernels/cuda/gpu_runtime.h"
 
