@@ -3,15 +3,18 @@
 # NVIDIA driver's EGL, records live on the GPU and saves screenshots:
 #   app_gpu.png       the default scene (tiled, TILE 16, N = 64), cell (5, 7) selected, step 3
 #   app_gpu_6x6.png   seed 003's 6 x 6 integer example, TILE 2, cell (5, 3), step 7
-# with app_*.json (where the matrices are; "recorder" must be "gpu") and app_*.log.
-# Needs .gpu-bin/app from scripts/gpu-app-bundle.sh.
+# with app_*.json (where the matrices are; "recorder" must be "gpu") and app_*.log;
+# and replay_gpu_test.json: the replay's highlights on GPU recordings of every
+# kernel, and running sums equal to what the GPU stored, bit for bit.
+# Needs .gpu-bin/app from scripts/gpu-app-bundle.sh (the screenshots).
 set -uo pipefail
+rc=0
+"$BIN/replay_gpu_test" --gtest_output=json:"$RESULTS/replay_gpu_test.json" | grep -E "cells reproduced|PASSED|FAILED" || rc=1
 app="$BIN/app/tilescope-app"
 if [[ ! -x $app ]]; then
   echo "50-app: $app is missing: run scripts/gpu-app-bundle.sh after scripts/gpu-build.sh"
   exit 1
 fi
-rc=0
 shoot() {
   local name=$1
   shift

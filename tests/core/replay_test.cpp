@@ -14,22 +14,14 @@
 #include "app/core/trace_index.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
+#include "tests/core/replay_checks.h"
 
 namespace ts {
 namespace {
 
 Trace record_cpu(KernelKind kind, int tile, int m, int n, int k, InputKind inputs = InputKind::Random,
                  std::uint64_t seed = 0) {
-  RecordParams p;
-  p.kernel = kind;
-  p.tile = tile;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.device = DeviceChoice::Cpu;
-  p.inputs = inputs;
-  p.seed = seed ? seed : (std::random_device{}() | 1);
-  return record(p);
+  return test::record_on(DeviceChoice::Cpu, kind, tile, m, n, k, inputs, seed);
 }
 
 ReplayStep mac(std::uint32_t it, std::uint32_t k) { return {it, Phase::Mac, k}; }
@@ -247,63 +239,7 @@ class ReplayEveryKernel : public ::testing::TestWithParam<Shape> {};
 TEST_P(ReplayEveryKernel, HighlightsAgreeWithTheRecordedEvents) {
   const Shape s = GetParam();
   const Trace t = record_cpu(s.kind, s.tile, s.m, s.n, s.k);
-  const TraceIndex index(t);
-  const ReplayTimeline tl(t.launch);
-  const std::uint32_t T = static_cast<std::uint32_t>(s.tile), K = static_cast<std::uint32_t>(s.k);
-  const int per_edge = kernel_info(s.kind).cells_per_thread_edge;
-  for (std::uint32_t row = 0; row < static_cast<std::uint32_t>(s.m); row += 3) {
-    for (std::uint32_t col = 0; col < static_cast<std::uint32_t>(s.n); col += 2) {
-      for (std::uint32_t it = 0; it < tl.iterations(); ++it) {
-        const std::uint32_t k0 = it * T;
-        const auto h = highlight_cell(t, index, row, col, mac(it, 0));
-        ASSERT_TRUE(h);
-        EXPECT_TRUE(h->block_cells.contains(row, col));
-        EXPECT_EQ(h->thread_cells.size() <= static_cast<std::size_t>(per_edge * per_edge), true);
-        for (const ElementCoord& c : h->thread_cells) EXPECT_TRUE(h->block_cells.contains(c.row, c.col));
-        // What the cell reads this iteration lies inside what its block loads.
-        EXPECT_TRUE(h->a_tile.contains(h->a_reads.row0, h->a_reads.col0));
-        EXPECT_TRUE(h->a_tile.contains(h->a_reads.row1 - 1, h->a_reads.col1 - 1));
-        EXPECT_TRUE(h->b_tile.contains(h->b_reads.row0, h->b_reads.col0));
-        EXPECT_TRUE(h->b_tile.contains(h->b_reads.row1 - 1, h->b_reads.col1 - 1));
-        for (const CopiedWord& w : h->copied) {
-          if (!w.padding) {
-            EXPECT_TRUE((w.global == ArrayId::A ? h->a_tile : h->b_tile).contains(w.element.row, w.element.col));
-          }
-        }
-        if (!tl.staged()) {
-          EXPECT_TRUE(h->as_reads.empty());
-          continue;
-        }
-        // The shared word read at each k was copied from A[row][k0 + k] and
-        // B[k0 + k][col] (or is a padding zero past K), by the block's own threads.
-        ASSERT_EQ(h->as_reads.size(), T);
-        ASSERT_EQ(h->bs_reads.size(), T);
-        const auto tiles = shared_contents(t, h->coord.block_linear, it);
-        ASSERT_EQ(tiles.size(), 2u);
-        for (std::uint32_t k = 0; k < T; ++k) {
-          const SharedWord& as = tiles[0].words[h->as_reads[k]];
-          const SharedWord& bs = tiles[1].words[h->bs_reads[k]];
-          ASSERT_TRUE(as.written && bs.written);
-          if (k0 + k < K) {
-            ASSERT_FALSE(as.padding);
-            ASSERT_FALSE(bs.padding);
-            EXPECT_EQ(as.source.row, row);
-            EXPECT_EQ(as.source.col, k0 + k);
-            EXPECT_EQ(bs.source.row, k0 + k);
-            EXPECT_EQ(bs.source.col, col);
-          } else {
-            EXPECT_TRUE(as.padding || bs.padding);
-          }
-        }
-      }
-      // The recomputed sum reproduces the stored value exactly (the emulator does not fuse).
-      const auto last = highlight_cell(t, index, row, col, phase(tl.iterations(), Phase::Store));
-      ASSERT_TRUE(last);
-      EXPECT_TRUE(last->partial_matches_stored) << row << "," << col;
-      EXPECT_EQ(last->partial, t.c[std::size_t{row} * s.n + col]);
-      EXPECT_EQ(last->partial_after_iteration.size(), tl.iterations());
-    }
-  }
+  test::expect_highlights_match_events(t, 3, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(
