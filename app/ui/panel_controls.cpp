@@ -16,8 +16,8 @@
 namespace ts::ui {
 namespace {
 
-constexpr int kMaxEdit = 4096;
-constexpr std::uint64_t kPresetSeed = 3;  // sizes typed here; the recorder's own limit is memory-based
+constexpr int kMaxEdit = 4096;  // sizes typed here; the recorder's own limit is memory-based
+constexpr std::uint64_t kPresetSeed = 3;
 
 struct PanelControls : Panel {
   PanelControls() : Panel("Controls", {PanelSlot::Left, 1.0f, true}) {}
