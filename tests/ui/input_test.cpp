@@ -15,6 +15,7 @@ class Keys : public ::testing::Test {
   void SetUp() override {
     ImGui::CreateContext();
     ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // no imgui.ini left in the working directory
     io.DisplaySize = ImVec2(800, 600);
     io.DeltaTime = 1.0f / 60.0f;
     unsigned char* pixels = nullptr;
