@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # gpu-build.sh — build everything for a Hopper GPU server (CUDA on, sm_90 only,
 # GUI off, static Boost) on a Debian 12 build machine, and gather the
-# executables into .gpu-bin/ to copy to the server. There, from a checkout of
+# executables the GPU checks use into .gpu-bin/ to copy to the server. There, from a checkout of
 # the same commit: scripts/gpu-checks.sh OUTDIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,10 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
 cmake --build build-gpu -j"$(nproc)"
 rm -rf .gpu-bin
 mkdir -p .gpu-bin
-find build-gpu -type f -executable -not -path '*/CMakeFiles/*' -not -name '*.so*' -not -name '*.sh' \
-  -exec cp {} .gpu-bin/ \;
+# Only the executables the GPU checks run ($BIN/<name> in scripts/gpu-checks.d/).
+for name in $(grep -oh '\$BIN/[A-Za-z0-9_-]*' scripts/gpu-checks.d/*.sh | sed 's|\$BIN/||' | sort -u); do
+  exe=$(find build-gpu -type f -executable -name "$name" -not -path '*/CMakeFiles/*' | head -n 1)
+  [[ -n $exe ]] && cp "$exe" .gpu-bin/
+done
 git rev-parse HEAD > .gpu-bin/COMMIT
 du -sh .gpu-bin
