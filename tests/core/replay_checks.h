@@ -4,28 +4,11 @@
 
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "app/core/replay.h"
 #include "app/core/trace_index.h"
-#include "kernels/recorder.h"
+#include "tests/core/trace_test_support.h"
 
 namespace ts::test {
-
-// A recording for the replay tests; seed 0: a fresh one.
-inline Trace record_on(DeviceChoice device, KernelKind kind, int tile, int m, int n, int k,
-                       InputKind inputs = InputKind::Random, std::uint64_t seed = 0) {
-  RecordParams p;
-  p.kernel = kind;
-  p.tile = tile;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.device = device;
-  p.inputs = inputs;
-  p.seed = seed ? seed : (std::random_device{}() | 1);
-  return record(p);
-}
 
 // For every row_stride-th row and col_stride-th column of C, at every
 // iteration: the cell's block and thread contain it; what it reads lies in

@@ -7,16 +7,23 @@
 
 namespace ts::test {
 
-inline Trace small_trace(KernelKind kind = KernelKind::Tiled, int tile = 4, int m = 12, int n = 10, int k = 9) {
+// A recording for the tests; seed 0 draws a fresh one.
+inline Trace record_on(DeviceChoice device, KernelKind kind, int tile, int m, int n, int k,
+                       InputKind inputs = InputKind::Random, std::uint64_t seed = 0) {
   RecordParams p;
   p.kernel = kind;
   p.tile = tile;
   p.m = m;
   p.n = n;
   p.k = k;
-  p.device = DeviceChoice::Cpu;
-  p.seed = std::random_device{}() | 1;
+  p.device = device;
+  p.inputs = inputs;
+  p.seed = seed ? seed : (std::random_device{}() | 1);
   return record(p);
+}
+
+inline Trace small_trace(KernelKind kind = KernelKind::Tiled, int tile = 4, int m = 12, int n = 10, int k = 9) {
+  return record_on(DeviceChoice::Cpu, kind, tile, m, n, k);
 }
 
 }  // namespace ts::test

@@ -9,58 +9,26 @@
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"
+#include "tests/kernels/kernel_cases.h"
 
 namespace ts {
 namespace {
 
-struct Case {
-  KernelKind kind;
-  int tile, m, n, k;
-};
+using test::KernelCase;
 
-std::vector<Case> all_cases() {
-  std::vector<Case> cases;
-  for (KernelKind kind : kAllKernels)
-    for (int tile : kAllTiles) {
-      cases.push_back({kind, tile, 64, 64, 64});
-      cases.push_back({kind, tile, 37, 29, 45});
-      cases.push_back({kind, tile, 96, 130, 70});
-    }
-  return cases;
-}
-
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string name(kernel_info(info.param.kind).name);
-  for (auto& ch : name)
-    if (ch == '-') ch = '_';
-  return name + "_t" + std::to_string(info.param.tile) + "_" + std::to_string(info.param.m) + "x" +
-         std::to_string(info.param.n) + "x" + std::to_string(info.param.k);
-}
-
-class GpuTrace : public ::testing::TestWithParam<Case> {
+class GpuTrace : public ::testing::TestWithParam<KernelCase> {
  protected:
   void SetUp() override {
     const gpu::DeviceStatus st = gpu::probe();
     ASSERT_TRUE(st.available) << st.reason;
   }
-  static RecordParams params(const Case& c, DeviceChoice d, std::uint64_t seed) {
-    RecordParams p;
-    p.kernel = c.kind;
-    p.tile = c.tile;
-    p.m = c.m;
-    p.n = c.n;
-    p.k = c.k;
-    p.device = d;
-    p.seed = seed;
-    return p;
-  }
 };
 
 TEST_P(GpuTrace, EqualsEmulatorEventForEvent) {
-  const Case c = GetParam();
+  const KernelCase c = GetParam();
   const std::uint64_t seed = std::random_device{}() | 1;
-  const Trace g = record(params(c, DeviceChoice::Gpu, seed));
-  const Trace e = record(params(c, DeviceChoice::Cpu, seed));
+  const Trace g = record(c.params(DeviceChoice::Gpu, seed));
+  const Trace e = record(c.params(DeviceChoice::Cpu, seed));
   ASSERT_EQ(g.launch.recorder, "gpu");
   ASSERT_EQ(g.a, e.a);
   ASSERT_EQ(g.thread_offsets, e.thread_offsets);
@@ -96,7 +64,7 @@ TEST_P(GpuTrace, EqualsEmulatorEventForEvent) {
 }
 
 TEST_P(GpuTrace, PlainKernelMatchesReference) {
-  const Case c = GetParam();
+  const KernelCase c = GetParam();
   std::mt19937_64 rng(std::random_device{}());
   std::uniform_real_distribution<float> d(-1, 1);
   std::vector<float> a(std::size_t(c.m) * c.k), b(std::size_t(c.k) * c.n), out(std::size_t(c.m) * c.n);
@@ -106,7 +74,10 @@ TEST_P(GpuTrace, PlainKernelMatchesReference) {
   EXPECT_LT(relative_error(out, reference_matmul(a, b, c.m, c.n, c.k)), 1e-5);
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, GpuTrace, ::testing::ValuesIn(all_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Kernels, GpuTrace,
+                         ::testing::ValuesIn(test::kernel_cases({2, 4, 8, 16, 32},
+                                                                {{64, 64, 64}, {37, 29, 45}, {96, 130, 70}})),
+                         test::kernel_case_name);
 
 }  // namespace
 }  // namespace ts

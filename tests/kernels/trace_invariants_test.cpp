@@ -10,49 +10,21 @@
 #include "app/core/trace_index.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
+#include "tests/kernels/kernel_cases.h"
 
 namespace ts {
 namespace {
 
-struct Case {
-  KernelKind kind;
-  int tile, m, n, k;
-};
+using test::KernelCase;
 
-Trace record_cpu(const Case& c) {
-  RecordParams p;
-  p.kernel = c.kind;
-  p.tile = c.tile;
-  p.m = c.m;
-  p.n = c.n;
-  p.k = c.k;
-  p.device = DeviceChoice::Cpu;
-  p.seed = std::random_device{}() | 1;
-  return record(p);
-}
+Trace record_cpu(const KernelCase& c) { return record(c.params(DeviceChoice::Cpu, std::random_device{}() | 1)); }
 
-std::vector<Case> all_cases() {
-  std::vector<Case> cases;
-  for (KernelKind kind : kAllKernels)
-    for (int tile : {2, 8, 16, 32}) {
-      cases.push_back({kind, tile, 64, 64, 64});
-      cases.push_back({kind, tile, 37, 29, 45});
-    }
-  return cases;
-}
+std::vector<KernelCase> all_cases() { return test::kernel_cases({2, 8, 16, 32}, {{64, 64, 64}, {37, 29, 45}}); }
 
-std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string name(kernel_info(info.param.kind).name);
-  for (auto& ch : name)
-    if (ch == '-') ch = '_';
-  return name + "_t" + std::to_string(info.param.tile) + "_" + std::to_string(info.param.m) + "x" +
-         std::to_string(info.param.n) + "x" + std::to_string(info.param.k);
-}
-
-class Invariants : public ::testing::TestWithParam<Case> {};
+class Invariants : public ::testing::TestWithParam<KernelCase> {};
 
 TEST_P(Invariants, CountsMatchClosedForms) {
-  const Case c = GetParam();
+  const KernelCase c = GetParam();
   const Trace t = record_cpu(c);
   const TraceIndex index(t);
   const TraceStats s = compute_stats(t, index);
@@ -73,7 +45,7 @@ TEST_P(Invariants, CountsMatchClosedForms) {
 }
 
 TEST_P(Invariants, ProgramOrderPerThread) {
-  const Case c = GetParam();
+  const KernelCase c = GetParam();
   const Trace t = record_cpu(c);
   for (std::uint64_t th = 0; th < t.thread_count(); ++th) {
     const auto ev = t.thread_events(th);
@@ -98,10 +70,10 @@ TEST_P(Invariants, ProgramOrderPerThread) {
   }
 }
 
-class SharedInvariants : public ::testing::TestWithParam<Case> {};
+class SharedInvariants : public ::testing::TestWithParam<KernelCase> {};
 
 TEST_P(SharedInvariants, SlotsAreWrittenInAnEarlierEpochThanRead) {
-  const Case c = GetParam();
+  const KernelCase c = GetParam();
   const Trace t = record_cpu(c);
   const std::uint64_t per_block = t.launch.block.count();
   for (std::uint64_t block = 0; block < t.launch.grid.count(); ++block) {
@@ -127,15 +99,15 @@ TEST_P(SharedInvariants, SlotsAreWrittenInAnEarlierEpochThanRead) {
   }
 }
 
-std::vector<Case> shared_memory_cases() {
-  std::vector<Case> cases;
-  for (const Case& c : all_cases())
+std::vector<KernelCase> shared_memory_cases() {
+  std::vector<KernelCase> cases;
+  for (const KernelCase& c : all_cases())
     if (kernel_info(c.kind).barriers_per_iteration > 0) cases.push_back(c);
   return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, Invariants, ::testing::ValuesIn(all_cases()), case_name);
-INSTANTIATE_TEST_SUITE_P(Kernels, SharedInvariants, ::testing::ValuesIn(shared_memory_cases()), case_name);
+INSTANTIATE_TEST_SUITE_P(Kernels, Invariants, ::testing::ValuesIn(all_cases()), test::kernel_case_name);
+INSTANTIATE_TEST_SUITE_P(Kernels, SharedInvariants, ::testing::ValuesIn(shared_memory_cases()), test::kernel_case_name);
 
 TEST(TiledCounts, EachBlockLoadsWholeTilesPerIteration) {
   // Inside the matrices, a block loads exactly TILE^2 elements of A and of B per iteration.

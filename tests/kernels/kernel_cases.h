@@ -1,0 +1,55 @@
+// kernel_cases.h — (kernel, TILE, M x N x K) cases for the parameterised
+// kernel tests, and their gtest names (e.g. tiled_padded_t16_37x29x45).
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "kernels/catalog.h"
+#include "kernels/recorder.h"
+
+namespace ts::test {
+
+struct KernelCase {
+  KernelKind kind;
+  int tile, m, n, k;
+
+  RecordParams params(DeviceChoice device, std::uint64_t seed) const {
+    RecordParams p;
+    p.kernel = kind;
+    p.tile = tile;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.device = device;
+    p.seed = seed;
+    return p;
+  }
+};
+
+struct Shape {
+  int m, n, k;
+};
+
+// Every kernel at each tile and shape.
+inline std::vector<KernelCase> kernel_cases(std::initializer_list<int> tiles, std::initializer_list<Shape> shapes) {
+  std::vector<KernelCase> cases;
+  for (KernelKind kind : kAllKernels)
+    for (int tile : tiles)
+      for (const Shape& s : shapes) cases.push_back({kind, tile, s.m, s.n, s.k});
+  return cases;
+}
+
+inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
+  const KernelCase& c = info.param;
+  std::string name(kernel_info(c.kind).name);
+  for (auto& ch : name)
+    if (ch == '-') ch = '_';
+  return name + "_t" + std::to_string(c.tile) + "_" + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
+         std::to_string(c.k);
+}
+
+}  // namespace ts::test
