@@ -1,0 +1,98 @@
+// The GPU results shipped in assets/ for machines without a GPU load through
+// the core, as the app's panels load them (no window), and say what the docs
+// say they do: the SM timelines the SM timeline panel opens by default, and
+// the trace-vs-Nsight Compute table of the memory panel. Recorded on an
+// NVIDIA H200 on 2026-11-21 (assets/gpu-checks/2026-11-21-h200/).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "app/core/analysis/ncu_table.h"
+#include "app/core/gpu_presets.h"
+#include "app/core/occupancy.h"
+#include "app/core/timeline.h"
+#include "app/core/timing_recording.h"
+
+namespace ts {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path in_source(const char* relative) { return fs::path(TILESCOPE_SOURCE_DIR) / relative; }
+
+// The panel's default path (app/ui/panel_timeline.cpp), and its TILE 32 twin.
+TEST(ShippedGpuResults, SmTimelinesLoadAndBuild) {
+  struct Expected {
+    const char* path;
+    int tile, blocks, blocks_per_sm;
+  };
+  for (const Expected& e : {Expected{"assets/timelines/h200_tiled_t16_4096.json", 16, 65536, 8},
+                            Expected{"assets/timelines/h200_tiled_t32_4096.json", 32, 16384, 2}}) {
+    SCOPED_TRACE(e.path);
+    const TimingRecording r = load_timing(in_source(e.path).string());
+    EXPECT_EQ(r.launch.device_name, "NVIDIA H200");
+    EXPECT_EQ(r.launch.date.rfind("2026-11-21", 0), 0u) << r.launch.date;
+    EXPECT_EQ(r.launch.kernel, "tiled");
+    EXPECT_EQ(r.launch.tile, e.tile);
+    EXPECT_EQ(r.launch.n, 4096);
+    EXPECT_EQ(r.sm_count, 132);
+    ASSERT_EQ(r.blocks.size(), static_cast<std::size_t>(e.blocks));
+    EXPECT_EQ(r.api_blocks_per_sm, e.blocks_per_sm);
+
+    const Timeline tl =
+        build_timeline(r.blocks, TimelineShape{r.sm_count, r.warps_per_block(), r.max_warps_per_sm, r.api_blocks_per_sm});
+    EXPECT_EQ(tl.sms_used, 132u);
+    EXPECT_EQ(tl.max_coresident, static_cast<std::uint32_t>(e.blocks_per_sm));  // the API's bound, reached
+    // docs/occupancy.md: 99.4 % (TILE 16) and 99.5 % (TILE 32) over each SM's active time.
+    EXPECT_GT(tl.achieved_occupancy, 0.99);
+    EXPECT_LE(tl.achieved_occupancy, 1.0);
+  }
+}
+
+// The table the "Trace vs Nsight Compute" panel opens (assets/ncu/memory-vs-ncu.json,
+// the path in app/ui/panel_memory_ncu.cpp): every kernel at TILE 8/16/32 and
+// N = 64/256, global requests and sectors equal in every launch.
+TEST(ShippedGpuResults, MemoryVsNcuTableLoads) {
+  const NcuTable t = load_ncu_table(in_source("assets/ncu/memory-vs-ncu.json"));
+  EXPECT_EQ(t.gpu, "NVIDIA H200");
+  EXPECT_EQ(t.trace_device, "NVIDIA H200");
+  EXPECT_EQ(t.date.rfind("2026-11-21", 0), 0u) << t.date;
+  EXPECT_FALSE(t.ncu_version.empty());
+  ASSERT_EQ(t.rows.size(), 36u);
+  for (const char* kernel : {"naive", "naive-row", "tiled", "coarsened", "tiled-transposed", "tiled-padded"}) {
+    for (int tile : {8, 16, 32}) {
+      for (int n : {64, 256}) {
+        const NcuRow* row = t.find(kernel, tile, n);
+        ASSERT_NE(row, nullptr) << kernel << " " << tile << " " << n;
+        for (const CounterComparison& c : compare_row(*row)) {
+          SCOPED_TRACE(std::string(kernel) + " TILE " + std::to_string(tile) + " N " + std::to_string(n) + ": " +
+                       std::string(c.pair->label));
+          EXPECT_NE(c.agreement, Agreement::Missing);
+          if (std::string(c.pair->trace_key).rfind("global_", 0) == 0) {
+            EXPECT_EQ(c.agreement, Agreement::Equal);
+          }
+        }
+      }
+    }
+  }
+}
+
+// docs/occupancy.md: tiled TILE 32 (1024 threads, 32 registers and 8 KiB of
+// shared memory on sm_90, as the CUDA runtime reported for the shipped
+// timeline) keeps two blocks on an H200 SM, 2048 thread slots, 100 %; on
+// seed 001's RTX 5070 Ti (1536 slots) one block fits: two thirds.
+TEST(ShippedGpuResults, Tile32FullOnTheH200TwoThirdsOnThe5070Ti) {
+  const TimingRecording r = load_timing(in_source("assets/timelines/h200_tiled_t32_4096.json").string());
+  const Occupancy h200 = compute_occupancy(preset_limits(*find_gpu_preset("h200")), r.timed_kernel);
+  EXPECT_EQ(h200.blocks_per_sm, 2);
+  EXPECT_EQ(h200.blocks_per_sm, r.api_blocks_per_sm);  // the occupancy API on the H200 that day
+  EXPECT_DOUBLE_EQ(h200.occupancy, 1.0);
+  const Occupancy rtx = compute_occupancy(preset_limits(*find_gpu_preset("rtx5070ti")), r.timed_kernel);
+  EXPECT_EQ(rtx.blocks_per_sm, 1);
+  EXPECT_NEAR(rtx.occupancy, 2.0 / 3.0, 1e-12);
+  EXPECT_EQ(rtx.limiting_factor, OccupancyLimit::Threads);
+}
+
+}  // namespace
+}  // namespace ts
