@@ -7,9 +7,8 @@
 
 namespace ts::test {
 
-// A recording for the tests; seed 0 draws a fresh one.
-inline Trace record_on(DeviceChoice device, KernelKind kind, int tile, int m, int n, int k,
-                       InputKind inputs = InputKind::Random, std::uint64_t seed = 0) {
+inline RecordParams record_params(DeviceChoice device, KernelKind kind, int tile, int m, int n, int k,
+                                  InputKind inputs = InputKind::Random, std::uint64_t seed = 0) {
   RecordParams p;
   p.kernel = kind;
   p.tile = tile;
@@ -18,8 +17,13 @@ inline Trace record_on(DeviceChoice device, KernelKind kind, int tile, int m, in
   p.k = k;
   p.device = device;
   p.inputs = inputs;
-  p.seed = seed ? seed : (std::random_device{}() | 1);
-  return record(p);
+  p.seed = seed ? seed : (std::random_device{}() | 1);  // 0: a fresh seed
+  return p;
+}
+
+inline Trace record_on(DeviceChoice device, KernelKind kind, int tile, int m, int n, int k,
+                       InputKind inputs = InputKind::Random, std::uint64_t seed = 0) {
+  return record(record_params(device, kind, tile, m, n, k, inputs, seed));
 }
 
 inline Trace small_trace(KernelKind kind = KernelKind::Tiled, int tile = 4, int m = 12, int n = 10, int k = 9) {

@@ -10,6 +10,7 @@
 
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
+#include "tests/core/trace_test_support.h"
 
 namespace ts::test {
 
@@ -18,15 +19,7 @@ struct KernelCase {
   int tile, m, n, k;
 
   RecordParams params(DeviceChoice device, std::uint64_t seed) const {
-    RecordParams p;
-    p.kernel = kind;
-    p.tile = tile;
-    p.m = m;
-    p.n = n;
-    p.k = k;
-    p.device = device;
-    p.seed = seed;
-    return p;
+    return record_params(device, kind, tile, m, n, k, InputKind::Random, seed);
   }
 };
 
