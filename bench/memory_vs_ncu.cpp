@@ -5,6 +5,8 @@
 //   memory_vs_ncu --manifest launches.json --ncu ncu.csv [--sass sass.txt]
 //                 [--device gpu|cpu|auto] [--check-emulator-up-to N]
 //                 -o table.json [--markdown table.md]
+//   memory_vs_ncu --render table.json --markdown table.md   (no GPU: rewrite the
+//                 Markdown of a recorded table, e.g. after the reasons changed)
 //
 // For each launch ncu_launches made (and ncu profiled, in the same order), it
 // records the instrumented kernel (or the emulator) at the same kernel, TILE
@@ -56,7 +58,19 @@ int main(int argc, char** argv) {
   app.add_option("--commit", commit, "The commit that was profiled, for the table's header");
   app.add_option("-o,--output", out_path, "The table, as JSON");
   app.add_option("--markdown", markdown_path, "The table, as Markdown");
+  std::string render_path;
+  app.add_option("--render", render_path, "Only write --markdown for this recorded table (JSON)");
   CLI11_PARSE(app, argc, argv);
+
+  if (!render_path.empty()) {
+    if (markdown_path.empty()) return fail("--render needs --markdown");
+    try {
+      std::ofstream(markdown_path) << ts::ncu_table_markdown(ts::load_ncu_table(render_path));
+    } catch (const ts::NcuTableError& e) {
+      return fail(e.what());
+    }
+    return 0;
+  }
 
   if (print_metrics) {
     std::string list;

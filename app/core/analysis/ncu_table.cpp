@@ -62,6 +62,11 @@ std::string explain(const NcuRow& row, const CounterPair& pair, double trace, do
                                                       : "smsp__sass_inst_executed_op_global_st.sum"),
                                        -1);
   const std::string sass = sass_summary(row, shared ? (load ? "LDS" : "STS") : (load ? "LDG" : "STG"));
+  const bool conflicts = key.find("conflicts") != std::string_view::npos;
+  if (conflicts && trace == 0 && hardware > 0)
+    return "conflicts the trace does not see: within each recorded instruction the lanes hit distinct banks (or "
+           "the same word); untested hypothesis: Nsight's counter also counts wavefronts added by other traffic "
+           "on the shared-memory banks (other warps, L1 fills)";
   const bool merged = instructions > 0 && instructions < trace_requests;
   if (merged) {
     const std::string per = fixed(trace_requests / instructions, 2);
@@ -71,7 +76,7 @@ std::string explain(const NcuRow& row, const CounterPair& pair, double trace, do
     if (key.find("wavefronts") != std::string_view::npos)
       return "wider accesses (" + per + " floats per instruction on average) move more bytes each: a 128-bit "
              "shared load of 32 lanes is 512 bytes, at least 4 wavefronts; the trace counts wavefronts of 4-byte accesses";
-    if (key.find("conflicts") != std::string_view::npos)
+    if (conflicts)
       return "Nsight counts conflicts as wavefronts beyond a wide access's own minimum (4 for 128-bit); the trace "
              "counts them per 4-byte access: the same layout, counted over different instructions";
     return "the compiler merged accesses into wider ones" + sass + ": sectors are counted per instruction";
@@ -79,9 +84,9 @@ std::string explain(const NcuRow& row, const CounterPair& pair, double trace, do
   if (instructions > trace_requests && key.find("requests") != std::string_view::npos)
     return "the hardware executed more instructions than the trace has warp-level accesses" + sass +
            ": an access the source makes once may be issued twice (e.g. split at a predicate)";
-  if (hardware > trace && key.find("conflicts") != std::string_view::npos)
-    return "conflicts the trace does not see: Nsight's counter also counts cycles a bank was busy with other "
-           "traffic (other warps' accesses, L1 fills), not only conflicts within one instruction";
+  if (conflicts && hardware > trace)
+    return "more conflicts than the trace's instructions make; untested hypothesis: Nsight's counter also counts "
+           "wavefronts added by other traffic on the shared-memory banks (other warps, L1 fills)";
   return "not explained: both count the same warp-level instructions of the same launch" + sass;
 }
 
