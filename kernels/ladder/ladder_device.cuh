@@ -44,6 +44,15 @@ __device__ __forceinline__ void cp_async_4(void* shared_dst, const void* global_
                "l"(global_src), "r"(src_bytes));
 }
 
+// The two copies for a source known to be in bounds (no zero-fill operand),
+// to a shared-memory address the caller keeps as a 32-bit value.
+__device__ __forceinline__ void cp_async_16(std::uint32_t shared_dst, const void* global_src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_dst), "l"(global_src));
+}
+__device__ __forceinline__ void cp_async_4(std::uint32_t shared_dst, const void* global_src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(shared_dst), "l"(global_src));
+}
+
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 
 // Waits until at most PENDING committed groups are still in flight.

@@ -14,7 +14,12 @@ namespace ts::ladder {
 // register reuse cache holds and so how often two reads meet in one register
 // bank: 0 rows of the patch outer, 1 columns outer, 2 rows outer with the
 // columns zigzagging, 3 one 4 x 4 piece at a time.
-template <int WM, int WN, int TM, int TN, int ORDER = 0>
+// LANE_MAP: which lane takes which patch. 0: lanes row-major over the
+// kLanesM x kLanesN grid. 1: lanes l and l^2 share a row of patches and lanes
+// l and l^1 a column, so both the A and the B fragment loads have the
+// lane-pair uniformity that lets shared memory return a float4 load in half
+// the wavefronts.
+template <int WM, int WN, int TM, int TN, int ORDER = 0, int LANE_MAP = 0>
 struct WarpTileThread {
   static_assert(TM % 4 == 0 && TN % 4 == 0, "a thread's patch is made of 4 x 4 pieces");
   static constexpr int kLanesM = WM / TM, kLanesN = WN / TN;  // the lanes as a kLanesM x kLanesN grid
@@ -24,7 +29,11 @@ struct WarpTileThread {
   float acc[TM][TN];
   int lane_m, lane_n;
 
-  __device__ __forceinline__ explicit WarpTileThread(int lane) : lane_m(lane / kLanesN), lane_n(lane % kLanesN) {
+  static_assert(LANE_MAP == 0 || (kLanesM >= 2 && kLanesN >= 2), "paired lanes need two lanes each way");
+
+  __device__ __forceinline__ explicit WarpTileThread(int lane)
+      : lane_m(LANE_MAP == 0 ? lane / kLanesN : (lane & 1) | (lane >> 2) / (kLanesN / 2) << 1),
+        lane_n(LANE_MAP == 0 ? lane % kLanesN : (lane >> 1 & 1) | (lane >> 2) % (kLanesN / 2) << 1) {
 #pragma unroll
     for (int i = 0; i < TM; ++i)
 #pragma unroll
