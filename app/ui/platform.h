@@ -22,6 +22,8 @@ class Platform {
   // Sleeps until an event arrives or `seconds` pass (nothing on screen is
   // moving); returns true if it woke for an event.
   virtual bool wait_events(double seconds) = 0;
+  // Ends a wait_events() from another thread (a finished recording).
+  virtual void wake() = 0;
   virtual bool should_close() = 0;
   virtual bool minimised() = 0;
   virtual void new_frame() = 0;  // the platform half of ImGui's new frame

@@ -81,6 +81,7 @@ class HeadlessPlatform : public Platform {
   void shutdown_imgui() override { ImGui::GetIO().BackendPlatformName = nullptr; }
   void poll_events() override {}
   bool wait_events(double) override { return false; }
+  void wake() override {}
   bool should_close() override { return false; }
   bool minimised() override { return false; }
   void new_frame() override {

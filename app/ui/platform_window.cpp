@@ -49,6 +49,7 @@ class WindowPlatform : public Platform {
     glfwWaitEventsTimeout(seconds);
     return glfwGetTime() - t0 < seconds * 0.9;
   }
+  void wake() override { glfwPostEmptyEvent(); }  // thread-safe in GLFW
   bool should_close() override { return glfwWindowShouldClose(window_); }
   bool minimised() override { return glfwGetWindowAttrib(window_, GLFW_ICONIFIED) != 0; }
   void new_frame() override { ImGui_ImplGlfw_NewFrame(); }

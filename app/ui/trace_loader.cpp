@@ -59,6 +59,11 @@ TraceLoader::~TraceLoader() {
   if (worker_.joinable()) worker_.join();
 }
 
+void TraceLoader::set_on_finished(std::function<void()> on_finished) {
+  std::lock_guard lock(mutex_);
+  on_finished_ = std::move(on_finished);
+}
+
 void TraceLoader::set_prefetch(bool on) {
   std::lock_guard lock(mutex_);
   prefetch_ = on;
@@ -122,11 +127,14 @@ void TraceLoader::start(Job job) {
   running_ = true;
   finished_ = false;
   started_ = std::chrono::steady_clock::now();
-  worker_ = std::thread([this, job = current_] {
+  worker_ = std::thread([this, job = current_, on_finished = on_finished_] {
     Result r = run(job);
-    std::lock_guard lock(mutex_);
-    result_ = std::move(r);
-    finished_ = true;
+    {
+      std::lock_guard lock(mutex_);
+      result_ = std::move(r);
+      finished_ = true;
+    }
+    if (on_finished) on_finished();
   });
 }
 
@@ -201,6 +209,11 @@ void TraceLoader::maybe_prefetch(const LoadedTrace& done) {
 bool TraceLoader::busy() const {
   std::lock_guard lock(mutex_);
   return ready_.has_value() || (running_ && current_.deliver) || waiting_.has_value();
+}
+
+bool TraceLoader::working_for_user() const {
+  std::lock_guard lock(mutex_);
+  return running_ && !finished_ && (current_.deliver || waiting_.has_value());
 }
 
 std::string TraceLoader::busy_what() const {

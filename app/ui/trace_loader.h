@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -60,6 +61,8 @@ class TraceLoader {
 
   // A job the user asked for is running or waiting (background prefetches do not count).
   bool busy() const;
+  // A job is still running and the user waits for it (or for the job queued behind it).
+  bool working_for_user() const;
   std::string busy_what() const;
   double busy_seconds() const;
   // The finished job's result, without blocking; starts the waiting request.
@@ -69,6 +72,8 @@ class TraceLoader {
 
   // Background prefetching of the other TILE (on by default; tests turn it off).
   void set_prefetch(bool on);
+  // Called on the worker thread whenever a job finishes (the app wakes its loop).
+  void set_on_finished(std::function<void()> on_finished);
   // A recording of exactly these parameters (seed included) is in memory.
   bool in_memory(const RecordParams& params) const;
 
@@ -98,6 +103,7 @@ class TraceLoader {
   std::chrono::steady_clock::time_point started_;
   std::deque<std::pair<RecordParams, std::shared_ptr<const LoadedTrace>>> cache_;  // newest last
   bool prefetch_ = true;
+  std::function<void()> on_finished_;
 };
 
 }  // namespace ts::ui

@@ -33,8 +33,10 @@ constexpr std::size_t kStackBytes = 256 * 1024;  // the sanitizer's frames are l
 constexpr std::size_t kStackBytes = 64 * 1024;
 #endif
 
-// Fiber stacks, mapped once per worker with a guard page below each and
-// reused for every block: a launch of N = 256 starts 65536 fibers.
+// Fiber stacks, each with a guard page below it, mapped once for the whole
+// process and reused by every block of every recording: a TILE = 32 block
+// starts 1024 fibers, and mapping their stacks afresh each time (mmap,
+// mprotect, munmap) cost more than the emulation itself at N = 64.
 class StackPool {
  public:
   StackPool() : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))) {}
@@ -44,14 +46,19 @@ class StackPool {
     for (void* base : mapped_) munmap(base, kStackBytes + page_);
   }
   ctx::stack_context allocate() {
-    void* base;
-    if (!free_.empty()) {
-      base = free_.back();
-      free_.pop_back();
-    } else {
+    void* base = nullptr;
+    {
+      std::lock_guard lock(mutex_);
+      if (!free_.empty()) {
+        base = free_.back();
+        free_.pop_back();
+      }
+    }
+    if (!base) {
       base = mmap(nullptr, kStackBytes + page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       if (base == MAP_FAILED) throw std::bad_alloc();
       mprotect(base, page_, PROT_NONE);  // guard page: an overflow faults instead of corrupting
+      std::lock_guard lock(mutex_);
       mapped_.push_back(base);
     }
     ctx::stack_context sc;
@@ -60,13 +67,17 @@ class StackPool {
     return sc;
   }
   void deallocate(ctx::stack_context& sc) {
+    std::lock_guard lock(mutex_);
     free_.push_back(static_cast<char*>(sc.sp) - kStackBytes - page_);
   }
 
  private:
   std::size_t page_;
+  std::mutex mutex_;
   std::vector<void*> mapped_, free_;
 };
+
+StackPool g_stacks;
 
 struct PoolAllocator {
   StackPool* pool;
@@ -148,7 +159,7 @@ void check_index(ArrayId array, std::uint32_t index) {
           (index == rec::kOutOfRange ? " (index past a tile edge)" : " (element " + std::to_string(index) + ")"));
 }
 
-void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br, StackPool& stacks) {
+void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   const std::uint32_t n = static_cast<std::uint32_t>(pass.block.count());
   const std::uint64_t first_thread = std::uint64_t{block_linear} * n;
   blockIdx = {block_linear % pass.grid.x, (block_linear / pass.grid.x) % pass.grid.y,
@@ -168,7 +179,7 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br, Stack
       t.out = pass.events + pass.offsets[first_thread + i];
       t.capacity = pass.offsets[first_thread + i + 1] - pass.offsets[first_thread + i];
     }
-    fibers.emplace_back(std::allocator_arg, PoolAllocator{&stacks}, [&t, &pass](ctx::fiber&& caller) {
+    fibers.emplace_back(std::allocator_arg, PoolAllocator{&g_stacks}, [&t, &pass](ctx::fiber&& caller) {
       t.caller = std::move(caller);
       try {
         pass.entry(pass.args);
@@ -222,12 +233,11 @@ void run_pass(const Pass& pass, unsigned workers) {
   std::exception_ptr first_error;
   std::mutex error_mutex;
   auto worker = [&] {
-    StackPool stacks;
     BlockRun br;
     br.shared.resize(kSharedWords);
     t_pass = &pass;
     try {
-      for (std::uint32_t b; (b = next.fetch_add(1)) < blocks;) run_block(pass, b, br, stacks);
+      for (std::uint32_t b; (b = next.fetch_add(1)) < blocks;) run_block(pass, b, br);
     } catch (...) {
       std::lock_guard lock(error_mutex);
       if (!first_error) first_error = std::current_exception();
