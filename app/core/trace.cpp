@@ -1,9 +1,35 @@
 // trace.cpp — coordinates and names for the trace model.
 #include "app/core/trace.h"
 
+#include <sys/mman.h>
+
 #include <ctime>
+#include <new>
 
 namespace ts {
+
+namespace {
+constexpr std::size_t kHugePage = 2u << 20;
+}
+
+EventBuffer::EventBuffer(std::size_t n) : size_(n) {
+  if (n == 0) return;
+  const std::size_t bytes = n * sizeof(Event);
+  if (bytes < kHugePage) {
+    data_ = std::unique_ptr<Event[], Release>(new Event[n], Release{0});
+    return;
+  }
+  const std::size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) throw std::bad_alloc();
+  madvise(p, mapped, MADV_HUGEPAGE);  // a hint: without it (or without THP) 4 KB pages still work
+  data_ = std::unique_ptr<Event[], Release>(static_cast<Event*>(p), Release{mapped});
+}
+
+void EventBuffer::Release::operator()(Event* p) const {
+  if (bytes == 0) delete[] p;
+  else munmap(p, bytes);
+}
 
 ThreadCoord Trace::thread_coord(std::uint64_t thread) const {
   const std::uint64_t per_block = launch.block.count();

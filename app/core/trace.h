@@ -55,11 +55,14 @@ struct BlockTiming {
 static_assert(sizeof(BlockTiming) == 24);
 
 // Events live in one uninitialised allocation: a trace of N = 256 holds
-// ~36 million of them and zero-filling 600 MB first would cost real time.
+// ~36 million of them and zero-filling 450 MB first would cost real time.
+// Large buffers ask for transparent huge pages: the recorders' threads fill
+// them in parallel, and 4 KB page faults from two threads at once serialised
+// on the kernel's memory map (the emulator ran slower on two cores than on one).
 class EventBuffer {
  public:
   EventBuffer() = default;
-  explicit EventBuffer(std::size_t n) : data_(n ? new Event[n] : nullptr), size_(n) {}
+  explicit EventBuffer(std::size_t n);
   Event* data() { return data_.get(); }
   const Event* data() const { return data_.get(); }
   std::size_t size() const { return size_; }
@@ -69,7 +72,11 @@ class EventBuffer {
   std::span<Event> span() { return {data_.get(), size_}; }
 
  private:
-  std::unique_ptr<Event[]> data_;
+  struct Release {
+    std::size_t bytes;  // mapped bytes; 0: allocated with new[]
+    void operator()(Event* p) const;
+  };
+  std::unique_ptr<Event[], Release> data_;
   std::size_t size_ = 0;
 };
 
