@@ -12,13 +12,13 @@
 #include <string>
 
 #include "app/cli/commands.h"
+#include "app/cli/record_options.h"
 #include "app/core/analysis/ncu_import.h"
 #include "app/core/launch_json.h"
 #include "app/core/occupancy_json.h"
 #include "app/core/timeline.h"
 #include "app/core/timeline_vs_ncu.h"
 #include "app/core/timing_recording.h"
-#include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/timing_request.h"
 
@@ -26,11 +26,7 @@ namespace ts::cli {
 namespace {
 
 struct TimelineOptions {
-  std::string kernel = "tiled";
-  int tile = 16;
-  int size = 4096;
-  int m = 0, n = 0, k = 0;  // 0: use size
-  std::uint64_t seed = 0;
+  RecordOptions launch;  // --kernel --tile --size --m --k --n --seed
   std::string load, output, ncu;
   int bins = 50;
   bool json = false;
@@ -124,13 +120,12 @@ int run(const TimelineOptions& o) {
     if (!o.load.empty()) {
       rec = load_timing(o.load);
     } else {
-      const auto kind = find_kernel(o.kernel);
-      if (!kind) return fail("unknown kernel '" + o.kernel + "' (choose one of " + kernel_names() + ")");
-      const int m = o.m ? o.m : o.size, n = o.n ? o.n : o.size, k = o.k ? o.k : o.size;
-      if (std::string why = timing_request_error(*kind, o.tile, m, n, k); !why.empty()) return fail(why);
+      RecordParams p;
+      if (std::string err = to_record_params(o.launch, p); !err.empty()) return fail(err);
+      if (std::string why = timing_request_error(p.kernel, p.tile, p.m, p.n, p.k); !why.empty()) return fail(why);
       const gpu::DeviceStatus st = gpu::probe();
       if (!st.available) return fail("a timeline is recorded on a GPU: " + st.reason + " (use --load FILE to view one)");
-      rec = gpu::record_timing(*kind, o.tile, m, n, k, o.seed);
+      rec = gpu::record_timing(p.kernel, p.tile, p.m, p.n, p.k, p.seed);
     }
     const Timeline tl = build_timeline(rec.blocks, shape_of(rec));
     nlohmann::json ncu = nullptr;
@@ -170,13 +165,8 @@ Command add_timeline_command(CLI::App& parent) {
   auto* app = parent.add_subcommand(
       "timeline", "Record one full-size launch's per-block SM and timing on the GPU, and summarise its SM timeline");
   auto o = std::make_shared<TimelineOptions>();
-  app->add_option("--kernel", o->kernel, "Kernel: " + kernel_names())->capture_default_str();
-  app->add_option("--tile", o->tile, "TILE: 2, 4, 8, 16 or 32")->capture_default_str();
-  app->add_option("--size", o->size, "Sets M = K = N")->capture_default_str();
-  app->add_option("--m", o->m, "Rows of A and C (overrides --size)");
-  app->add_option("--k", o->k, "Columns of A, rows of B (overrides --size)");
-  app->add_option("--n", o->n, "Columns of B and C (overrides --size)");
-  app->add_option("--seed", o->seed, "Seed of the random inputs (0: a fresh one)");
+  o->launch.size = 4096;  // full size: only the per-block timing is kept
+  add_launch_options(*app, o->launch);
   app->add_option("--load", o->load, "Summarise a saved timing recording instead of recording");
   app->add_option("-o,--output", o->output, "Save the per-block timing (JSON) for the app or --load");
   app->add_option("--ncu", o->ncu, "Nsight Compute's CSV (--csv --print-units base) of the same launch, to compare");

@@ -5,16 +5,20 @@
 
 namespace ts::cli {
 
-void add_record_options(CLI::App& app, RecordOptions& o) {
+void add_launch_options(CLI::App& app, RecordOptions& o) {
   app.add_option("--kernel", o.kernel, "Kernel: " + kernel_names())->capture_default_str();
   app.add_option("--tile", o.tile, "TILE (block edge for the naive kernels): 2, 4, 8, 16 or 32")->capture_default_str();
   app.add_option("--size", o.size, "Sets M = K = N")->capture_default_str();
   app.add_option("--m", o.m, "Rows of A and C (overrides --size)");
   app.add_option("--k", o.k, "Columns of A, rows of B (overrides --size)");
   app.add_option("--n", o.n, "Columns of B and C (overrides --size)");
+  app.add_option("--seed", o.seed, "Seed of the inputs (0: a fresh one)");
+}
+
+void add_record_options(CLI::App& app, RecordOptions& o) {
+  add_launch_options(app, o);
   app.add_option("--device", o.device, "gpu, cpu (the emulator) or auto")->capture_default_str();
   app.add_option("--inputs", o.inputs, "random (uniform in [-1, 1]) or integers (0..4)")->capture_default_str();
-  app.add_option("--seed", o.seed, "Seed of the inputs (0: a fresh one)");
 }
 
 std::string to_record_params(const RecordOptions& o, RecordParams& p) {

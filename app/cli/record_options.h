@@ -19,6 +19,9 @@ struct RecordOptions {
   std::uint64_t seed = 0;
 };
 
+// What ran: --kernel --tile --size --m --k --n --seed.
+void add_launch_options(CLI::App& app, RecordOptions& opts);
+// The launch options, plus how to record: --device --inputs.
 void add_record_options(CLI::App& app, RecordOptions& opts);
 // Fills params; returns an error message, empty when the options are valid.
 std::string to_record_params(const RecordOptions& opts, RecordParams& params);
