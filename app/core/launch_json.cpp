@@ -1,26 +1,20 @@
 // launch_json.cpp — the launch description as JSON.
 #include "app/core/launch_json.h"
 
-#include <limits>
+#include <optional>
+
+#include "app/core/json_integer.h"
 
 namespace ts {
 namespace {
 
 using nlohmann::json;
 
-// An integer field, checked: JSON allows 1e30 where a count is expected, and
-// converting that to an integer type is undefined behaviour.
+// An integer field, checked (json_integer.h): a hostile file gets a type
+// error, not undefined behaviour.
 template <class T>
 T integer(const json& j) {
-  if (j.is_number_unsigned()) {
-    const auto v = j.get<std::uint64_t>();
-    if (v <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())) return static_cast<T>(v);
-  } else if (j.is_number_integer()) {
-    const auto v = j.get<std::int64_t>();
-    if (v >= static_cast<std::int64_t>(std::numeric_limits<T>::min()) &&
-        (v < 0 || static_cast<std::uint64_t>(v) <= static_cast<std::uint64_t>(std::numeric_limits<T>::max())))
-      return static_cast<T>(v);
-  }
+  if (const std::optional<T> v = json_integer<T>(j)) return *v;
   throw json::type_error::create(302, "expected an integer in range, got " + j.dump(), &j);
 }
 

@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <fstream>
+#include <optional>
 
+#include "app/core/json_integer.h"
 #include "app/core/launch_json.h"
 #include "app/core/occupancy_json.h"
 
@@ -15,21 +17,11 @@ using nlohmann::json;
 // An integer field within [lo, hi]: a hostile file gets a message, not a wrap-around.
 template <class T>
 T bounded(const json& j, const char* key, long long lo, long long hi) {
-  const json& v = j.at(key);
-  bool ok = v.is_number_integer();
-  if (ok && v.is_number_unsigned()) ok = v.get<std::uint64_t>() <= static_cast<std::uint64_t>(hi);
-  if (ok && !v.is_number_unsigned()) ok = v.get<std::int64_t>() >= lo && v.get<std::int64_t>() <= hi;
-  if (!ok) throw TimingFileError(std::string("'") + key + "' is not an integer in " + std::to_string(lo) + ".." +
-                                 std::to_string(hi));
-  return static_cast<T>(v.get<std::int64_t>());
-}
-
-// A non-negative integer, however the JSON stored it; false otherwise.
-bool to_u64(const json& v, std::uint64_t& out) {
-  if (v.is_number_unsigned()) out = v.get<std::uint64_t>();
-  else if (v.is_number_integer() && v.get<std::int64_t>() >= 0) out = static_cast<std::uint64_t>(v.get<std::int64_t>());
-  else return false;
-  return true;
+  const std::optional<std::int64_t> v = json_integer<std::int64_t>(j.at(key));
+  if (!v || *v < lo || *v > hi)
+    throw TimingFileError(std::string("'") + key + "' is not an integer in " + std::to_string(lo) + ".." +
+                          std::to_string(hi));
+  return static_cast<T>(*v);
 }
 
 }  // namespace
@@ -102,13 +94,16 @@ TimingRecording timing_from_json(const json& j) {
     r.blocks.resize(sm.size());
     for (std::size_t i = 0; i < sm.size(); ++i) {
       BlockTiming& t = r.blocks[i];
-      std::uint64_t id = 0;
-      if (!to_u64(sm[i], id) || !to_u64(start[i], t.start_ns) || !to_u64(end[i], t.end_ns))
+      const auto id = json_integer<std::uint64_t>(sm[i]), start_ns = json_integer<std::uint64_t>(start[i]),
+                 end_ns = json_integer<std::uint64_t>(end[i]);
+      if (!id || !start_ns || !end_ns)
         throw TimingFileError("block " + std::to_string(i) + " has a non-integer entry");
-      if (id >= static_cast<std::uint64_t>(r.sm_count))
-        throw TimingFileError("block " + std::to_string(i) + " ran on SM " + std::to_string(id) + " of " +
+      if (*id >= static_cast<std::uint64_t>(r.sm_count))
+        throw TimingFileError("block " + std::to_string(i) + " ran on SM " + std::to_string(*id) + " of " +
                               std::to_string(r.sm_count));
-      t.sm = static_cast<std::uint32_t>(id);
+      t.sm = static_cast<std::uint32_t>(*id);
+      t.start_ns = *start_ns;
+      t.end_ns = *end_ns;
       if (t.end_ns < t.start_ns) throw TimingFileError("block " + std::to_string(i) + " ends before it starts");
     }
   } catch (const json::exception& e) {

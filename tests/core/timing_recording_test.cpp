@@ -52,6 +52,9 @@ TEST(TimingRecording, BrokenFilesGetOneClearError) {
       {"version", [](nlohmann::json& j) { j["version"] = 99; }},
       {"sm_count", [](nlohmann::json& j) { j["sm_count"] = -1; }},
       {"sm_count", [](nlohmann::json& j) { j["sm_count"] = 1e30; }},
+      // A parsed 0 is stored unsigned: the lower bound must hold for it too.
+      {"sm_count", [](nlohmann::json& j) { j["sm_count"] = 0u; }},
+      {"max_warps_per_sm", [](nlohmann::json& j) { j["max_warps_per_sm"] = 0u; }},
       {"max_warps_per_sm", [](nlohmann::json& j) { j["max_warps_per_sm"] = "64"; }},
       {"block size", [](nlohmann::json& j) { j["timed_kernel"]["threads_per_block"] = 64; }},
       {"grid has 4", [](nlohmann::json& j) { j["blocks"]["sm"].erase(0); j["blocks"]["start_ns"].erase(0); j["blocks"]["end_ns"].erase(0); }},
