@@ -16,10 +16,6 @@ std::span<const Event> events_of_iteration(const Trace& t, std::uint64_t thread,
   return all.subspan(static_cast<std::size_t>(lo - all.begin()), static_cast<std::size_t>(hi - lo));
 }
 
-bool is_shared(std::uint8_t array) {
-  return array == static_cast<std::uint8_t>(ArrayId::As) || array == static_cast<std::uint8_t>(ArrayId::Bs);
-}
-
 // The shared stores of the Load phase of one iteration, with the global load
 // each one copied (the event just before it in program order).
 template <class Visit>
@@ -29,7 +25,7 @@ void for_each_copied_word(const Trace& t, std::uint64_t thread, std::uint32_t it
   const std::span<const Event> ev = events_of_iteration(t, thread, iteration);
   for (std::size_t i = 0; i < ev.size(); ++i) {
     const Event& e = ev[i];
-    if (!is_shared(e.array) || e.op() != Op::Store || e.epoch != iteration * bpi) continue;
+    if (e.space() != Space::Shared || e.op() != Op::Store || e.epoch != iteration * bpi) continue;
     CopiedWord w;
     w.shared = e.array_id();
     w.slot = e.index;
@@ -230,7 +226,7 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
     if (bpi > 0) {
       std::vector<const Event*> loads;
       for (const Event& e : events_of_iteration(t, h.thread, it))
-        if (is_shared(e.array) && e.op() == Op::Load && e.epoch == it * bpi + 1) loads.push_back(&e);
+        if (e.space() == Space::Shared && e.op() == Op::Load && e.epoch == it * bpi + 1) loads.push_back(&e);
       if (!loads.empty() && loads.size() % T == 0) {
         const std::size_t group = loads.size() / T;
         for (std::uint32_t k = 0; k < T; ++k) {
