@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/catalog.h"
+#include "kernels/cuda/bench_timing.cuh"  // CudaEvent
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/cuda/device_clock.cuh"
@@ -118,32 +119,22 @@ TimingRecording record_timing(KernelKind kind, int tile, int m, int n, int k, st
   const std::vector<BlockTiming> unwritten(blocks, BlockTiming{0, 0, ~0ull, 0});
 
   const dim3 grid(shape.grid.x, shape.grid.y, shape.grid.z), block(shape.block.x, shape.block.y, shape.block.z);
-  cudaEvent_t start, stop;
-  TS_CUDA_CHECK(cudaEventCreate(&start));
-  TS_CUDA_CHECK(cudaEventCreate(&stop));
-  try {
-    // Twice: the first launch warms the clocks and caches; the second is kept.
-    for (int pass = 0; pass < 2; ++pass) {
-      TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));  // poison: NaN until written
-      TS_CUDA_CHECK(cudaMemcpy(d_timing, unwritten.data(), blocks * sizeof(BlockTiming), cudaMemcpyHostToDevice));
-      TS_CUDA_CHECK(cudaEventRecord(start));
-      dispatch(kind, tile, [&]<KernelKind K, int T>() {
-        timed_kernel<K, T><<<grid, block>>>(d_a, d_b, d_c, m, n, k, d_timing);
-      });
-      TS_CUDA_CHECK(cudaGetLastError());
-      TS_CUDA_CHECK(cudaEventRecord(stop));
-      TS_CUDA_CHECK(cudaEventSynchronize(stop));
-    }
-    float ms = 0;
-    TS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    r.elapsed_ms = ms;
-  } catch (...) {
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    throw;
+  const CudaEvent start, stop;
+  // Twice: the first launch warms the clocks and caches; the second is kept.
+  for (int pass = 0; pass < 2; ++pass) {
+    TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));  // poison: NaN until written
+    TS_CUDA_CHECK(cudaMemcpy(d_timing, unwritten.data(), blocks * sizeof(BlockTiming), cudaMemcpyHostToDevice));
+    TS_CUDA_CHECK(cudaEventRecord(start.get()));
+    dispatch(kind, tile, [&]<KernelKind K, int T>() {
+      timed_kernel<K, T><<<grid, block>>>(d_a, d_b, d_c, m, n, k, d_timing);
+    });
+    TS_CUDA_CHECK(cudaGetLastError());
+    TS_CUDA_CHECK(cudaEventRecord(stop.get()));
+    TS_CUDA_CHECK(cudaEventSynchronize(stop.get()));
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
+  float ms = 0;
+  TS_CUDA_CHECK(cudaEventElapsedTime(&ms, start.get(), stop.get()));
+  r.elapsed_ms = ms;
 
   r.blocks.resize(blocks);
   TS_CUDA_CHECK(cudaMemcpy(r.blocks.data(), d_timing, blocks * sizeof(BlockTiming), cudaMemcpyDeviceToHost));
