@@ -1,8 +1,5 @@
 // bench_entries.cpp — the benchmark's kernels: cuBLAS, the visualized kernels'
 // plain builds, the ladder.
-#include <cstdint>
-#include <limits>
-
 #include "kernels/catalog.h"
 #include "kernels/cuda/bench_entries.cuh"
 #include "kernels/cuda/plain_kernels.cuh"
@@ -13,14 +10,6 @@ namespace {
 
 // The visualized kernels are benchmarked at these two TILEs (the block edge for the naive ones).
 constexpr int kBenchTiles[] = {16, 32};
-
-// Both the visualized kernels and the ladder index with 32-bit ints.
-std::string index_refusal(int m, int n, int k) {
-  const auto limit = static_cast<std::int64_t>(std::numeric_limits<int>::max());
-  if (std::int64_t(m) * k > limit || std::int64_t(k) * n > limit || std::int64_t(m) * n > limit)
-    return "a matrix of 2^31 or more elements is beyond the kernels' 32-bit indexing";
-  return {};
-}
 
 BenchEntry cublas_entry(CublasHandle* h, bool tf32) {
   BenchEntry e;
@@ -46,7 +35,7 @@ BenchEntry visualized_entry(KernelKind kind, int tile) {
     return 4.0 * (double(loads_per_a_element(kind, tile, m, n)) * m * k +
                   double(loads_per_b_element(kind, tile, m, n)) * k * n + double(m) * n);
   };
-  e.refusal = [](int m, int n, int k, int) { return index_refusal(m, n, k); };
+  e.refusal = [](int m, int n, int k, int) { return ladder::index_refusal(m, n, k); };
   e.launch = [kind, tile](const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
     launch_plain(kind, tile, a, b, c, m, n, k, s);
   };

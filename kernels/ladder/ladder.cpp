@@ -36,6 +36,13 @@ const LadderKernel* find_ladder_kernel(std::string_view name) {
   return nullptr;
 }
 
+std::string index_refusal(int m, int n, int k) {
+  const auto limit = static_cast<std::int64_t>(std::numeric_limits<int>::max());
+  if (std::int64_t(m) * k > limit || std::int64_t(k) * n > limit || std::int64_t(m) * n > limit)
+    return "a matrix of 2^31 or more elements is beyond the kernels' 32-bit indexing";
+  return {};
+}
+
 std::string ladder_refusal(const LadderKernel& kernel, int m, int n, int k, int compute_capability) {
   const auto cc_text = [](int cc) { return std::to_string(cc / 10) + "." + std::to_string(cc % 10); };
   if (kernel.only_cc && compute_capability != kernel.only_cc)
@@ -45,10 +52,7 @@ std::string ladder_refusal(const LadderKernel& kernel, int m, int n, int k, int 
     return std::string(kernel.name) + " is built for compute capability 8.0 and newer (cp.async, TF32 mma); this GPU is " +
            cc_text(compute_capability);
   if (m < 1 || n < 1 || k < 1) return "m, n and k must be positive";
-  // The kernels index with 32-bit ints: every matrix must stay under 2^31 elements.
-  const auto limit = static_cast<std::int64_t>(std::numeric_limits<int>::max());
-  if (std::int64_t(m) * k > limit || std::int64_t(k) * n > limit || std::int64_t(m) * n > limit)
-    return "a matrix of 2^31 or more elements is beyond the kernels' 32-bit indexing";
+  if (std::string why = index_refusal(m, n, k); !why.empty()) return why;
   if (kernel.multiple_of > 1 && (k % kernel.multiple_of != 0 || n % kernel.multiple_of != 0))
     return std::string(kernel.name) + " loads 16-byte rows (float4): k and n must be multiples of " +
            std::to_string(kernel.multiple_of) + " (got k = " + std::to_string(k) + ", n = " + std::to_string(n) + ")";

@@ -34,6 +34,10 @@ const LadderKernel* find_ladder_kernel(std::string_view name);
 // tile; the vectorized rungs need 16-byte aligned rows.
 std::string ladder_refusal(const LadderKernel& kernel, int m, int n, int k, int compute_capability);
 
+// Why a shape is beyond 32-bit int indexing (a matrix of 2^31 or more
+// elements), or empty. The ladder and the visualized kernels both index so.
+std::string index_refusal(int m, int n, int k);
+
 // One declaration per rung, defined in the rung's file.
 void launch_blocktile_1d(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 void launch_blocktile_2d(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
