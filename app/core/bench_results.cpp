@@ -192,13 +192,12 @@ const BenchRow* find_row(const BenchResults& results, std::string_view kernel, i
 void derive_figures(BenchResults& results) {
   const double peak = results.ceilings.peak_fp32_gflops;
   for (BenchRow& r : results.rows) {
+    r.intensity = r.bytes > 0 ? gemm_flops(r.m, r.n, r.k) / r.bytes : 0;
     if (r.status != RowStatus::Ok || r.time_ms <= 0) {
       r.gflops = r.pct_cublas = r.pct_cublas_tf32 = r.pct_peak = 0;
-      r.intensity = r.bytes > 0 ? gemm_flops(r.m, r.n, r.k) / r.bytes : 0;
       continue;
     }
     r.gflops = gemm_flops(r.m, r.n, r.k) / (r.time_ms * 1e6);
-    r.intensity = r.bytes > 0 ? gemm_flops(r.m, r.n, r.k) / r.bytes : 0;
     r.pct_peak = peak > 0 ? 100.0 * r.gflops / peak : 0;
   }
   // Percentages against the references of the same size, measured in the same run.
