@@ -35,14 +35,12 @@ namespace {
 
 nlohmann::json side(const Trace& t, const CompareOptions& o) {
   nlohmann::json j = {{"launch", launch_to_json(t.launch)}};
-  if (o.step == kAllSteps) {
-    nlohmann::json counters = memory_counters_json(analyze_memory(t));
+  nlohmann::json counters = memory_counters_json(analyze_memory(t, 0, o.step));
+  if (o.step == kAllSteps) {  // the reuse counters are over the whole launch only
     counters.update(reuse_counters_json(analyze_reuse(t)));
     counters.erase("shared_reads_per_staged_value");  // an object, not a counter
-    j["counters"] = counters;
-  } else {
-    j["counters"] = memory_counters_json(analyze_memory(t, 0, o.step));
   }
+  j["counters"] = counters;
   if (o.cell) {
     const auto thread = c_writer_thread(t, o.cell->row, o.cell->col);
     if (!thread)
