@@ -24,9 +24,9 @@ constexpr std::array<KernelInfo, 6> kInfos{{
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-bool is_naive(KernelKind kind) { return kind == KernelKind::Naive || kind == KernelKind::NaiveRow; }
-
 }  // namespace
+
+bool is_naive(KernelKind kind) { return kind == KernelKind::Naive || kind == KernelKind::NaiveRow; }
 
 const KernelInfo& kernel_info(KernelKind kind) {
   for (const auto& info : kInfos)

@@ -28,6 +28,9 @@ struct KernelInfo {
 const KernelInfo& kernel_info(KernelKind kind);
 std::optional<KernelKind> find_kernel(std::string_view name);
 std::string kernel_names();  // "naive, naive-row, ..." for messages
+// The naive kernels read global memory directly: no shared tiles, no barriers,
+// and TILE is only their block edge.
+bool is_naive(KernelKind kind);
 
 // TILE must be one of kAllTiles. For the naive kernels it is the block edge.
 bool is_valid_tile(int tile);

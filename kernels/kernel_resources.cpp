@@ -26,9 +26,9 @@ std::vector<int> recorded_arches() {
 std::vector<int> binary_arches() { return generated::kBinaryArches; }
 
 const CompiledResources* find_compiled_resources(int arch, KernelKind kind, int tile) {
-  const bool naive = kind == KernelKind::Naive || kind == KernelKind::NaiveRow;
+  const int table_tile = is_naive(kind) ? 0 : tile;
   for (const CompiledResources& r : generated::kCompiledResources)
-    if (r.arch == arch && r.kind == kind && r.tile == (naive ? 0 : tile)) return &r;
+    if (r.arch == arch && r.kind == kind && r.tile == table_tile) return &r;
   return nullptr;
 }
 

@@ -13,8 +13,6 @@
 namespace ts {
 namespace {
 
-bool is_naive(KernelKind k) { return k == KernelKind::Naive || k == KernelKind::NaiveRow; }
-
 TEST(KernelResources, EveryKernelAndTileOnEveryRecordedArchitecture) {
   if (compiled_resources().empty()) GTEST_SKIP() << "built without the CUDA Toolkit: no resource table";
   for (int arch : recorded_arches())
