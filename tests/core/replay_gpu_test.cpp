@@ -10,6 +10,7 @@
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"
 #include "tests/core/replay_checks.h"
+#include "tests/kernels/kernel_cases.h"
 
 namespace ts {
 namespace {
@@ -44,10 +45,7 @@ TEST_P(ReplayOnGpu, HighlightsAgreeWithTheRecordedEventsAndSumsMatchTheGpu) {
 INSTANTIATE_TEST_SUITE_P(Kernels, ReplayOnGpu,
                          ::testing::Combine(::testing::ValuesIn(kAllKernels), ::testing::Values(4, 16, 32)),
                          [](const auto& info) {
-                           std::string name(kernel_info(std::get<0>(info.param)).name);
-                           for (char& ch : name)
-                             if (ch == '-') ch = '_';
-                           return name + "_T" + std::to_string(std::get<1>(info.param));
+                           return test::kernel_tile_name(std::get<0>(info.param), std::get<1>(info.param));
                          });
 
 }  // namespace

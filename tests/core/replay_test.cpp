@@ -15,6 +15,7 @@
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
 #include "tests/core/replay_checks.h"
+#include "tests/kernels/kernel_cases.h"
 
 namespace ts {
 namespace {
@@ -229,32 +230,25 @@ TEST_F(SmallIntegerExample, AllBlocksAndHoverDescriptions) {
 
 // ---- every kernel, ragged sizes: highlights agree with the recorded provenance ----
 
-struct Shape {
-  KernelKind kind;
-  int tile, m, n, k;
-};
+using test::KernelCase;
 
-class ReplayEveryKernel : public ::testing::TestWithParam<Shape> {};
+class ReplayEveryKernel : public ::testing::TestWithParam<KernelCase> {};
 
 TEST_P(ReplayEveryKernel, HighlightsAgreeWithTheRecordedEvents) {
-  const Shape s = GetParam();
-  const Trace t = record_cpu(s.kind, s.tile, s.m, s.n, s.k);
+  const KernelCase c = GetParam();
+  const Trace t = record_cpu(c.kind, c.tile, c.m, c.n, c.k);
   test::expect_highlights_match_events(t, 3, 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Kernels, ReplayEveryKernel,
-    ::testing::Values(Shape{KernelKind::Naive, 4, 9, 7, 10}, Shape{KernelKind::NaiveRow, 4, 9, 7, 10},
-                      Shape{KernelKind::Tiled, 4, 9, 7, 10}, Shape{KernelKind::Tiled, 8, 16, 16, 16},
-                      Shape{KernelKind::Coarsened, 2, 9, 11, 7}, Shape{KernelKind::TiledTransposed, 4, 9, 7, 10},
-                      Shape{KernelKind::TiledPadded, 4, 9, 7, 10}),
-    [](const ::testing::TestParamInfo<Shape>& info) {
-      std::string name(kernel_info(info.param.kind).name);
-      for (char& c : name)
-        if (c == '-') c = '_';
-      return name + "_T" + std::to_string(info.param.tile) + "_" + std::to_string(info.param.m) + "x" +
-             std::to_string(info.param.n) + "x" + std::to_string(info.param.k);
-    });
+INSTANTIATE_TEST_SUITE_P(Kernels, ReplayEveryKernel,
+                         ::testing::Values(KernelCase{KernelKind::Naive, 4, 9, 7, 10},
+                                           KernelCase{KernelKind::NaiveRow, 4, 9, 7, 10},
+                                           KernelCase{KernelKind::Tiled, 4, 9, 7, 10},
+                                           KernelCase{KernelKind::Tiled, 8, 16, 16, 16},
+                                           KernelCase{KernelKind::Coarsened, 2, 9, 11, 7},
+                                           KernelCase{KernelKind::TiledTransposed, 4, 9, 7, 10},
+                                           KernelCase{KernelKind::TiledPadded, 4, 9, 7, 10}),
+                         test::kernel_case_name);
 
 // ---- banks: the transposed B tile conflicts, the padded one does not ----
 

@@ -36,12 +36,17 @@ inline std::vector<KernelCase> kernel_cases(std::initializer_list<int> tiles, st
   return cases;
 }
 
-inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
-  const KernelCase& c = info.param;
-  std::string name(kernel_info(c.kind).name);
+// e.g. tiled_padded_t16: gtest names allow no '-'.
+inline std::string kernel_tile_name(KernelKind kind, int tile) {
+  std::string name(kernel_info(kind).name);
   for (auto& ch : name)
     if (ch == '-') ch = '_';
-  return name + "_t" + std::to_string(c.tile) + "_" + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
+  return name + "_t" + std::to_string(tile);
+}
+
+inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {
+  const KernelCase& c = info.param;
+  return kernel_tile_name(c.kind, c.tile) + "_" + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" +
          std::to_string(c.k);
 }
 

@@ -12,6 +12,7 @@
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/cuda/plain_kernels.cuh"
 #include "kernels/kernel_resources.h"
+#include "tests/kernels/kernel_cases.h"
 
 namespace ts {
 namespace {
@@ -29,10 +30,7 @@ std::vector<Case> all_cases() {
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string name(kernel_info(info.param.kind).name);
-  for (char& c : name)
-    if (c == '-') c = '_';
-  return name + "_t" + std::to_string(info.param.tile);
+  return test::kernel_tile_name(info.param.kind, info.param.tile);
 }
 
 // The preset of this GPU's kind: same compute capability and SM count (an H200 and an H100 SXM share both).
