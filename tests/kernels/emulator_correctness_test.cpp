@@ -2,8 +2,6 @@
 // double-precision reference, on fresh random inputs, square and ragged sizes.
 #include <gtest/gtest.h>
 
-#include <random>
-
 #include "app/core/reference.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
@@ -12,13 +10,11 @@
 namespace ts {
 namespace {
 
-std::uint64_t fresh_seed() { return std::random_device{}() | 1; }
-
 class EveryKernel : public ::testing::TestWithParam<test::KernelCase> {};
 
 TEST_P(EveryKernel, MatchesDoubleReference) {
   const test::KernelCase c = GetParam();
-  const RecordParams p = c.params(DeviceChoice::Cpu, fresh_seed());
+  const RecordParams p = c.params(DeviceChoice::Cpu);
   const Trace t = record(p);
   const auto ref = reference_matmul(t.a, t.b, p.m, p.n, p.k);
   EXPECT_LT(relative_error(t.c, ref), 1e-5) << "seed " << p.seed;
@@ -31,14 +27,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, EveryKernel,
                          test::kernel_case_name);
 
 TEST(Emulator, SmallIntegerInputsGiveExactIntegers) {
-  RecordParams p;
-  p.kernel = KernelKind::Tiled;
-  p.tile = 2;
-  p.m = p.n = p.k = 6;
-  p.device = DeviceChoice::Cpu;
-  p.inputs = InputKind::SmallIntegers;
-  p.seed = fresh_seed();
-  const Trace t = record(p);
+  const Trace t = test::record_on(DeviceChoice::Cpu, KernelKind::Tiled, 2, 6, 6, 6, InputKind::SmallIntegers);
   const auto ref = reference_matmul(t.a, t.b, 6, 6, 6);
   for (std::size_t i = 0; i < ref.size(); ++i) EXPECT_EQ(double(t.c[i]), ref[i]);
 }

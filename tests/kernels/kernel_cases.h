@@ -18,7 +18,7 @@ struct KernelCase {
   KernelKind kind;
   int tile, m, n, k;
 
-  RecordParams params(DeviceChoice device, std::uint64_t seed) const {
+  RecordParams params(DeviceChoice device, std::uint64_t seed = 0) const {  // 0: a fresh seed
     return record_params(device, kind, tile, m, n, k, InputKind::Random, seed);
   }
 };
