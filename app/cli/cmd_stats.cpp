@@ -10,8 +10,9 @@
 namespace ts::cli {
 namespace {
 
-void print_table(const Trace& t, const TraceStats& s) {
+void print_table(const Trace& t, const TraceStats& stats) {
   const LaunchInfo& L = t.launch;
+  const TraceCounts& s = stats.counts;
   std::printf("%s  TILE=%d  M=%d N=%d K=%d  grid %ux%u  block %ux%u\n", L.kernel.c_str(), L.tile, L.m, L.n, L.k,
               L.grid.x, L.grid.y, L.block.x, L.block.y);
   std::printf("recorded by %s (%s) on %s\n", L.recorder.c_str(), L.device_name.c_str(), L.date.c_str());
@@ -29,7 +30,7 @@ void print_table(const Trace& t, const TraceStats& s) {
               s.b_loads_max);
   for (Space space : {Space::Global, Space::Shared})
     for (Op op : {Op::Load, Op::Store}) {
-      const AccessTotals a = s.memory.total(space, op);
+      const AccessTotals a = stats.memory.total(space, op);
       std::printf("%s %ss: %llu warp requests, %llu %s (%.2f per request)", space_name(space), op_name(op),
                   static_cast<unsigned long long>(a.requests),
                   static_cast<unsigned long long>(space == Space::Global ? a.sectors : a.wavefronts),
@@ -39,8 +40,8 @@ void print_table(const Trace& t, const TraceStats& s) {
     }
   std::printf("bytes loaded from global memory: %llu (minimum, each input read once and C written once: %llu); "
               "%.3g FLOP per byte loaded\n",
-              static_cast<unsigned long long>(s.reuse.global_bytes_loaded),
-              static_cast<unsigned long long>(s.reuse.min_bytes), s.reuse.arithmetic_intensity);
+              static_cast<unsigned long long>(stats.reuse.global_bytes_loaded),
+              static_cast<unsigned long long>(stats.reuse.min_bytes), stats.reuse.arithmetic_intensity);
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ DefaultScene add_default_scene_options(CLI::App& app) {
       const Trace trace = record(params);
       const TraceIndex index(trace);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-      const TraceStats s = compute_stats(trace, index);
+      const TraceCounts s = count_events(trace, index);
       std::printf("%s TILE=%d M=%d N=%d K=%d on %s: %llu events in %.1f ms\n", trace.launch.kernel.c_str(),
                   trace.launch.tile, trace.launch.m, trace.launch.n, trace.launch.k,
                   trace.launch.device_name.c_str(), static_cast<unsigned long long>(trace.events.size()), ms);

@@ -5,8 +5,8 @@
 
 namespace ts {
 
-TraceStats compute_stats(const Trace& t, const TraceIndex& index) {
-  TraceStats s;
+TraceCounts count_events(const Trace& t, const TraceIndex& index) {
+  TraceCounts s;
   for (const Event& e : t.events.span()) {
     const int op = e.flags & kFlagStore ? 1 : 0;
     ++s.by_array[e.array][op];
@@ -19,12 +19,15 @@ TraceStats compute_stats(const Trace& t, const TraceIndex& index) {
   s.a_loads_max = index.max_loads(ArrayId::A);
   s.b_loads_min = index.min_loads(ArrayId::B);
   s.b_loads_max = index.max_loads(ArrayId::B);
-  s.memory = analyze_memory(t);
-  s.reuse = analyze_reuse(t);
   return s;
 }
 
-nlohmann::json stats_to_json(const Trace& t, const TraceStats& s) {
+TraceStats compute_stats(const Trace& t, const TraceIndex& index) {
+  return {count_events(t, index), analyze_memory(t), analyze_reuse(t)};
+}
+
+nlohmann::json stats_to_json(const Trace& t, const TraceStats& stats) {
+  const TraceCounts& s = stats.counts;
   nlohmann::json by_space, by_array;
   for (int sp = 0; sp < 2; ++sp)
     by_space[space_name(static_cast<Space>(sp))] = {{"load", s.by_space[sp][0]}, {"store", s.by_space[sp][1]}};
@@ -41,9 +44,9 @@ nlohmann::json stats_to_json(const Trace& t, const TraceStats& s) {
           {"global_loads_per_element",
            {{"A", {{"min", s.a_loads_min}, {"max", s.a_loads_max}}},
             {"B", {{"min", s.b_loads_min}, {"max", s.b_loads_max}}}}}};
-  j.update(memory_counters_json(s.memory));
-  j.update(reuse_counters_json(s.reuse));
-  j["memory"] = memory_details_json(t, s.memory);
+  j.update(memory_counters_json(stats.memory));
+  j.update(reuse_counters_json(stats.reuse));
+  j["memory"] = memory_details_json(t, stats.memory);
   return j;
 }
 

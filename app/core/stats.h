@@ -1,4 +1,5 @@
-// stats.h — event counts of a trace, for `tilescope stats` and the app.
+// stats.h — what a trace holds: event counts (one pass over the events) and,
+// for `tilescope stats`, the memory analysis on top of them.
 #pragma once
 
 #include <array>
@@ -13,15 +14,21 @@
 
 namespace ts {
 
-struct TraceStats {
+struct TraceCounts {
   std::array<std::array<std::uint64_t, 2>, kArrayCount> by_array{};  // [array][op]
   std::array<std::array<std::uint64_t, 2>, 2> by_space{};            // [space][op]
   std::uint64_t padding_stores = 0;
   std::uint32_t a_loads_min = 0, a_loads_max = 0, b_loads_min = 0, b_loads_max = 0;
+};
+
+struct TraceStats {
+  TraceCounts counts;
   MemoryStats memory;  // requests, sectors, wavefronts, bank conflicts
   ReuseStats reuse;    // loads per element, bytes against the minimum, shared reuse
 };
 
+TraceCounts count_events(const Trace& trace, const TraceIndex& index);
+// The counts plus the memory and reuse analyses (several passes over the events).
 TraceStats compute_stats(const Trace& trace, const TraceIndex& index);
 nlohmann::json stats_to_json(const Trace& trace, const TraceStats& stats);
 

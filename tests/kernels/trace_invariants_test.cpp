@@ -26,7 +26,7 @@ TEST_P(Invariants, CountsMatchClosedForms) {
   const KernelCase c = GetParam();
   const Trace t = record_cpu(c);
   const TraceIndex index(t);
-  const TraceStats s = compute_stats(t, index);
+  const TraceCounts s = count_events(t, index);
   const EventCounts want = expected_counts(c.kind, c.tile, c.m, c.n, c.k);
   EXPECT_EQ(s.by_array[0][0], want.global_loads_a);
   EXPECT_EQ(s.by_array[1][0], want.global_loads_b);
