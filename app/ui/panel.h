@@ -8,9 +8,9 @@
 //        struct PanelFoo : Panel {
 //          PanelFoo() : Panel("Foo", {PanelSlot::Float, 1.0f, false}) {}
 //          void Draw(AppState& app) override {
-//            if (!ImGui::Begin(name(), &open)) { ImGui::End(); return; }
+//            const PanelWindow window(*this);
+//            if (!window) return;
 //            ... read app.trace(), app.highlight(), app.replay; call app.notify() ...
-//            ImGui::End();
 //          }
 //        };
 //        TS_DEFINE_PANEL(foo, PanelFoo)
@@ -29,6 +29,8 @@
 
 #include <memory>
 #include <string>
+
+#include <imgui.h>
 
 namespace ts::ui {
 
@@ -59,8 +61,8 @@ class Panel {
   Panel(const Panel&) = delete;
   Panel& operator=(const Panel&) = delete;
 
-  // Begins the window (ImGui::Begin(name(), &open)), draws, ends it. Called
-  // every frame while `open`; must not block: long work goes through AppState.
+  // Begins the window (a PanelWindow), draws, ends it. Called every frame
+  // while `open`; must not block: long work goes through AppState.
   virtual void Draw(AppState& app) = 0;
 
   const char* name() const { return name_.c_str(); }
@@ -71,6 +73,21 @@ class Panel {
  private:
   std::string name_;
   PanelLayout layout_;
+};
+
+// A panel's window for one Draw(): ImGui::Begin(name(), &open, flags) now,
+// ImGui::End() however Draw() returns. False while the window is collapsed.
+class PanelWindow {
+ public:
+  explicit PanelWindow(Panel& panel, ImGuiWindowFlags flags = 0)
+      : visible_(ImGui::Begin(panel.name(), &panel.open, flags)) {}
+  ~PanelWindow() { ImGui::End(); }
+  PanelWindow(const PanelWindow&) = delete;
+  PanelWindow& operator=(const PanelWindow&) = delete;
+  explicit operator bool() const { return visible_; }
+
+ private:
+  bool visible_;
 };
 
 using PanelFactory = std::unique_ptr<Panel> (*)();

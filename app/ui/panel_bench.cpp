@@ -94,10 +94,8 @@ struct PanelBench : Panel {
   PanelBench() : Panel("Benchmark", {PanelSlot::Float, 1.0f, false}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     if (!tried_default_) {  // the results shipped in assets/: a laptop shows a real GPU's figures
       tried_default_ = true;
       std::error_code ec;
@@ -108,7 +106,6 @@ struct PanelBench : Panel {
     if (!results_) {
       ImGui::TextWrapped("Open a results file written by `tilescope bench -o FILE.json` (or .csv), or run the "
                          "benchmark on this GPU.");
-      ImGui::End();
       return;
     }
     draw_header();
@@ -117,7 +114,6 @@ struct PanelBench : Panel {
     if (ImGui::CollapsingHeader("% of cuBLAS FP32", ImGuiTreeNodeFlags_DefaultOpen)) draw_bars();
     if (ImGui::CollapsingHeader("GFLOP/s against size", ImGuiTreeNodeFlags_DefaultOpen)) draw_lines();
     if (ImGui::CollapsingHeader("Roofline", ImGuiTreeNodeFlags_DefaultOpen)) draw_roofline();
-    ImGui::End();
   }
 
  private:

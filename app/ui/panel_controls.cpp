@@ -23,10 +23,8 @@ struct PanelControls : Panel {
   PanelControls() : Panel("Controls", {PanelSlot::Left, 1.0f, true}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     bool changed = false;
     RecordParams& p = app.params;
 
@@ -165,7 +163,6 @@ struct PanelControls : Panel {
       ImGui::TextDisabled("%llu events, %.1f MB with index", static_cast<unsigned long long>(t->trace.events.size()),
                           static_cast<double>(t->trace.memory_bytes() + t->index->memory_bytes()) / 1e6);
     }
-    ImGui::End();
   }
 
   // An integer field that commits when editing ends (not on every keystroke),

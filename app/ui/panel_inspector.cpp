@@ -17,17 +17,14 @@ struct PanelInspector : Panel {
   PanelInspector() : Panel("Selected cell", {PanelSlot::Right, 1.4f, true}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     const LoadedTrace* lt = app.trace();
     const std::optional<CellHighlight>& hl = app.highlight();
     if (!lt || !hl) {
       ImGui::TextWrapped(
           "Click a cell of C to see which thread computes it, what it reads at each step, and its "
           "running sum.");
-      ImGui::End();
       return;
     }
     const CellHighlight& h = *hl;
@@ -134,7 +131,6 @@ struct PanelInspector : Panel {
       ImGui::TextDisabled("recomputed sum matches it exactly%s", h.fused ? " (fused multiply-add)" : "");
     else
       ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "recomputed sum differs in the last bits (FMA contraction)");
-    ImGui::End();
   }
 
   std::uint32_t scrolled_to_ = ~0u;  // the iteration the running-sum table was last scrolled to

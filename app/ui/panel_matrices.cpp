@@ -52,17 +52,13 @@ struct PanelMatrices : Panel {
 
   void Draw(AppState& app) override {
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
-    const bool visible = ImGui::Begin(name(), &open, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    const PanelWindow window(*this, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImGui::PopStyleVar();
     app.on_screen = {};
-    if (!visible) {
-      ImGui::End();
-      return;
-    }
+    if (!window) return;
     const LoadedTrace* lt = app.trace();
     if (!lt) {
       ImGui::TextWrapped(app.busy() ? "Recording the first scene..." : "No trace yet: record one in Controls, or open a file.");
-      ImGui::End();
       return;
     }
     const Trace& t = lt->trace;
@@ -74,7 +70,6 @@ struct PanelMatrices : Panel {
       ImGui::TextWrapped("%s: a matrix edge of %d cells is beyond this GPU's largest texture (%d); the other "
                          "panels still work.",
                          launch_title(L).c_str(), std::max({L.m, L.n, L.k}), max_edge);
-      ImGui::End();
       return;
     }
     if (scene_.update(app)) upload(t);
@@ -109,7 +104,6 @@ struct PanelMatrices : Panel {
       return ScreenGrid{true, o.x, o.y, canvas_.scale(), g.rows, g.cols};
     };
     app.on_screen = {screen(grids_[kGridA]), screen(grids_[kGridB]), screen(grids_[kGridC])};
-    ImGui::End();
   }
 
  private:

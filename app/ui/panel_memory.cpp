@@ -41,16 +41,13 @@ struct PanelMemory : Panel {
   PanelMemory() : Panel("Warp memory", {PanelSlot::Right, 1.0f, true}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     const LoadedTrace* lt = app.trace();
     const std::optional<CellHighlight>& h = app.highlight();
     if (!lt || !h) {
       ImGui::TextWrapped("Click a cell of C: its warp's memory requests at each step appear here, lane by lane, "
                          "with the sectors (global) or banks (shared) they touch.");
-      ImGui::End();
       return;
     }
     const Trace& t = lt->trace;
@@ -60,7 +57,6 @@ struct PanelMemory : Panel {
     ImGui::Checkbox("follow the replay", &follow_);
     if (views_.empty()) {
       ImGui::TextDisabled("this warp makes no memory request in this step");
-      ImGui::End();
       return;
     }
     // The requests this step is about, as buttons; following the replay
@@ -97,7 +93,6 @@ struct PanelMemory : Panel {
       const CounterColumn columns[] = {{"warp", &warp_counters_}, {"block", &block_counters_}};
       counter_table("##scope", columns);
     }
-    ImGui::End();
   }
 
  private:

@@ -30,22 +30,18 @@ struct PanelMemoryCompare : Panel {
   PanelMemoryCompare() : Panel("Compare traces", {PanelSlot::Float, 1.0f, false}) { loader_.set_prefetch(false); }
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     poll(app);
     const std::shared_ptr<const LoadedTrace> a = app.trace_shared();
     if (!a) {
       ImGui::TextWrapped("Record or open a trace first; then record a second one to compare with it.");
-      ImGui::End();
       return;
     }
     chooser(app, *a);
     if (!other_) {
       ImGui::TextWrapped("Record the same inputs with another kernel or TILE (naive against tiled, "
                          "tiled-transposed against tiled-padded), or open a trace file.");
-      ImGui::End();
       return;
     }
     const LaunchInfo& la = a->trace.launch;
@@ -73,7 +69,6 @@ struct PanelMemoryCompare : Panel {
         ImGui::TextDisabled("%s", launches_.error().empty() ? "analysing both traces..." : launches_.error().c_str());
       }
     }
-    ImGui::End();
   }
 
  private:

@@ -50,10 +50,8 @@ struct PanelMemoryNcu : Panel {
   PanelMemoryNcu() : Panel("Trace vs Nsight Compute", {PanelSlot::Float, 1.0f, false}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     if (!tried_) load();
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 5);
     ImGui::InputText("##table", path_, sizeof path_);
@@ -63,7 +61,6 @@ struct PanelMemoryNcu : Panel {
       ImGui::TextWrapped("%s", error_.c_str());
       ImGui::TextWrapped("The table is recorded on a GPU with Nsight Compute by scripts/gpu-checks.d/"
                          "60-memory-vs-ncu.sh and committed as %s.", kTableInRepo);
-      ImGui::End();
       return;
     }
     ImGui::TextWrapped("Nsight Compute on %s, %s (%s, commit %s); traces recorded by %s.", table_->gpu.c_str(),
@@ -72,7 +69,6 @@ struct PanelMemoryNcu : Panel {
     const std::shared_ptr<const LoadedTrace> lt = app.trace_shared();
     if (lt) current(app, lt);
     if (ImGui::CollapsingHeader("every launch in the table")) whole_table();
-    ImGui::End();
   }
 
  private:

@@ -23,27 +23,22 @@ struct PanelMemoryReuse : Panel {
   PanelMemoryReuse() : Panel("Reuse", {PanelSlot::Float, 1.0f, false}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open, ImGuiWindowFlags_NoScrollbar)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this, ImGuiWindowFlags_NoScrollbar);
+    if (!window) return;
     const std::shared_ptr<const LoadedTrace> lt = app.trace_shared();
     if (!lt) {
       ImGui::TextWrapped("Record or open a trace: how often each element of A and B is fetched appears here.");
-      ImGui::End();
       return;
     }
     reuse_.request(app.trace_generation(), [lt] { return analyze_reuse(lt->trace); });
     const ReuseStats* r = reuse_.get();
     if (!r) {
       ImGui::TextDisabled(reuse_.error().empty() ? "counting the loads of every element..." : reuse_.error().c_str());
-      ImGui::End();
       return;
     }
     summary(*r);
     if (!app.renderer) {  // the heatmap is a GL texture
       ImGui::TextDisabled("the grid renderer is unavailable: no heatmap");
-      ImGui::End();
       return;
     }
     if (uploaded_ != app.trace_generation()) upload(lt->trace, *r, app.trace_generation());

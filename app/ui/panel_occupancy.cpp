@@ -47,10 +47,8 @@ struct PanelOccupancy : Panel {
   }
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     draw_choices(app);
     if (follow_) {
       kind_ = app.params.kernel;
@@ -76,7 +74,6 @@ struct PanelOccupancy : Panel {
       ImGui::EndTable();
     }
     if (!columns_.empty()) draw_overview(columns_.front());
-    ImGui::End();
   }
 
  private:

@@ -14,10 +14,8 @@ struct PanelReplay : Panel {
   PanelReplay() : Panel("Replay", {PanelSlot::Bottom, 1.0f, true}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open, ImGuiWindowFlags_NoScrollbar)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this, ImGuiWindowFlags_NoScrollbar);
+    if (!window) return;
     const ReplayTimeline& tl = app.timeline();
     const ReplayStep s = app.step();
     ImGui::BeginDisabled(app.trace() == nullptr);
@@ -61,7 +59,6 @@ struct PanelReplay : Panel {
       app.replay.playing = false;
     }
     ImGui::EndDisabled();
-    ImGui::End();
   }
 };
 

@@ -39,20 +39,16 @@ struct PanelShared : Panel {
   PanelShared() : Panel("Shared memory", {PanelSlot::Right, 1.0f, true}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open, ImGuiWindowFlags_NoScrollbar)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this, ImGuiWindowFlags_NoScrollbar);
+    if (!window) return;
     const LoadedTrace* lt = app.trace();
     const std::optional<CellHighlight>& h = app.highlight();
     if (!lt || !h) {
       ImGui::TextWrapped("The selected block's shared tiles (As, Bs) appear here: click a cell of C.");
-      ImGui::End();
       return;
     }
     if (lt->trace.launch.iteration_rule.barriers_per_iteration == 0) {
       ImGui::TextWrapped("%s reads A and B straight from global memory: no shared memory.", lt->trace.launch.kernel.c_str());
-      ImGui::End();
       return;
     }
     ImGui::Checkbox("colour by bank", &by_bank_);
@@ -72,7 +68,6 @@ struct PanelShared : Panel {
     two_lines_ = canvas_.scale() >= ImGui::GetFontSize() * 2.6f;
     canvas_.draw_cell_text(grids_, &PanelShared::cell_text, this, ImGui::GetFontSize() * 1.8f);
     if (r.hover) tooltip(*r.hover);
-    ImGui::End();
   }
 
  private:

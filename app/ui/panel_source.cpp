@@ -44,26 +44,19 @@ struct PanelSource : Panel {
   PanelSource() : Panel("Kernel source", {PanelSlot::Right, 0.9f, true}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     const LoadedTrace* lt = app.trace();
-    if (!lt) {
-      ImGui::End();
-      return;
-    }
+    if (!lt) return;
     const auto kind = find_kernel(lt->trace.launch.kernel);
     if (!kind) {
       ImGui::TextWrapped("This trace's kernel '%s' is unknown to this build.", lt->trace.launch.kernel.c_str());
-      ImGui::End();
       return;
     }
     const KernelInfo& info = kernel_info(*kind);
     const embed::File* file = embed::find_file(embed::kernel_sources(), info.source_file);
     if (!file) {
       ImGui::TextWrapped("kernels/%s is not embedded in this build.", std::string(info.source_file).c_str());
-      ImGui::End();
       return;
     }
     if (file->name != shown_file_) {
@@ -92,7 +85,6 @@ struct PanelSource : Panel {
     last_hot_ = hot;
     ImGui::PopFont();
     ImGui::EndChild();
-    ImGui::End();
   }
 
   std::string_view shown_file_;

@@ -56,10 +56,8 @@ struct PanelTimeline : Panel {
   PanelTimeline() : Panel("SM timeline", {PanelSlot::Float, 1.0f, false}) {}
 
   void Draw(AppState& app) override {
-    if (!ImGui::Begin(name(), &open)) {
-      ImGui::End();
-      return;
-    }
+    const PanelWindow window(*this);
+    if (!window) return;
     if (!tried_default_) {  // the recording shipped in assets/, when there is one: a laptop shows a real GPU's timeline
       tried_default_ = true;
       std::error_code ec;
@@ -69,13 +67,11 @@ struct PanelTimeline : Panel {
     draw_source(app);
     if (!loaded_) {
       ImGui::TextWrapped("Record a launch on this GPU, or open a timing file saved by `tilescope timeline -o FILE`.");
-      ImGui::End();
       return;
     }
     draw_summary(*loaded_);
     draw_occupancy_plot(*loaded_);
     draw_tracks(*loaded_);
-    ImGui::End();
   }
 
  private:
