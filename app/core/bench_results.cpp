@@ -11,6 +11,8 @@
 #include <sstream>
 #include <system_error>
 
+#include "app/core/json_integer.h"
+
 namespace ts {
 namespace {
 
@@ -289,15 +291,15 @@ BenchResults results_from_json(const nlohmann::json& j) {
   try {
     if (!j.is_object() || j.value("format", "") != "tilescope-bench")
       throw BenchFileError("not a tilescope bench results file (no \"format\": \"tilescope-bench\")");
-    const int version = j.at("version").get<int>();
+    const int version = json_integer_at<int>(j, "version");
     if (version != kBenchResultsVersion)
       throw BenchFileError("results version " + std::to_string(version) + " is not supported (this build reads " +
                            std::to_string(kBenchResultsVersion) + ")");
     const auto& d = j.at("device");
     r.device.name = d.at("name").get<std::string>();
-    r.device.compute_capability = d.at("compute_capability").get<int>();
-    r.device.sm_count = d.at("sm_count").get<int>();
-    r.device.fp32_lanes_per_sm = d.at("fp32_lanes_per_sm").get<int>();
+    r.device.compute_capability = json_integer_at<int>(d, "compute_capability");
+    r.device.sm_count = json_integer_at<int>(d, "sm_count");
+    r.device.fp32_lanes_per_sm = json_integer_at<int>(d, "fp32_lanes_per_sm");
     r.device.sm_clock_max_mhz = d.at("sm_clock_max_mhz").get<double>();
     r.device.sm_clock_mhz = d.at("sm_clock_mhz").get<double>();
     r.device.mem_clock_mhz = d.at("mem_clock_mhz").get<double>();
@@ -318,15 +320,15 @@ BenchResults results_from_json(const nlohmann::json& j) {
       row.kernel = x.at("kernel").get<std::string>();
       row.family = x.at("family").get<std::string>();
       row.precision = x.at("precision").get<std::string>();
-      row.m = x.at("m").get<int>();
-      row.n = x.at("n").get<int>();
-      row.k = x.at("k").get<int>();
+      row.m = json_integer_at<int>(x, "m");
+      row.n = json_integer_at<int>(x, "n");
+      row.k = json_integer_at<int>(x, "k");
       const std::string status = x.at("status").get<std::string>();
       const auto s = row_status_from_name(status);
       if (!s) throw BenchFileError("unknown row status '" + status.substr(0, 40) + "'");
       row.status = *s;
       row.message = x.at("message").get<std::string>();
-      row.runs = x.at("runs").get<int>();
+      row.runs = json_integer_at<int>(x, "runs");
       row.time_ms = x.at("time_ms").get<double>();
       row.time_min_ms = x.at("time_min_ms").get<double>();
       row.time_max_ms = x.at("time_max_ms").get<double>();

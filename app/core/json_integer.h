@@ -29,4 +29,17 @@ std::optional<T> json_integer(const nlohmann::json& j) {
   return std::nullopt;
 }
 
+// The same for a field a file must have: anything else is a type error, which
+// the file readers turn into their own typed error.
+template <class T>
+T json_integer_or_throw(const nlohmann::json& j) {
+  if (const std::optional<T> v = json_integer<T>(j)) return *v;
+  throw nlohmann::json::type_error::create(302, "expected an integer in range, got " + j.dump(), &j);
+}
+
+template <class T>
+T json_integer_at(const nlohmann::json& j, const char* key) {
+  return json_integer_or_throw<T>(j.at(key));
+}
+
 }  // namespace ts

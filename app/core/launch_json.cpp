@@ -10,24 +10,12 @@ namespace {
 
 using nlohmann::json;
 
-// An integer field, checked (json_integer.h): a hostile file gets a type
-// error, not undefined behaviour.
-template <class T>
-T integer(const json& j) {
-  if (const std::optional<T> v = json_integer<T>(j)) return *v;
-  throw json::type_error::create(302, "expected an integer in range, got " + j.dump(), &j);
-}
-
-template <class T>
-T integer_at(const json& j, const char* key) {
-  return integer<T>(j.at(key));
-}
-
 nlohmann::json dim_json(const Dim3& d) { return nlohmann::json::array({d.x, d.y, d.z}); }
 
 Dim3 dim_from(const nlohmann::json& j) {
   if (!j.is_array() || j.size() != 3) throw nlohmann::json::type_error::create(302, "a shape needs 3 numbers", &j);
-  return {integer<std::uint32_t>(j.at(0)), integer<std::uint32_t>(j.at(1)), integer<std::uint32_t>(j.at(2))};
+  return {json_integer_or_throw<std::uint32_t>(j.at(0)), json_integer_or_throw<std::uint32_t>(j.at(1)),
+          json_integer_or_throw<std::uint32_t>(j.at(2))};
 }
 
 }  // namespace
@@ -67,22 +55,22 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
 LaunchInfo launch_from_json(const nlohmann::json& j) {
   LaunchInfo L;
   L.kernel = j.at("kernel").get<std::string>();
-  L.tile = integer_at<int>(j, "tile");
-  L.m = integer_at<int>(j, "m");
-  L.n = integer_at<int>(j, "n");
-  L.k = integer_at<int>(j, "k");
+  L.tile = json_integer_at<int>(j, "tile");
+  L.m = json_integer_at<int>(j, "m");
+  L.n = json_integer_at<int>(j, "n");
+  L.k = json_integer_at<int>(j, "k");
   L.grid = dim_from(j.at("grid"));
   L.block = dim_from(j.at("block"));
   const auto& r = j.at("iteration_rule");
-  L.iteration_rule.barriers_per_iteration = integer_at<std::uint32_t>(r, "barriers_per_iteration");
-  L.iteration_rule.tile = integer_at<std::uint32_t>(r, "tile");
-  L.iteration_rule.k = integer_at<std::uint32_t>(r, "k");
-  L.iteration_rule.n = integer_at<std::uint32_t>(r, "n");
-  L.iteration_rule.iterations = integer_at<std::uint32_t>(r, "iterations");
+  L.iteration_rule.barriers_per_iteration = json_integer_at<std::uint32_t>(r, "barriers_per_iteration");
+  L.iteration_rule.tile = json_integer_at<std::uint32_t>(r, "tile");
+  L.iteration_rule.k = json_integer_at<std::uint32_t>(r, "k");
+  L.iteration_rule.n = json_integer_at<std::uint32_t>(r, "n");
+  L.iteration_rule.iterations = json_integer_at<std::uint32_t>(r, "iterations");
   L.recorder = j.at("recorder").get<std::string>();
   L.device_name = j.at("device_name").get<std::string>();
   L.date = j.at("date").get<std::string>();
-  L.seed = integer_at<std::uint64_t>(j, "seed");
+  L.seed = json_integer_at<std::uint64_t>(j, "seed");
   const auto& arrays = j.at("arrays");
   if (!arrays.is_array() || arrays.size() != kArrayCount)
     throw nlohmann::json::type_error::create(302, "arrays: one entry per array", &arrays);
@@ -90,10 +78,10 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
     const auto& x = arrays.at(a);
     ArrayLayout& l = L.arrays[a];
     l.present = x.at("present").get<bool>();
-    l.base = integer_at<std::uint64_t>(x, "base");
-    l.rows = integer_at<std::uint32_t>(x, "rows");
-    l.cols = integer_at<std::uint32_t>(x, "cols");
-    l.ld = integer_at<std::uint32_t>(x, "ld");
+    l.base = json_integer_at<std::uint64_t>(x, "base");
+    l.rows = json_integer_at<std::uint32_t>(x, "rows");
+    l.cols = json_integer_at<std::uint32_t>(x, "cols");
+    l.ld = json_integer_at<std::uint32_t>(x, "ld");
   }
   return L;
 }

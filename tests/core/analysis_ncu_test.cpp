@@ -150,6 +150,19 @@ TEST(NcuTable, ADamagedTableIsATypedError) {
   EXPECT_THROW(ncu_table_from_json(nlohmann::json::parse(R"({"gpu": "g", "date": "d", "rows": [{"kernel": "k"}]})")),
                NcuTableError);
   EXPECT_THROW(load_ncu_table("/nonexistent/table.json"), NcuTableError);
+  // Numbers no int holds are refused, not converted.
+  const char* row = R"({"gpu": "g", "date": "d", "rows": [{"kernel": "k", "tile": TILE, "n": 64, "trace": {},
+                        "hardware": {}, "sass": {"LDS": SASS}}]})";
+  auto table = [&](const std::string& tile, const std::string& sass) {
+    std::string text = row;
+    text.replace(text.find("TILE"), 4, tile);
+    text.replace(text.find("SASS"), 4, sass);
+    return nlohmann::json::parse(text);
+  };
+  EXPECT_NO_THROW(ncu_table_from_json(table("16", "4")));
+  EXPECT_THROW(ncu_table_from_json(table("1e30", "4")), NcuTableError);
+  EXPECT_THROW(ncu_table_from_json(table("16", "4.5")), NcuTableError);
+  EXPECT_THROW(ncu_table_from_json(table("16", "-1e20")), NcuTableError);
 }
 
 TEST(NcuTable, AsksNcuForEveryComparedMetric) {

@@ -221,6 +221,12 @@ TEST(BenchResults, RefusesHostileFiles) {
   bad["rows"][2]["m"] = "many";
   refused(bad, "bad results file");
   bad = j;
+  bad["rows"][2]["n"] = 1e30;  // no int holds it: converting would be undefined behaviour
+  refused(bad, "bad results file");
+  bad = j;
+  bad["device"]["sm_count"] = 132.5;
+  refused(bad, "bad results file");
+  bad = j;
   bad["rows"] = 5;
   refused(bad, "not an array");
   bad = j;

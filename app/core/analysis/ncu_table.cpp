@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <fstream>
 
+#include "app/core/json_integer.h"
+
 namespace ts {
 namespace {
 
@@ -127,11 +129,12 @@ NcuTable ncu_table_from_json(const nlohmann::json& j) {
     for (const nlohmann::json& r : j.at("rows")) {
       NcuRow row;
       row.kernel = r.at("kernel").get<std::string>();
-      row.tile = r.at("tile").get<int>();
-      row.n = r.at("n").get<int>();
+      row.tile = json_integer_at<int>(r, "tile");
+      row.n = json_integer_at<int>(r, "n");
       row.trace = r.at("trace").get<std::map<std::string, double>>();
       row.hardware = r.at("hardware").get<std::map<std::string, double>>();
-      if (r.contains("sass")) row.sass = r.at("sass").get<std::map<std::string, int>>();
+      if (r.contains("sass"))
+        for (const auto& [name, count] : r.at("sass").items()) row.sass[name] = json_integer_or_throw<int>(count);
       t.rows.push_back(std::move(row));
     }
     return t;
