@@ -19,7 +19,12 @@ void GridCanvas::render_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   if (p->renderer) p->renderer->draw(p->view, p->grids, p->rects);
 }
 
-void GridCanvas::fit(float world_w, float world_h) {
+void GridCanvas::fit(std::span<const Grid> grids) {
+  float world_w = 0, world_h = 0;  // the grids' extent, in cells from world (0, 0)
+  for (const Grid& g : grids) {
+    world_w = std::max(world_w, g.x + static_cast<float>(g.cols));
+    world_h = std::max(world_h, g.y + static_cast<float>(g.rows));
+  }
   const float label_room = ImGui::GetFontSize() * 1.6f;  // grid labels sit above the grids
   const float w = canvas_size_.x * (1 - 2 * kFitMargin), h = canvas_size_.y * (1 - 2 * kFitMargin) - label_room;
   scale_ = std::clamp(std::min(w / std::max(1.0f, world_w), h / std::max(1.0f, world_h)), kMinScale, kMaxScale);
@@ -28,8 +33,7 @@ void GridCanvas::fit(float world_w, float world_h) {
 }
 
 GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, std::span<const Grid> grids,
-                                    std::span<const render::RectDraw> rects, float world_w, float world_h,
-                                    std::uint64_t fit_key, float height) {
+                                    std::span<const render::RectDraw> rects, std::uint64_t fit_key, float height) {
   Result result;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(std::max(avail.x, 50.0f), std::max(height > 0 ? height : avail.y, 50.0f));
@@ -40,7 +44,7 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
   origin_.x += canvas_pos_.x - old_pos.x;
   origin_.y += canvas_pos_.y - old_pos.y;
   if (fit_key != fitted_key_ || size.x != fitted_canvas_.x || size.y != fitted_canvas_.y || scale_ <= 0) {
-    fit(world_w, world_h);
+    fit(grids);
     fitted_key_ = fit_key;
     fitted_canvas_ = size;
   }

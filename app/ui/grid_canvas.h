@@ -38,11 +38,9 @@ class GridCanvas {
   using CellText = std::string (*)(const void* context, int grid, std::uint32_t row, std::uint32_t col);
 
   // Fills the available content region (height: `height`, or all that is left
-  // when 0). `world_w` x `world_h` cells must contain every grid; the view is
-  // fitted to them whenever fit_key changes.
+  // when 0). The view is fitted to the grids whenever fit_key changes.
   Result draw(const char* id, render::Renderer* renderer, std::span<const Grid> grids,
-              std::span<const render::RectDraw> rects, float world_w, float world_h, std::uint64_t fit_key,
-              float height = 0.0f);
+              std::span<const render::RectDraw> rects, std::uint64_t fit_key, float height = 0.0f);
   // Numbers in cells: call right after draw(); draws only the visible cells
   // that are at least min_cell_px wide.
   void draw_cell_text(std::span<const Grid> grids, CellText text, const void* context, float min_cell_px) const;
@@ -53,7 +51,7 @@ class GridCanvas {
 
  private:
   static void render_callback(const ImDrawList* list, const ImDrawCmd* cmd);
-  void fit(float world_w, float world_h);
+  void fit(std::span<const Grid> grids);
 
   // Everything the GL callback needs; lives until the frame is rendered.
   struct Packet {

@@ -92,8 +92,8 @@ struct PanelMatrices : Panel {
     grids_[kGridC] = {&tex_[kGridC], cx, cy, M, N, E, E, label[2]};
 
     build_rects(app);
-    const GridCanvas::Result r = canvas_.draw("##matrices", app.renderer, grids_, rects_, cx + static_cast<float>(N),
-                                              cy + static_cast<float>(M), app.view.fit_requests + app.trace_generation() * 1000003ull);
+    const GridCanvas::Result r = canvas_.draw("##matrices", app.renderer, grids_, rects_,
+                                              app.view.fit_requests + app.trace_generation() * 1000003ull);
     if (app.view.show_values) canvas_.draw_cell_text(grids_, &PanelMatrices::cell_text, this, app.view.presentation ? 34.0f : 22.0f);
     if (r.clicked && r.clicked->grid == kGridC) app.select_cell(r.clicked->row, r.clicked->col);
     hover_ = r.hover;

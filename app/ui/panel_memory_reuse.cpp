@@ -42,16 +42,10 @@ struct PanelMemoryReuse : Panel {
       return;
     }
     if (uploaded_ != app.trace_generation()) upload(lt->trace, *r, app.trace_generation());
-    float world_w = 0, world_h = 0;
-    for (const GridCanvas::Grid& g : grids_) {
-      world_w = std::max(world_w, g.x + static_cast<float>(g.cols));
-      world_h = std::max(world_h, g.y + static_cast<float>(g.rows));
-    }
-    const GridCanvas::Result hit = canvas_.draw("##reuse", app.renderer, grids_, {}, world_w, world_h,
-                                                app.trace_generation() + app.view.fit_requests * 7919ull);
+    const GridCanvas::Result hit =
+        canvas_.draw("##reuse", app.renderer, grids_, {}, app.trace_generation() + app.view.fit_requests * 7919ull);
     canvas_.draw_cell_text(grids_, &PanelMemoryReuse::cell_text, this, app.view.presentation ? 40.0f : 26.0f);
     if (hit.hover) tooltip(*hit.hover, *r);
-    ImGui::End();
   }
 
  private:

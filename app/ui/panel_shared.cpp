@@ -58,13 +58,8 @@ struct PanelShared : Panel {
     ImGui::TextDisabled(s.phase == Phase::Load ? "iteration %u, being written" : "iteration %u", iteration);
     refresh(app, *lt, *h, iteration);
 
-    float world_w = 0, world_h = 0;
-    for (const Grid& g : grids_) {
-      world_w = std::max(world_w, g.x + static_cast<float>(g.cols));
-      world_h = std::max(world_h, g.y + static_cast<float>(g.rows));
-    }
-    const GridCanvas::Result r = canvas_.draw("##shared", app.renderer, grids_, rects_, world_w, world_h,
-                                              app.trace_generation() + app.view.fit_requests * 7919ull);
+    const GridCanvas::Result r =
+        canvas_.draw("##shared", app.renderer, grids_, rects_, app.trace_generation() + app.view.fit_requests * 7919ull);
     two_lines_ = canvas_.scale() >= ImGui::GetFontSize() * 2.6f;
     canvas_.draw_cell_text(grids_, &PanelShared::cell_text, this, ImGui::GetFontSize() * 1.8f);
     if (r.hover) tooltip(*r.hover);
