@@ -89,11 +89,10 @@ void draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels) 
     ImGui::Separator();
     if (ImGui::MenuItem("Presentation mode", "F11", app.view.presentation))
       app.view.presentation = !app.view.presentation;
-    if (ImGui::MenuItem("Colour by value", "V", app.view.color_mode == ColorMode::Value))
-      app.view.color_mode = app.view.color_mode == ColorMode::Value ? ColorMode::ReplayState : ColorMode::Value;
+    if (ImGui::MenuItem("Colour by value", "V", app.view.color_mode == ColorMode::Value)) app.view.toggle_color_mode();
     ImGui::MenuItem("Numbers in large cells", nullptr, &app.view.show_values);
-    if (ImGui::MenuItem("Larger text", "Ctrl +")) app.view.text_scale = std::min(3.0f, app.view.text_scale * 1.15f);
-    if (ImGui::MenuItem("Smaller text", "Ctrl -")) app.view.text_scale = std::max(0.6f, app.view.text_scale / 1.15f);
+    if (ImGui::MenuItem("Larger text", "Ctrl +")) app.view.larger_text();
+    if (ImGui::MenuItem("Smaller text", "Ctrl -")) app.view.smaller_text();
     if (ImGui::MenuItem("Fit matrices", "F")) ++app.view.fit_requests;
     ImGui::MenuItem("Lock layout", nullptr, &app.view.lock_layout);
     if (ImGui::MenuItem("Reset layout")) app.view.layout_dirty = true;

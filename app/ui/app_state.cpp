@@ -31,6 +31,11 @@ void AppState::step_by(int delta) {
   set_step(static_cast<std::uint32_t>(std::max<std::int64_t>(0, s)));
 }
 
+void AppState::toggle_playing() {
+  if (!replay.playing && replay.step == timeline_.last_step()) set_step(0);
+  replay.playing = !replay.playing;
+}
+
 void AppState::advance_playback(double seconds) {
   if (!replay.playing) {
     replay.play_accumulator = 0.0;

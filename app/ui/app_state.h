@@ -5,6 +5,7 @@
 // between frames.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -62,6 +63,11 @@ struct ViewOptions {
   std::uint64_t fit_requests = 0;  // the matrices view refits when this changes
   bool show_values = true;    // numbers in cells that are large enough
   float text_scale = 1.0f;    // Ctrl + / Ctrl -: fonts rebuilt at this size, crisp
+
+  // What the keys and the View menu both do.
+  void toggle_color_mode() { color_mode = color_mode == ColorMode::Value ? ColorMode::ReplayState : ColorMode::Value; }
+  void larger_text() { text_scale = std::min(3.0f, text_scale * 1.15f); }
+  void smaller_text() { text_scale = std::max(0.6f, text_scale / 1.15f); }
 };
 
 // Where a matrix is drawn this frame, in window pixels: cell (r, c) covers
@@ -97,6 +103,8 @@ class AppState {
   ReplayStep step() const { return timeline_.at(replay.step); }
   void set_step(std::uint32_t step);  // clamps to the timeline
   void step_by(int delta);
+  // Play / pause (Space, the Play button); playing from the last step starts over.
+  void toggle_playing();
   void select_cell(std::uint32_t row, std::uint32_t col);
   // What the selected cell highlights at the current step (nullopt: nothing
   // selected, or no trace). Recomputed only when trace, cell or step change.

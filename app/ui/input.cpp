@@ -5,7 +5,6 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -42,22 +41,17 @@ void handle_keys(AppState& app) {
   }
   if (pressed_once(GLFW_KEY_HOME)) app.set_step(0);
   if (pressed_once(GLFW_KEY_END)) app.set_step(tl.last_step());
-  if (pressed_once(GLFW_KEY_SPACE)) {
-    if (!app.replay.playing && app.replay.step == tl.last_step()) app.set_step(0);  // replay from the start
-    app.replay.playing = !app.replay.playing;
-  }
+  if (pressed_once(GLFW_KEY_SPACE)) app.toggle_playing();
   if (pressed_once(GLFW_KEY_B)) app.replay.all_blocks = !app.replay.all_blocks;
-  if (pressed_once(GLFW_KEY_V))
-    app.view.color_mode = app.view.color_mode == ColorMode::Value ? ColorMode::ReplayState : ColorMode::Value;
+  if (pressed_once(GLFW_KEY_V)) app.view.toggle_color_mode();
   if (pressed_once(GLFW_KEY_F)) ++app.view.fit_requests;
   if (pressed_once(GLFW_KEY_F11)) app.view.presentation = !app.view.presentation;
   if (pressed_once(GLFW_KEY_ESCAPE) && app.view.presentation) app.view.presentation = false;
   if (pressed_once(GLFW_KEY_F12)) app.screenshot_request = timestamped_png();
   if (io.KeyCtrl) {
-    float& s = app.view.text_scale;
-    if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) s = std::min(3.0f, s * 1.15f);
-    if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) s = std::max(0.6f, s / 1.15f);
-    if (pressed_once(GLFW_KEY_0)) s = 1.0f;
+    if (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD)) app.view.larger_text();
+    if (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT)) app.view.smaller_text();
+    if (pressed_once(GLFW_KEY_0)) app.view.text_scale = 1.0f;
   }
 }
 

@@ -25,10 +25,7 @@ struct PanelReplay : Panel {
     ImGui::SameLine();
     if (ImGui::Button("<")) app.step_by(-1);
     ImGui::SameLine();
-    if (ImGui::Button(app.replay.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0))) {
-      if (!app.replay.playing && app.replay.step == tl.last_step()) app.set_step(0);
-      app.replay.playing = !app.replay.playing;
-    }
+    if (ImGui::Button(app.replay.playing ? "Pause" : "Play", ImVec2(ImGui::GetFontSize() * 4, 0))) app.toggle_playing();
     ImGui::SameLine();
     if (ImGui::Button(">")) app.step_by(1);
     ImGui::SameLine();
