@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include "app/ui/input.h"
+#include "tests/ui/headless_imgui.h"
 #include "tests/ui/ui_test_support.h"
 
 namespace ts::ui {
@@ -12,18 +13,7 @@ namespace {
 
 class Keys : public ::testing::Test {
  protected:
-  void SetUp() override {
-    ImGui::CreateContext();
-    ImGuiIO& io = ImGui::GetIO();
-    io.IniFilename = nullptr;  // no imgui.ini left in the working directory
-    io.DisplaySize = ImVec2(800, 600);
-    io.DeltaTime = 1.0f / 60.0f;
-    unsigned char* pixels = nullptr;
-    int w = 0, h = 0;
-    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);  // NewFrame needs a built atlas
-    app.install(test::small_example());
-  }
-  void TearDown() override { ImGui::DestroyContext(); }
+  void SetUp() override { app.install(test::small_example()); }
 
   // One frame with `key` going down (and Ctrl held if asked), then one with it up.
   void press(int key, bool ctrl = false) {
@@ -39,6 +29,7 @@ class Keys : public ::testing::Test {
     handle_keys(app);
     ImGui::EndFrame();
   }
+  test::Headless ui;  // the ImGui context
   AppState app;
 };
 
