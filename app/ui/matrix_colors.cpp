@@ -75,8 +75,8 @@ Rgba8 idle_color(float v, const ValueScale& s) {
 void compute_colors(const MatrixColorInput& in, MatrixColors& out) {
   const Trace& t = *in.trace;
   const bool by_value = in.mode == ColorMode::Value;
-  paint_values(out.a, t.a, in.ab_scale, by_value);
-  paint_values(out.b, t.b, in.ab_scale, by_value);
+  out.a.assign(in.a_base.begin(), in.a_base.end());
+  out.b.assign(in.b_base.begin(), in.b_base.end());
   paint_values(out.c, in.c_values, in.c_scale, by_value);
   if (by_value) return;
 
@@ -126,6 +126,10 @@ bool MatrixScene::update(AppState& app) {
     ab_scale_ = ValueScale::of(t.a, t.b);
     c_scale_ = ValueScale::of(t.c);
   }
+  if (key.trace != key_.trace || key.mode != key_.mode) {
+    paint_values(a_base_, t.a, ab_scale_, key.mode == ColorMode::Value);
+    paint_values(b_base_, t.b, ab_scale_, key.mode == ColorMode::Value);
+  }
   key_ = key;
 
   // C at this step: the partial sums of the k's done so far, then what the kernel stored.
@@ -151,8 +155,9 @@ bool MatrixScene::update(AppState& app) {
   in.step = s;
   in.mode = app.view.color_mode;
   in.all_blocks = app.replay.all_blocks;
+  in.a_base = a_base_;
+  in.b_base = b_base_;
   in.c_values = c_values_;
-  in.ab_scale = ab_scale_;
   in.c_scale = c_scale_;
   compute_colors(in, colors_);
   return true;

@@ -34,8 +34,11 @@ struct MatrixColorInput {
   ReplayStep step;
   ColorMode mode = ColorMode::ReplayState;
   bool all_blocks = false;
+  // A and B coloured by value (or shaded, idle) before any highlight: they
+  // change only with the trace and the mode, so they are computed once.
+  std::span<const render::Rgba8> a_base, b_base;
   std::span<const float> c_values;  // what C holds at this step
-  ValueScale ab_scale, c_scale;
+  ValueScale c_scale;
 };
 
 struct MatrixColors {
@@ -67,6 +70,7 @@ class MatrixScene {
   Key key_;
   std::unique_ptr<PartialSums> partial_;
   ValueScale ab_scale_, c_scale_;
+  std::vector<render::Rgba8> a_base_, b_base_;  // see MatrixColorInput
   std::vector<float> c_values_;
   bool c_final_ = false;
   std::uint32_t c_terms_ = 0;
