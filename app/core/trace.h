@@ -90,6 +90,7 @@ struct ThreadCoord {
 
 struct ElementCoord {
   std::uint32_t row = 0, col = 0;
+  friend bool operator==(const ElementCoord&, const ElementCoord&) = default;
 };
 
 struct Trace {

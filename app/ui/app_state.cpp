@@ -12,11 +12,6 @@ double seconds_now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-bool same_cell(const std::optional<ElementCoord>& a, const std::optional<ElementCoord>& b) {
-  if (a.has_value() != b.has_value()) return false;
-  return !a || (a->row == b->row && a->col == b->col);
-}
-
 }  // namespace
 
 AppState::AppState() : gpu_(gpu::probe()), start_time_(seconds_now()) {}
@@ -57,7 +52,7 @@ void AppState::select_cell(std::uint32_t row, std::uint32_t col) {
 
 const std::optional<CellHighlight>& AppState::highlight() {
   const bool fresh = highlight_key_.generation == generation_ && highlight_key_.step == replay.step &&
-                     same_cell(highlight_key_.cell, selection.cell);
+                     highlight_key_.cell == selection.cell;
   if (fresh) return highlight_;
   highlight_key_ = {generation_, replay.step, selection.cell};
   ++highlight_generation_;
