@@ -23,6 +23,7 @@ inline constexpr std::uint32_t kErrOutOfBounds = 1u << 0;
 inline constexpr std::uint32_t kErrOverflow = 1u << 1;  // more events than counted
 inline constexpr std::uint32_t kErrUnderflow = 1u << 2;  // fewer events than counted
 inline constexpr std::uint32_t kErrEpochs = 1u << 3;    // more barriers than an event can hold
+inline constexpr std::uint32_t kErrMisaligned = 1u << 4;  // a vector access at an unaligned index
 
 struct ThreadState {
   Event* out;
@@ -51,7 +52,8 @@ __device__ __forceinline__ std::uint64_t global_thread_id() {
 }
 
 struct Sink {
-  __device__ static void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags) {
+  __device__ static void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags,
+                                  Width width = Width::B4, bool async = false) {
     ThreadState& s = c_launch.state[global_thread_id()];
     if (c_launch.events) {
       if (s.seq < s.capacity) {
