@@ -26,7 +26,7 @@ Trace one_warp(const std::function<void(std::uint32_t lane, const Add&)>& progra
   L.k = 1024;
   L.grid = {1, 1, 1};
   L.block = {32, 1, 1};
-  L.iteration_rule = {1, 32, 1024, 1, 32};
+  L.iteration_rule = {1, 32, 1024, 1, 32, 0, 0};
   L.arrays[0] = {true, 0x10000, 1, 1024, 1024};
   L.arrays[static_cast<int>(ArrayId::As)] = {true, 0, 1, 1024, 1024};
   std::vector<Event> events;
@@ -78,7 +78,8 @@ TEST(VectorAccess, TwoFloat4LoadsInALaneAreTwoRequests) {
   EXPECT_EQ(aligner.requests()[1].width, Width::B16);
   EXPECT_EQ(aligner.requests()[2].width, Width::B4);
   EXPECT_EQ(aligner.addresses(aligner.requests()[1])[1], 0x10000u + (128 + 4) * 4);
-  const AccessTotals& a = totals(analyze_memory(t, 1), ArrayId::A, Op::Load);
+  const MemoryStats s = analyze_memory(t, 1);
+  const AccessTotals& a = totals(s, ArrayId::A, Op::Load);
   EXPECT_EQ(a.requests, 3u);
   EXPECT_EQ(a.sectors, 16u + 16u + 4u);
 }
@@ -86,7 +87,8 @@ TEST(VectorAccess, TwoFloat4LoadsInALaneAreTwoRequests) {
 TEST(VectorAccess, StridedFloat2TouchesTheSectorsOfEveryByte) {
   // Lane l reads floats 8l and 8l + 1: one 8-byte access per 32-byte sector.
   const Trace t = one_warp([](std::uint32_t lane, const Add& add) { add(ArrayId::A, 8 * lane, Width::B8, 0, false); });
-  const AccessTotals& a = totals(analyze_memory(t, 1), ArrayId::A, Op::Load);
+  const MemoryStats s = analyze_memory(t, 1);
+  const AccessTotals& a = totals(s, ArrayId::A, Op::Load);
   EXPECT_EQ(a.requests, 1u);
   EXPECT_EQ(a.sectors, 32u);
   EXPECT_EQ(a.ideal_sectors, 8u);
@@ -151,7 +153,8 @@ TEST(VectorAccess, AsyncCopiesAreTheirOwnInstructions) {
   EXPECT_TRUE(aligner.requests()[0].async);
   EXPECT_TRUE(aligner.requests()[1].async);
   EXPECT_FALSE(aligner.requests()[2].async);
-  EXPECT_EQ(totals(analyze_memory(t, 1), ArrayId::A, Op::Load).requests, 2u);
+  const MemoryStats s = analyze_memory(t, 1);
+  EXPECT_EQ(totals(s, ArrayId::A, Op::Load).requests, 2u);
 }
 
 TEST(VectorAccess, ElementsRegroupByAlignment) {

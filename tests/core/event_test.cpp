@@ -24,14 +24,14 @@ TEST(Event, FieldsHoldTheirLimits) {
 }
 
 TEST(IterationRule, TiledKernelsGoByBarriers) {
-  const IterationRule r{2, 8, 64, 32, 8};
+  const IterationRule r{2, 8, 64, 32, 8, 0, 0};
   EXPECT_EQ(iteration_of(r, ArrayId::A, 63, 0), 0);
   EXPECT_EQ(iteration_of(r, ArrayId::As, 5, 5), 2);
   EXPECT_EQ(iteration_of(r, ArrayId::C, 0, 16), 8);  // the final store
 }
 
 TEST(IterationRule, NaiveKernelsGoByTheElementsK) {
-  const IterationRule r{0, 4, 64, 32, 16};
+  const IterationRule r{0, 4, 64, 32, 16, 0, 0};
   EXPECT_EQ(iteration_of(r, ArrayId::A, 3 * 64 + 9, 0), 2);  // A[3][9]
   EXPECT_EQ(iteration_of(r, ArrayId::B, 17 * 32 + 5, 0), 4);  // B[17][5]
   EXPECT_EQ(iteration_of(r, ArrayId::C, 0, 0), 16);
@@ -39,7 +39,7 @@ TEST(IterationRule, NaiveKernelsGoByTheElementsK) {
 
 TEST(IterationRule, PipelinesStampLoadsByKAndSharedAccessesAfterTheirPrologue) {
   // One barrier per iteration, one in the prologue; loads run a tile ahead.
-  IterationRule r{1, 8, 64, 32, 8};
+  IterationRule r{1, 8, 64, 32, 8, 0, 0};
   r.barriers_before = 1;
   r.global_by_k = 1;
   EXPECT_EQ(iteration_of(r, ArrayId::A, 2 * 64 + 17, 0), 2);  // A[2][17], whatever the epoch
