@@ -69,7 +69,7 @@ int run_app(const AppOptions& options) {
 
   std::vector<std::unique_ptr<Panel>> panels = make_all_panels();
   WindowLayout layout(panels);
-  const bool scripted = options.quit_after_frames > 0;
+  const bool scripted = options.quit_after_frames > 0 || options.after_frame;  // slides, tests, benchmarks
   const char* env_dir = std::getenv("TILESCOPE_CONFIG_DIR");
   if (!scripted || !options.config_dir.empty() || (env_dir && *env_dir)) {
     if (const auto dir = layout_config_dir(options.config_dir)) layout.use_config_dir(*dir);
