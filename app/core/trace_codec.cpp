@@ -1,23 +1,35 @@
 // trace_codec.cpp — encode and decode the streams of trace file version 2.
 //
 // The encoder and the decoder walk the events in the same order through the
-// same functions (walk_fields, first_value_pass, shared_load_pass), which make
-// the predictions; only what they do with a prediction differs. So a new Event
-// field is one more entry in EventFields and nothing else.
+// same function (walk_segment), which makes every prediction; only what they do
+// with a prediction differs (FieldEncoder/FieldDecoder, ValueEncoder/
+// ValueDecoder). So a new Event field is one more entry in EventFields.
+//
+// Fields: an event's fields are predicted from its neighbour (the previous
+// thread's event at the same position in the same block, else the thread's
+// previous event); the index continues the neighbours' stride. A "field runs"
+// stream holds runs of events predicted in full and, for each other event, a
+// mask of the fields that differ; each field's stream holds its residuals.
+// Values: runs of predicted values, and the exceptions.
+// The blocks are cut into segments with streams of their own, which the
+// encoder and the decoder run in parallel.
 #include "app/core/trace_codec.h"
-
-#include <zstd.h>
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <memory>
+#include <exception>
+#include <mutex>
 #include <new>
+#include <thread>
 #include <tuple>
 #include <utility>
 
 #include "app/core/trace_file.h"
+#include "app/core/zstd_stream.h"
 
 namespace ts {
 namespace {
@@ -26,230 +38,104 @@ using Kind = TraceFileError::Kind;
 
 // ---- the Event fields, each coded as a residual against its neighbour -------
 
-struct IndexField {
-  static std::uint32_t get(const Event& e) { return e.index; }
-  static void set(Event& e, std::uint32_t v) { e.index = v; }
+// An Event as its three little-endian words (event.h's layout: the bit-fields
+// fill the third word from its low bit). The codec reads and writes fields in
+// words: bit-field stores through memory stall on store forwarding.
+struct Raw {
+  std::uint32_t w[3];
 };
-struct EpochField {
-  static std::uint32_t get(const Event& e) { return e.epoch; }
-  static void set(Event& e, std::uint32_t v) { e.epoch = v & 0x1FFFu; }
+static_assert(sizeof(Raw) == sizeof(Event));
+Raw raw(const Event& e) {
+  Raw r;
+  std::memcpy(&r, &e, sizeof r);
+  return r;
+}
+void store(Event& e, const Raw& r) { std::memcpy(&e, &r, sizeof r); }
+
+// A field: Bits bits at Shift in word Word. With kStride it continues its
+// neighbours' difference (addresses step by a fixed amount from lane to lane);
+// without, it repeats the neighbour's.
+template <int Word, int Shift, int Bits, bool Stride>
+struct Field {
+  static constexpr bool kStride = Stride;
+  static constexpr std::uint32_t kMask = Bits == 32 ? ~0u : (1u << Bits) - 1;
+  static std::uint32_t get(const Raw& r) { return (r.w[Word] >> Shift) & kMask; }
+  static void set(Raw& r, std::uint32_t v) { r.w[Word] = (r.w[Word] & ~(kMask << Shift)) | ((v & kMask) << Shift); }
 };
-struct ArrayField {
-  static std::uint32_t get(const Event& e) { return e.array; }
-  static void set(Event& e, std::uint32_t v) { e.array = v & 0x7u; }
-};
-struct IterField {
-  static std::uint32_t get(const Event& e) { return e.iter; }
-  static void set(Event& e, std::uint32_t v) { e.iter = v & 0x3FFFu; }
-};
-struct FlagsField {
-  static std::uint32_t get(const Event& e) { return e.flags; }
-  static void set(Event& e, std::uint32_t v) { e.flags = v & 0x3u; }
-};
+using IndexField = Field<0, 0, 32, true>;
+using EpochField = Field<2, 0, 13, false>;
+using ArrayField = Field<2, 13, 3, false>;
+using IterField = Field<2, 16, 14, false>;
+using FlagsField = Field<2, 30, 2, false>;
+
 // Every Event field but the value (coded by prediction below), one stream each.
+// A new field: one struct above and one entry here and in kFieldNames.
 using EventFields = std::tuple<IndexField, EpochField, ArrayField, IterField, FlagsField>;
 constexpr std::size_t kFieldCount = std::tuple_size_v<EventFields>;
 constexpr const char* kFieldNames[kFieldCount] = {"index", "epoch", "array", "iter", "flags"};
 
-// Stream order in the file.
-enum Stream : std::size_t { kA, kB, kC, kThreadEvents, kBlockTiming, kFirstField };
-constexpr std::size_t kValueMisses = kFirstField + kFieldCount;
-constexpr std::size_t kValueExceptions = kValueMisses + 1;
-constexpr std::size_t kStreamCount = kValueExceptions + 1;
+// Streams of the whole trace, then each segment's, in file order.
+enum GlobalStream : std::size_t { kA, kB, kC, kThreadEvents, kBlockTiming, kGlobalStreams };
+enum SegmentStream : std::size_t { kFieldRuns, kFirstField };
+constexpr std::size_t kValueRuns = kFirstField + kFieldCount;
+constexpr std::size_t kValueExceptions = kValueRuns + 1;
+constexpr std::size_t kSegmentStreams = kValueExceptions + 1;
+constexpr std::uint32_t kMaxSegments = 64;
+// Events per segment the encoder aims at; more segments than cores cost little.
+constexpr std::uint64_t kSegmentEvents = 1 << 21;
+// At best the encoder stores ~100 events per byte (a whole tiled trace is
+// little more than its inputs); a file claiming far more is refused before its
+// events are allocated.
+constexpr std::uint64_t kMaxEventsPerFileByte = 4096;
 
 std::uint32_t zigzag(std::uint32_t diff) {
   return (diff << 1) ^ static_cast<std::uint32_t>(static_cast<std::int32_t>(diff) >> 31);
 }
 std::uint32_t unzigzag(std::uint32_t z) { return (z >> 1) ^ (0u - (z & 1u)); }
 
-// ---- zstd streams -------------------------------------------------------------
 
-// Level 3 with a 1 MiB window: the repeats that matter (one thread's events
-// against the next's) are a few hundred bytes apart, and the decoder refuses
-// frames that ask for a larger window, so a hostile frame cannot make it allocate.
-constexpr int kLevel = 3;
-constexpr int kWindowLog = 20;
-constexpr std::size_t kBufferBytes = 1 << 16;
+// ---- predictions ------------------------------------------------------------
 
-struct CCtxFree {
-  void operator()(ZSTD_CCtx* c) const { ZSTD_freeCCtx(c); }
-};
-struct DCtxFree {
-  void operator()(ZSTD_DCtx* d) const { ZSTD_freeDCtx(d); }
-};
-
-class StreamWriter {
- public:
-  StreamWriter() : cctx_(ZSTD_createCCtx()), buf_(kBufferBytes) {
-    if (!cctx_) throw std::bad_alloc();
-    ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_compressionLevel, kLevel);
-    ZSTD_CCtx_setParameter(cctx_.get(), ZSTD_c_windowLog, kWindowLog);
-  }
-  void put(std::uint8_t b) {
-    if (n_ == buf_.size()) flush(ZSTD_e_continue);
-    buf_[n_++] = b;
-  }
-  void put_varint(std::uint32_t v) {
-    while (v >= 0x80) {
-      put(static_cast<std::uint8_t>(v | 0x80));
-      v >>= 7;
-    }
-    put(static_cast<std::uint8_t>(v));
-  }
-  void put_bytes(const void* p, std::size_t n) {
-    const auto* s = static_cast<const std::uint8_t*>(p);
-    while (n) {
-      if (n_ == buf_.size()) flush(ZSTD_e_continue);
-      const std::size_t k = std::min(n, buf_.size() - n_);
-      std::memcpy(buf_.data() + n_, s, k);
-      n_ += k;
-      s += k;
-      n -= k;
-    }
-  }
-  void put_bit(bool bit) {
-    bits_ |= static_cast<std::uint8_t>(bit) << nbits_;
-    if (++nbits_ == 8) {
-      put(bits_);
-      bits_ = 0;
-      nbits_ = 0;
-    }
-  }
-  std::vector<std::byte> finish() {
-    if (nbits_) put(bits_);
-    flush(ZSTD_e_end);
-    out_.resize(used_);
-    return std::move(out_);
-  }
-
- private:
-  void flush(ZSTD_EndDirective mode) {
-    ZSTD_inBuffer in{buf_.data(), n_, 0};
-    for (;;) {
-      if (out_.size() - used_ < ZSTD_CStreamOutSize()) out_.resize(std::max(out_.size() * 2, used_ + ZSTD_CStreamOutSize()));
-      ZSTD_outBuffer out{out_.data(), out_.size(), used_};
-      const std::size_t r = ZSTD_compressStream2(cctx_.get(), &out, &in, mode);
-      if (ZSTD_isError(r))
-        throw TraceFileError(Kind::CannotWrite, std::string("cannot compress the trace: ") + ZSTD_getErrorName(r));
-      used_ = out.pos;
-      if (mode == ZSTD_e_end ? r == 0 : in.pos == in.size) break;
-    }
-    n_ = 0;
-  }
-  std::unique_ptr<ZSTD_CCtx, CCtxFree> cctx_;
-  std::vector<std::uint8_t> buf_;
-  std::size_t n_ = 0;
-  std::vector<std::byte> out_;
-  std::size_t used_ = 0;
-  std::uint8_t bits_ = 0;
-  int nbits_ = 0;
-};
-
-class StreamReader {
- public:
-  StreamReader() = default;
-  StreamReader(std::span<const std::byte> src, std::string name)
-      : dctx_(ZSTD_createDCtx()), in_{src.data(), src.size(), 0}, buf_(kBufferBytes), name_(std::move(name)) {
-    if (!dctx_) throw std::bad_alloc();
-    ZSTD_DCtx_setParameter(dctx_.get(), ZSTD_d_windowLogMax, kWindowLog);
-  }
-  std::uint8_t get() {
-    if (pos_ == len_) refill();
-    return buf_[pos_++];
-  }
-  std::uint32_t get_varint() {
-    std::uint32_t v = 0;
-    for (int shift = 0; shift < 35; shift += 7) {
-      const std::uint8_t b = get();
-      v |= static_cast<std::uint32_t>(b & 0x7F) << shift;
-      if (!(b & 0x80)) return v;
-    }
-    fail(Kind::Corrupt, "a number longer than 5 bytes");
-  }
-  void get_bytes(void* dst, std::size_t n) {
-    auto* d = static_cast<std::uint8_t*>(dst);
-    while (n) {
-      if (pos_ == len_) refill();
-      const std::size_t k = std::min(n, len_ - pos_);
-      std::memcpy(d, buf_.data() + pos_, k);
-      pos_ += k;
-      d += k;
-      n -= k;
-    }
-  }
-  bool get_bit() {
-    if (nbits_ == 0) {
-      bits_ = get();
-      nbits_ = 8;
-    }
-    const bool bit = bits_ & 1;
-    bits_ >>= 1;
-    --nbits_;
-    return bit;
-  }
-  // Everything was read: nothing may follow.
-  void expect_end() {
-    if (pos_ != len_) fail(Kind::Corrupt, "data left over");
-    if (!frame_done_) {  // the frame may still hold data or lack its end
-      ZSTD_outBuffer out{buf_.data(), buf_.size(), 0};
-      const std::size_t r = ZSTD_decompressStream(dctx_.get(), &out, &in_);
-      if (ZSTD_isError(r)) fail(Kind::Corrupt, ZSTD_getErrorName(r));
-      if (out.pos != 0) fail(Kind::Corrupt, "data left over");
-      if (r != 0) fail(Kind::Truncated, "ends early");
-    }
-    if (in_.pos != in_.size) fail(Kind::Corrupt, "data left over");
-  }
-
- private:
-  void refill() {
-    for (;;) {
-      ZSTD_outBuffer out{buf_.data(), buf_.size(), 0};
-      const std::size_t before = in_.pos;
-      const std::size_t r = ZSTD_decompressStream(dctx_.get(), &out, &in_);
-      if (ZSTD_isError(r)) fail(Kind::Corrupt, ZSTD_getErrorName(r));
-      frame_done_ = r == 0;  // the frame ended and all its data is in out
-      if (out.pos) {
-        len_ = out.pos;
-        pos_ = 0;
-        return;
-      }
-      if (in_.pos == in_.size || in_.pos == before) fail(Kind::Truncated, "ends early");
-    }
-  }
-  [[noreturn]] void fail(Kind kind, const std::string& what) const {
-    throw TraceFileError(kind, std::string(kind == Kind::Truncated ? "truncated" : "corrupt") + ": the " + name_ +
-                                   " stream: " + what);
-  }
-  std::unique_ptr<ZSTD_DCtx, DCtxFree> dctx_;
-  ZSTD_inBuffer in_{};
-  std::vector<std::uint8_t> buf_;
-  std::size_t pos_ = 0, len_ = 0;
-  std::string name_;
-  std::uint8_t bits_ = 0;
-  int nbits_ = 0;
-  bool frame_done_ = false;
-};
-
-// ---- the walks that encoder and decoder share ----------------------------------
-
-// The neighbour whose fields predict event j of thread t: the previous thread's
-// event j (the lane next to it in the same instruction), else the thread's own
-// previous event; none for a thread's first event with no such neighbour.
 constexpr std::uint64_t kNone = ~0ull;
 
-// Calls code.template field<F, I>(event position, neighbour position) for every
-// field of every event, in file order.
-template <class Code>
-void walk_fields(const std::vector<std::uint64_t>& off, Code&& code) {
-  const std::uint64_t threads = off.size() - 1;
-  for (std::uint64_t t = 0; t < threads; ++t) {
-    const std::uint64_t begin = off[t], count = off[t + 1] - off[t];
-    const std::uint64_t prev_count = t > 0 ? off[t] - off[t - 1] : 0;
-    for (std::uint64_t j = 0; j < count; ++j) {
-      const std::uint64_t nb = j < prev_count ? off[t - 1] + j : (j > 0 ? begin + j - 1 : kNone);
-      code(begin + j, nb);
-    }
+// Where one segment's events lie: threads [t0, t1), blocks of tpb threads.
+struct Span {
+  const std::vector<std::uint64_t>* off;
+  std::uint64_t tpb, t0, t1;
+};
+
+// The neighbour of event j of thread t in a block starting at thread tb: the
+// previous thread's event j (the next lane of the same instruction), else the
+// thread's own previous event, else none.
+struct Pos {
+  std::uint64_t t, j;
+};
+inline bool neighbour(const std::vector<std::uint64_t>& off, std::uint64_t tb, Pos& p) {
+  if (p.t > tb && p.j < off[p.t] - off[p.t - 1]) {
+    --p.t;
+    return true;
   }
+  if (p.j > 0) {
+    --p.j;
+    return true;
+  }
+  return false;
+}
+
+template <class E>
+Raw predict_fields(const E* ev, std::uint64_t nb, std::uint64_t nb2) {
+  if (nb == kNone) return Raw{};
+  Raw pred = raw(ev[nb]);  // the fields without a stride repeat the neighbour's (the value is not a field)
+  if (nb2 == kNone) return pred;
+  const Raw second = raw(ev[nb2]);
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (([&] {
+       using F = std::tuple_element_t<I, EventFields>;
+       if constexpr (F::kStride) F::set(pred, 2 * F::get(pred) - F::get(second));
+     }()),
+     ...);
+  }(std::make_index_sequence<kFieldCount>{});
+  return pred;
 }
 
 struct Inputs {
@@ -260,7 +146,9 @@ struct Inputs {
   }
 };
 
-bool is_shared(const Event& e) { return e.array == static_cast<unsigned>(ArrayId::As) || e.array == static_cast<unsigned>(ArrayId::Bs); }
+bool is_shared(const Event& e) {
+  return e.array == static_cast<unsigned>(ArrayId::As) || e.array == static_cast<unsigned>(ArrayId::Bs);
+}
 bool is_store(const Event& e) { return (e.flags & kFlagStore) != 0; }
 
 // The global loads a thread has made since its last shared store, oldest
@@ -287,190 +175,342 @@ class LoadQueue {
   float last_ = 0;
 };
 
-// First pass, thread by thread in program order: every value but shared loads'.
-// A global access predicts the input's element (C as the kernel wrote it), a
-// shared store the value its thread loaded for it (0 for padding).
-template <class E, class Code>
-void first_value_pass(E* ev, const std::vector<std::uint64_t>& off, const Inputs& in, Code&& code) {
-  for (std::uint64_t t = 0; t + 1 < off.size(); ++t) {
-    LoadQueue loads;
-    for (std::uint64_t p = off[t]; p < off[t + 1]; ++p) {
-      E& e = ev[p];
-      if (is_shared(e)) {
-        if (is_store(e)) code(e, (e.flags & kFlagPadding) ? 0.0f : loads.pop());
-        continue;
-      }
-      code(e, in.at(e));
-      if (!is_store(e)) loads.push(e.value);
-    }
-  }
-}
-
-// Second pass, block by block: a shared load predicts the value last stored at
-// its word by the block in an earlier barrier interval (a lower epoch).
+// A shared load predicts the value last stored at its word by the block in an
+// earlier barrier interval (a lower epoch). The block's shared events are
+// visited epoch by epoch (each thread's are in epoch order), loads first.
 class SharedShadow {
  public:
-  SharedShadow() : words_{std::vector<float>(kWords), std::vector<float>(kWords)}, first_(kEpochs + 1) {}
+  SharedShadow() : words_{std::vector<float>(kWords), std::vector<float>(kWords)} {}
 
-  template <class E, class Code>
-  void block(E* ev, std::uint64_t lo, std::uint64_t hi, Code&& code) {
-    std::fill(first_.begin(), first_.end(), 0);
-    std::uint64_t shared = 0;
-    for (std::uint64_t p = lo; p < hi; ++p)
-      if (is_shared(ev[p])) ++first_[ev[p].epoch + 1], ++shared;
-    if (shared == 0) return;
-    for (std::size_t i = 1; i < first_.size(); ++i) first_[i] += first_[i - 1];
-    order_.resize(shared);
-    std::vector<std::uint64_t>& fill = first_;  // bucket cursors, restored below
-    for (std::uint64_t p = lo; p < hi; ++p)
-      if (is_shared(ev[p])) order_[fill[ev[p].epoch]++] = p;
-    // fill[e] now is the end of bucket e, which is the start of bucket e + 1.
-    std::uint64_t begin = 0;
-    for (std::size_t e = 0; e < kEpochs; ++e) {
-      const std::uint64_t end = fill[e];
-      for (std::uint64_t i = begin; i < end; ++i) {
-        E& x = ev[order_[i]];
-        if (!is_store(x)) code(x, word(x) ? *word(x) : 0.0f);
+  template <class E, class Values>
+  void block(E* ev, const std::vector<std::uint64_t>& off, std::uint64_t t0, std::uint64_t t1, Values& values) {
+    cursor_.assign(off.begin() + t0, off.begin() + t1);
+    std::uint32_t epoch = 0;
+    std::size_t applied = 0;  // pending_[0, applied): stores of earlier epochs, in the shadow
+    for (;;) {
+      std::uint32_t next = kNoEpoch;
+      for (std::uint64_t i = 0; i < t1 - t0; ++i) {
+        std::uint64_t p = cursor_[i];
+        const std::uint64_t end = off[t0 + i + 1];
+        for (; p < end; ++p) {
+          E& x = ev[p];
+          if (!is_shared(x)) continue;
+          if (x.epoch > epoch) break;
+          if (is_store(x)) pending_.push_back(p);
+          else values.code(x, word(x) ? *word(x) : 0.0f);
+        }
+        cursor_[i] = p;
+        if (p < end) next = std::min<std::uint32_t>(next, ev[p].epoch);
       }
-      for (std::uint64_t i = begin; i < end; ++i) {
-        const Event& x = ev[order_[i]];
-        if (is_store(x) && word(x)) *word(x) = x.value;
-      }
-      begin = end;
+      for (std::size_t i = applied; i < pending_.size(); ++i)
+        if (float* w = word(ev[pending_[i]])) *w = ev[pending_[i]].value;
+      applied = pending_.size();
+      if (next == kNoEpoch) break;
+      epoch = next;
     }
-    for (const std::uint64_t p : order_)
+    for (const std::uint64_t p : pending_)
       if (float* w = word(ev[p])) *w = 0.0f;
+    pending_.clear();
   }
 
  private:
   // Shared memory holds at most 228 KB per block on any GPU so far: 57 K words.
   static constexpr std::size_t kWords = 1 << 16;
-  static constexpr std::size_t kEpochs = kMaxEpoch + 1;
+  static constexpr std::uint32_t kNoEpoch = kMaxEpoch + 1;
   float* word(const Event& e) {
     return e.index < kWords ? &words_[e.array - static_cast<unsigned>(ArrayId::As)][e.index] : nullptr;
   }
   std::array<std::vector<float>, 2> words_;
-  std::vector<std::uint64_t> first_;
-  std::vector<std::uint64_t> order_;
+  std::vector<std::uint64_t> cursor_, pending_;
 };
 
-template <class E, class Code>
-void shared_load_pass(E* ev, const std::vector<std::uint64_t>& off, std::uint64_t threads_per_block, Code&& code) {
+// The one walk of a segment's events, in file order, block by block: fields
+// and the values of every access but shared loads, thread by thread; then the
+// block's shared loads. A global access predicts the input's element (C as the
+// kernel wrote it), a shared store the value its thread loaded for it (0 for
+// padding).
+template <class E, class Fields, class Values>
+void walk_segment(E* ev, const Span& s, const Inputs& in, Fields& fields, Values& values) {
+  const std::vector<std::uint64_t>& off = *s.off;
   SharedShadow shadow;
-  const std::uint64_t threads = off.size() - 1;
-  for (std::uint64_t t0 = 0; t0 < threads; t0 += threads_per_block)
-    shadow.block(ev, off[t0], off[std::min(t0 + threads_per_block, threads)], code);
+  for (std::uint64_t tb = s.t0; tb < s.t1; tb += s.tpb) {
+    const std::uint64_t te = std::min(tb + s.tpb, s.t1);
+    for (std::uint64_t t = tb; t < te; ++t) {
+      LoadQueue loads;
+      for (std::uint64_t j = 0, n = off[t + 1] - off[t]; j < n; ++j) {
+        Pos p1{t, j};
+        std::uint64_t nb = kNone, nb2 = kNone;
+        if (neighbour(off, tb, p1)) {
+          nb = off[p1.t] + p1.j;
+          if (neighbour(off, tb, p1)) nb2 = off[p1.t] + p1.j;
+        }
+        E& e = ev[off[t] + j];
+        fields.code(e, predict_fields(ev, nb, nb2));
+        if (is_shared(e)) {
+          if (is_store(e)) values.code(e, (e.flags & kFlagPadding) ? 0.0f : loads.pop());
+          continue;
+        }
+        values.code(e, in.at(e));
+        if (!is_store(e)) loads.push(e.value);
+      }
+    }
+    shadow.block(ev, off, tb, te, values);
+  }
 }
 
-template <class E, class Code>
-void walk_values(E* ev, const Trace& shape, const Inputs& in, Code&& code) {
-  first_value_pass(ev, shape.thread_offsets, in, code);
-  // Decoding refuses a launch of more than 1024 threads a block later; until
-  // then any grouping is as good as another, as long as both sides agree.
-  const std::uint64_t tpb = std::clamp<std::uint64_t>(shape.launch.block.count(), 1, 1024);
-  shared_load_pass(ev, shape.thread_offsets, tpb, code);
-}
+// ---- what the encoder and the decoder do with a prediction --------------------
+
+struct FieldEncoder {
+  zstd::Writer* w;  // the segment's streams
+  std::uint32_t run = 0;
+  void code(const Event& event, const Raw& pred) {
+    const Raw e = raw(event);
+    std::uint32_t mask = 0;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((mask |= std::uint32_t{std::tuple_element_t<I, EventFields>::get(e) !=
+                              std::tuple_element_t<I, EventFields>::get(pred)}
+                << I),
+       ...);
+    }(std::make_index_sequence<kFieldCount>{});
+    if (mask == 0) {
+      ++run;
+      return;
+    }
+    w[kFieldRuns].put_varint(run);
+    w[kFieldRuns].put_varint(mask);
+    run = 0;
+    [&]<std::size_t... I>(std::index_sequence<I...>) {
+      ((mask >> I & 1 ? w[kFirstField + I].put_varint(zigzag(std::tuple_element_t<I, EventFields>::get(e) -
+                                                             std::tuple_element_t<I, EventFields>::get(pred)))
+                      : void()),
+       ...);
+    }(std::make_index_sequence<kFieldCount>{});
+  }
+  void finish() { w[kFieldRuns].put_varint(run); }
+};
+
+struct FieldDecoder {
+  zstd::Reader* r;
+  std::uint32_t run = 0;
+  void start() { run = r[kFieldRuns].get_varint(); }
+  void code(Event& out, const Raw& pred) {
+    Raw e = pred;
+    if (run > 0) {
+      --run;
+    } else {
+      const std::uint32_t mask = r[kFieldRuns].get_varint();
+      [&]<std::size_t... I>(std::index_sequence<I...>) {
+        ((mask >> I & 1 ? std::tuple_element_t<I, EventFields>::set(
+                              e, std::tuple_element_t<I, EventFields>::get(pred) +
+                                     unzigzag(r[kFirstField + I].get_varint()))
+                        : void()),
+         ...);
+      }(std::make_index_sequence<kFieldCount>{});
+      run = r[kFieldRuns].get_varint();
+    }
+    store(out, e);
+  }
+};
 
 std::uint32_t float_bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 
+struct ValueEncoder {
+  zstd::Writer* w;
+  std::uint32_t hits = 0;
+  void code(const Event& e, float pred) {
+    if (float_bits(e.value) == float_bits(pred)) {
+      ++hits;
+      return;
+    }
+    w[kValueRuns].put_varint(hits);
+    w[kValueExceptions].put_bytes(&e.value, sizeof e.value);
+    hits = 0;
+  }
+  void finish() { w[kValueRuns].put_varint(hits); }
+};
+
+struct ValueDecoder {
+  zstd::Reader* r;
+  std::uint32_t hits = 0;
+  void start() { hits = r[kValueRuns].get_varint(); }
+  void code(Event& e, float pred) {
+    if (hits > 0) {
+      --hits;
+      e.value = pred;
+      return;
+    }
+    r[kValueExceptions].get_bytes(&e.value, sizeof e.value);
+    hits = r[kValueRuns].get_varint();
+  }
+};
+
+// ---- segments ------------------------------------------------------------------
+
+std::uint64_t threads_per_block(const Trace& t) {
+  // A launch of more than 1024 threads a block is refused after decoding; until
+  // then any grouping is as good as another, as long as both sides agree.
+  return std::clamp<std::uint64_t>(t.launch.block.count(), 1, 1024);
+}
+
+Span segment_span(const Trace& t, std::uint32_t s, std::uint32_t segments) {
+  const std::uint64_t tpb = threads_per_block(t), threads = t.thread_offsets.size() - 1;
+  const std::uint64_t blocks = (threads + tpb - 1) / tpb;
+  const std::uint64_t b0 = blocks * s / segments, b1 = blocks * (s + 1) / segments;
+  return {&t.thread_offsets, tpb, std::min(b0 * tpb, threads), std::min(b1 * tpb, threads)};
+}
+
+// Runs job(s) for every segment on up to one thread per core; the first
+// exception is rethrown once all have stopped.
+template <class Job>
+void for_each_segment(std::uint32_t segments, Job&& job) {
+  const unsigned workers = std::clamp<unsigned>(std::thread::hardware_concurrency(), 1, segments);
+  std::atomic<std::uint32_t> next{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&] {
+    for (std::uint32_t s; (s = next++) < segments;) {
+      try {
+        job(s);
+      } catch (...) {
+        const std::lock_guard lock(error_mutex);
+        if (!error) error = std::current_exception();
+        next = segments;
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned i = 1; i < workers; ++i) pool.emplace_back(work);
+  work();
+  for (auto& th : pool) th.join();
+  if (error) std::rethrow_exception(error);
+}
+
+std::string stream_name(std::size_t i) {
+  static constexpr const char* kGlobal[kGlobalStreams] = {"A", "B", "C", "thread events", "block timing"};
+  if (i < kGlobalStreams) return kGlobal[i];
+  const std::size_t s = (i - kGlobalStreams) / kSegmentStreams, k = (i - kGlobalStreams) % kSegmentStreams;
+  const std::string what = k == kFieldRuns          ? "field runs"
+                           : k < kValueRuns         ? kFieldNames[k - kFirstField]
+                           : k == kValueRuns        ? "value runs"
+                                                    : "value exceptions";
+  return "segment " + std::to_string(s) + " " + what;
+}
+
 [[noreturn]] void corrupt(const std::string& what) { throw TraceFileError(Kind::Corrupt, "corrupt: " + what); }
+
+struct Directory {
+  std::uint32_t segments = 0;
+  std::vector<std::span<const std::byte>> streams;
+};
+
+Directory read_directory(std::span<const std::byte> body) {
+  if (body.size() < 8) throw TraceFileError(Kind::Truncated, "truncated: the stream directory is missing");
+  std::uint32_t head[2];
+  std::memcpy(head, body.data(), 8);
+  Directory d;
+  d.segments = head[1];
+  if (d.segments < 1 || d.segments > kMaxSegments) corrupt(std::to_string(d.segments) + " segments");
+  if (head[0] != kGlobalStreams + kSegmentStreams * d.segments)
+    corrupt(std::to_string(head[0]) + " streams for " + std::to_string(d.segments) + " segments");
+  const std::uint64_t at0 = 8 + 8 * std::uint64_t{head[0]};
+  if (body.size() < at0) throw TraceFileError(Kind::Truncated, "truncated: the stream directory is cut");
+  std::uint64_t at = at0;
+  for (std::uint32_t i = 0; i < head[0]; ++i) {
+    std::uint64_t size;
+    std::memcpy(&size, body.data() + 8 + 8 * i, 8);
+    if (size > body.size() - at) throw TraceFileError(Kind::Truncated, "truncated: the " + stream_name(i) + " stream is cut");
+    d.streams.push_back(body.subspan(at, size));
+    at += size;
+  }
+  if (at != body.size()) corrupt(std::to_string(body.size() - at) + " unexpected bytes after the streams");
+  return d;
+}
 
 }  // namespace
 
-std::vector<std::string> v2_stream_names() {
-  std::vector<std::string> names = {"A", "B", "C", "thread events", "block timing"};
-  for (const char* f : kFieldNames) names.emplace_back(f);
-  names.emplace_back("value misses");
-  names.emplace_back("value exceptions");
+std::vector<std::string> v2_stream_names(std::size_t streams) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < streams; ++i) names.push_back(stream_name(i));
   return names;
 }
 
-std::vector<std::byte> encode_v2_body(const Trace& t) {
-  std::array<StreamWriter, kStreamCount> w;
-  w[kA].put_bytes(t.a.data(), t.a.size() * sizeof(float));
-  w[kB].put_bytes(t.b.data(), t.b.size() * sizeof(float));
-  w[kC].put_bytes(t.c.data(), t.c.size() * sizeof(float));
-  for (std::uint64_t i = 0; i < t.thread_count(); ++i)
-    w[kThreadEvents].put_varint(static_cast<std::uint32_t>(t.thread_offsets[i + 1] - t.thread_offsets[i]));
-  w[kBlockTiming].put_bytes(t.block_timing.data(), t.block_timing.size() * sizeof(BlockTiming));
+std::vector<std::uint64_t> v2_stream_sizes(std::span<const std::byte> body) {
+  std::vector<std::uint64_t> sizes;
+  for (const auto& s : read_directory(body).streams) sizes.push_back(s.size());
+  return sizes;
+}
 
-  const Event* ev = t.events.data();
-  if (!t.thread_offsets.empty()) {
-    walk_fields(t.thread_offsets, [&](std::uint64_t p, std::uint64_t nb) {
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        ((w[kFirstField + I].put_varint(zigzag(std::tuple_element_t<I, EventFields>::get(ev[p]) -
-                                               (nb == kNone ? 0 : std::tuple_element_t<I, EventFields>::get(ev[nb]))))),
-         ...);
-      }(std::make_index_sequence<kFieldCount>{});
-    });
+std::vector<std::byte> encode_v2_body(const Trace& t) {
+  std::vector<std::vector<std::byte>> streams(kGlobalStreams);
+  {
+    std::array<zstd::Writer, kGlobalStreams> w;
+    w[kA].put_bytes(t.a.data(), t.a.size() * sizeof(float));
+    w[kB].put_bytes(t.b.data(), t.b.size() * sizeof(float));
+    w[kC].put_bytes(t.c.data(), t.c.size() * sizeof(float));
+    for (std::uint64_t i = 0; i < t.thread_count(); ++i)
+      w[kThreadEvents].put_varint(static_cast<std::uint32_t>(t.thread_offsets[i + 1] - t.thread_offsets[i]));
+    w[kBlockTiming].put_bytes(t.block_timing.data(), t.block_timing.size() * sizeof(BlockTiming));
+    for (std::size_t s = 0; s < kGlobalStreams; ++s) streams[s] = w[s].finish();
+  }
+  const std::uint64_t threads = t.thread_count(), tpb = threads_per_block(t);
+  const std::uint64_t blocks = std::max<std::uint64_t>(1, (threads + tpb - 1) / tpb);
+  const auto segments = static_cast<std::uint32_t>(
+      std::clamp<std::uint64_t>(t.events.size() / kSegmentEvents, 1, std::min<std::uint64_t>(kMaxSegments, blocks)));
+  streams.resize(kGlobalStreams + kSegmentStreams * segments);
+  if (threads > 0) {
     const Inputs in{t.a, t.b, t.c};
-    walk_values(ev, t, in, [&](const Event& e, float predicted) {
-      const bool miss = float_bits(e.value) != float_bits(predicted);
-      w[kValueMisses].put_bit(miss);
-      if (miss) w[kValueExceptions].put_bytes(&e.value, sizeof e.value);
+    for_each_segment(segments, [&](std::uint32_t s) {
+      std::array<zstd::Writer, kSegmentStreams> w;
+      FieldEncoder fields{w.data()};
+      ValueEncoder values{w.data()};
+      walk_segment(t.events.data(), segment_span(t, s, segments), in, fields, values);
+      fields.finish();
+      values.finish();
+      for (std::size_t k = 0; k < kSegmentStreams; ++k) streams[kGlobalStreams + s * kSegmentStreams + k] = w[k].finish();
     });
+  } else {
+    for (std::size_t i = kGlobalStreams; i < streams.size(); ++i) {
+      zstd::Writer w;
+      if ((i - kGlobalStreams) % kSegmentStreams == kFieldRuns || (i - kGlobalStreams) % kSegmentStreams == kValueRuns)
+        w.put_varint(0);
+      streams[i] = w.finish();
+    }
   }
 
-  std::array<std::vector<std::byte>, kStreamCount> streams;
-  std::uint64_t total = 8 + 8 * kStreamCount;
-  for (std::size_t s = 0; s < kStreamCount; ++s) total += (streams[s] = w[s].finish()).size();
+  std::uint64_t total = 8 + 8 * streams.size();
+  for (const auto& s : streams) total += s.size();
   std::vector<std::byte> body(total);
-  const std::uint32_t directory[2] = {static_cast<std::uint32_t>(kStreamCount), 0};
-  std::memcpy(body.data(), directory, sizeof directory);
-  std::uint64_t at = 8 + 8 * kStreamCount;
-  for (std::size_t s = 0; s < kStreamCount; ++s) {
-    const std::uint64_t size = streams[s].size();
-    std::memcpy(body.data() + 8 + 8 * s, &size, sizeof size);
-    if (size) std::memcpy(body.data() + at, streams[s].data(), size);
+  const std::uint32_t head[2] = {static_cast<std::uint32_t>(streams.size()), segments};
+  std::memcpy(body.data(), head, sizeof head);
+  std::uint64_t at = 8 + 8 * streams.size();
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    const std::uint64_t size = streams[i].size();
+    std::memcpy(body.data() + 8 + 8 * i, &size, sizeof size);
+    if (size) std::memcpy(body.data() + at, streams[i].data(), size);
     at += size;
   }
   return body;
 }
 
-std::vector<std::uint64_t> v2_stream_sizes(std::span<const std::byte> body) {
-  std::uint32_t n = 0;
-  if (body.size() >= 8) std::memcpy(&n, body.data(), 4);
-  if (n != kStreamCount || body.size() < 8 + 8 * std::uint64_t{n}) corrupt("no stream directory");
-  std::vector<std::uint64_t> sizes(n);
-  std::memcpy(sizes.data(), body.data() + 8, 8 * n);
-  return sizes;
-}
-
 void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts, Trace& t) {
-  if (body.size() < 8) throw TraceFileError(Kind::Truncated, "truncated: the stream directory is missing");
-  std::uint32_t n = 0;
-  std::memcpy(&n, body.data(), 4);
-  if (n != kStreamCount)
-    corrupt(std::to_string(n) + " streams; version 2 has " + std::to_string(kStreamCount));
-  if (body.size() < 8 + 8 * kStreamCount) throw TraceFileError(Kind::Truncated, "truncated: the stream directory is cut");
-  const std::vector<std::uint64_t> sizes = v2_stream_sizes(body);
-  const std::vector<std::string> names = v2_stream_names();
-  std::array<std::span<const std::byte>, kStreamCount> src;
-  std::uint64_t at = 8 + 8 * kStreamCount;
-  for (std::size_t s = 0; s < kStreamCount; ++s) {
-    if (sizes[s] > body.size() - at)
-      throw TraceFileError(Kind::Truncated, "truncated: the " + names[s] + " stream is cut");
-    src[s] = body.subspan(at, sizes[s]);
-    at += sizes[s];
-  }
-  if (at != body.size()) corrupt(std::to_string(body.size() - at) + " unexpected bytes after the streams");
-
+  const Directory d = read_directory(body);
   // Refuse what the streams cannot hold before allocating for it.
   auto bound = [&](std::size_t s, std::uint64_t bytes_at_least, const char* what) {
-    if (bytes_at_least / kZstdMaxExpansion > src[s].size())
-      throw TraceFileError(Kind::Truncated, "truncated: the " + names[s] + " stream of " +
-                                                std::to_string(src[s].size()) + " bytes cannot hold " + what);
+    if (bytes_at_least / kZstdMaxExpansion > d.streams[s].size())
+      throw TraceFileError(Kind::Truncated, "truncated: the " + stream_name(s) + " stream of " +
+                                                std::to_string(d.streams[s].size()) + " bytes cannot hold " + what);
   };
   bound(kA, counts.a * 4, "A");
   bound(kB, counts.b * 4, "B");
   bound(kC, counts.c * 4, "C");
   bound(kThreadEvents, counts.threads, "the thread count");
   bound(kBlockTiming, counts.timing * sizeof(BlockTiming), "the block timings");
-  for (std::size_t f = 0; f < kFieldCount; ++f) bound(kFirstField + f, counts.events, "the event count");
-  bound(kValueMisses, counts.events / 8, "the event count");
+  if (counts.events / kMaxEventsPerFileByte > body.size())
+    throw TraceFileError(Kind::Truncated, "truncated: " + std::to_string(body.size()) + " bytes cannot hold " +
+                                              std::to_string(counts.events) + " events");
 
-  std::array<StreamReader, kStreamCount> r;
-  for (std::size_t s = 0; s < kStreamCount; ++s) r[s] = StreamReader(src[s], names[s]);
+  std::array<zstd::Reader, kGlobalStreams> r;
+  for (std::size_t s = 0; s < kGlobalStreams; ++s) r[s] = zstd::Reader(d.streams[s], stream_name(s));
   auto floats = [&](std::size_t s, std::vector<float>& v, std::uint64_t count) {
     v.resize(count);
     r[s].get_bytes(v.data(), count * sizeof(float));
@@ -491,25 +531,21 @@ void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts
   r[kBlockTiming].expect_end();
 
   t.events = EventBuffer(counts.events);
-  Event* ev = t.events.data();
-  walk_fields(t.thread_offsets, [&](std::uint64_t p, std::uint64_t nb) {
-    Event e{};
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((std::tuple_element_t<I, EventFields>::set(
-           e, (nb == kNone ? 0 : std::tuple_element_t<I, EventFields>::get(ev[nb])) +
-                  unzigzag(r[kFirstField + I].get_varint()))),
-       ...);
-    }(std::make_index_sequence<kFieldCount>{});
-    ev[p] = e;
-  });
-  for (std::size_t f = 0; f < kFieldCount; ++f) r[kFirstField + f].expect_end();
   const Inputs in{t.a, t.b, t.c};
-  walk_values(ev, t, in, [&](Event& e, float predicted) {
-    if (r[kValueMisses].get_bit()) r[kValueExceptions].get_bytes(&e.value, sizeof e.value);
-    else e.value = predicted;
+  for_each_segment(d.segments, [&](std::uint32_t s) {
+    std::array<zstd::Reader, kSegmentStreams> sr;
+    for (std::size_t k = 0; k < kSegmentStreams; ++k) {
+      const std::size_t i = kGlobalStreams + s * kSegmentStreams + k;
+      sr[k] = zstd::Reader(d.streams[i], stream_name(i));
+    }
+    FieldDecoder fields{sr.data()};
+    ValueDecoder values{sr.data()};
+    fields.start();
+    values.start();
+    walk_segment(t.events.data(), segment_span(t, s, d.segments), in, fields, values);
+    if (fields.run != 0 || values.hits != 0) corrupt("a run goes past the end of " + stream_name(kGlobalStreams + s * kSegmentStreams));
+    for (auto& reader : sr) reader.expect_end();
   });
-  r[kValueMisses].expect_end();
-  r[kValueExceptions].expect_end();
 }
 
 }  // namespace ts

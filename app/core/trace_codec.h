@@ -4,14 +4,16 @@
 // regular addresses, and most values can be predicted from data the file
 // already holds. So each Event field becomes its own stream of residuals
 // against the same field of the previous thread's event at the same position
-// (the lane's neighbour), values become one "as predicted" bit per event plus
-// the exceptions, and every stream is compressed with zstd.
+// (the lane's neighbour), values become runs of "as predicted" plus the
+// exceptions, and every stream is compressed with zstd (trace_codec.cpp says how).
 //
-// Body layout (little-endian): stream count (u32), zero (u32), the compressed
-// size of each stream (u64), then the streams, in the order of stream_names().
+// Body layout (little-endian): stream count (u32), segment count (u32), the
+// compressed size of each stream (u64), then the streams, in the order of
+// v2_stream_names(): A, B, C, thread events, block timing, then each segment's.
 // Decoding is bounded by the body's real size: a count the streams cannot hold
-// (zstd expands at most kZstdMaxExpansion times) is refused before anything is
-// allocated, and a truncated or corrupted stream throws TraceFileError.
+// (zstd expands at most kZstdMaxExpansion times; events at most 4096 per byte)
+// is refused before anything is allocated, and a truncated or corrupted stream
+// throws TraceFileError.
 #pragma once
 
 #include <cstddef>
@@ -33,8 +35,9 @@ struct SectionCounts {
 // header plus one byte of run-length content per 128 KiB block.
 inline constexpr std::uint64_t kZstdMaxExpansion = 32768;
 
-// The names of the v2 streams, in file order (for messages and the benchmark).
-std::vector<std::string> v2_stream_names();
+// The names of the first `streams` streams of a v2 body, in file order (for
+// messages and the benchmark).
+std::vector<std::string> v2_stream_names(std::size_t streams);
 
 // Everything after the launch description: the stream directory and streams.
 std::vector<std::byte> encode_v2_body(const Trace& trace);

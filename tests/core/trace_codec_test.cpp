@@ -115,7 +115,7 @@ TEST(TraceCodec, ABrokenStreamDirectoryIsRefused) {
   EXPECT_EQ(refusal(b), Kind::Corrupt);
   for (const std::uint64_t size : {std::uint64_t{0}, std::uint64_t{1} << 40, std::uint64_t{5}}) {
     b = good;
-    std::memcpy(b.data() + at + 8 + 8 * 6, &size, 8);  // the index stream's size
+    std::memcpy(b.data() + at + 8 + 8 * 6, &size, 8);  // segment 0's index stream
     reseal(b);
     const Kind k = refusal(b);
     EXPECT_TRUE(k == Kind::Truncated || k == Kind::Corrupt) << size;
@@ -152,7 +152,11 @@ TEST(TraceCodec, RandomEditsBehindAValidChecksumNeverCrash) {
 TEST(TraceCodec, StreamNamesMatchTheDirectory) {
   const auto file = saved_bytes(test::small_trace(), 2);
   const auto body = std::span(file).subspan(body_at(file), file.size() - 8 - body_at(file));
-  EXPECT_EQ(v2_stream_sizes(body).size(), v2_stream_names().size());
+  const auto sizes = v2_stream_sizes(body);
+  const auto names = v2_stream_names(sizes.size());
+  ASSERT_EQ(names.size(), sizes.size());
+  EXPECT_EQ(names[0], "A");
+  EXPECT_EQ(names[5], "segment 0 field runs");
 }
 
 }  // namespace
