@@ -88,6 +88,16 @@ constexpr std::uint64_t kSegmentEvents = 1 << 21;
 // events are allocated.
 constexpr std::uint64_t kMaxEventsPerFileByte = 4096;
 
+// Calls fn(std::integral_constant<std::size_t, I>) for every field I.
+template <class Fn, std::size_t... I>
+void for_each_field(Fn&& fn, std::index_sequence<I...>) {
+  (fn(std::integral_constant<std::size_t, I>{}), ...);
+}
+template <class Fn>
+void for_each_field(Fn&& fn) {
+  for_each_field(fn, std::make_index_sequence<kFieldCount>{});
+}
+
 std::uint32_t zigzag(std::uint32_t diff) {
   return (diff << 1) ^ static_cast<std::uint32_t>(static_cast<std::int32_t>(diff) >> 31);
 }
@@ -128,13 +138,10 @@ Raw predict_fields(const E* ev, std::uint64_t nb, std::uint64_t nb2) {
   Raw pred = raw(ev[nb]);  // the fields without a stride repeat the neighbour's (the value is not a field)
   if (nb2 == kNone) return pred;
   const Raw second = raw(ev[nb2]);
-  [&]<std::size_t... I>(std::index_sequence<I...>) {
-    (([&] {
-       using F = std::tuple_element_t<I, EventFields>;
-       if constexpr (F::kStride) F::set(pred, 2 * F::get(pred) - F::get(second));
-     }()),
-     ...);
-  }(std::make_index_sequence<kFieldCount>{});
+  for_each_field([&](auto i) {
+    using F = std::tuple_element_t<decltype(i)::value, EventFields>;
+    if constexpr (F::kStride) F::set(pred, 2 * F::get(pred) - F::get(second));
+  });
   return pred;
 }
 
@@ -266,12 +273,10 @@ struct FieldEncoder {
   void code(const Event& event, const Raw& pred) {
     const Raw e = raw(event);
     std::uint32_t mask = 0;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((mask |= std::uint32_t{std::tuple_element_t<I, EventFields>::get(e) !=
-                              std::tuple_element_t<I, EventFields>::get(pred)}
-                << I),
-       ...);
-    }(std::make_index_sequence<kFieldCount>{});
+    for_each_field([&](auto i) {
+      using F = std::tuple_element_t<decltype(i)::value, EventFields>;
+      mask |= std::uint32_t{F::get(e) != F::get(pred)} << decltype(i)::value;
+    });
     if (mask == 0) {
       ++run;
       return;
@@ -279,12 +284,11 @@ struct FieldEncoder {
     w[kFieldRuns].put_varint(run);
     w[kFieldRuns].put_varint(mask);
     run = 0;
-    [&]<std::size_t... I>(std::index_sequence<I...>) {
-      ((mask >> I & 1 ? w[kFirstField + I].put_varint(zigzag(std::tuple_element_t<I, EventFields>::get(e) -
-                                                             std::tuple_element_t<I, EventFields>::get(pred)))
-                      : void()),
-       ...);
-    }(std::make_index_sequence<kFieldCount>{});
+    for_each_field([&](auto i) {
+      using F = std::tuple_element_t<decltype(i)::value, EventFields>;
+      if (mask >> decltype(i)::value & 1)
+        w[kFirstField + decltype(i)::value].put_varint(zigzag(F::get(e) - F::get(pred)));
+    });
   }
   void finish() { w[kFieldRuns].put_varint(run); }
 };
@@ -299,13 +303,11 @@ struct FieldDecoder {
       --run;
     } else {
       const std::uint32_t mask = r[kFieldRuns].get_varint();
-      [&]<std::size_t... I>(std::index_sequence<I...>) {
-        ((mask >> I & 1 ? std::tuple_element_t<I, EventFields>::set(
-                              e, std::tuple_element_t<I, EventFields>::get(pred) +
-                                     unzigzag(r[kFirstField + I].get_varint()))
-                        : void()),
-         ...);
-      }(std::make_index_sequence<kFieldCount>{});
+      for_each_field([&](auto i) {
+        using F = std::tuple_element_t<decltype(i)::value, EventFields>;
+        if (mask >> decltype(i)::value & 1)
+          F::set(e, F::get(pred) + unzigzag(r[kFirstField + decltype(i)::value].get_varint()));
+      });
       run = r[kFieldRuns].get_varint();
     }
     store(out, e);
@@ -398,6 +400,17 @@ std::string stream_name(std::size_t i) {
 
 [[noreturn]] void corrupt(const std::string& what) { throw TraceFileError(Kind::Corrupt, "corrupt: " + what); }
 
+template <class T>
+void read_growing(zstd::Reader& r, std::vector<T>& v, std::uint64_t count) {
+  constexpr std::uint64_t kChunk = (1 << 20) / sizeof(T);
+  v.clear();
+  while (v.size() < count) {
+    const std::uint64_t at = v.size(), n = std::min(kChunk, count - at);
+    v.resize(at + n);
+    r.get_bytes(v.data() + at, n * sizeof(T));
+  }
+}
+
 struct Directory {
   std::uint32_t segments = 0;
   std::vector<std::span<const std::byte>> streams;
@@ -418,7 +431,8 @@ Directory read_directory(std::span<const std::byte> body) {
   for (std::uint32_t i = 0; i < head[0]; ++i) {
     std::uint64_t size;
     std::memcpy(&size, body.data() + 8 + 8 * i, 8);
-    if (size > body.size() - at) throw TraceFileError(Kind::Truncated, "truncated: the " + stream_name(i) + " stream is cut");
+    if (size > body.size() - at)
+      throw TraceFileError(Kind::Truncated, "truncated: the " + stream_name(i) + " stream is cut");
     d.streams.push_back(body.subspan(at, size));
     at += size;
   }
@@ -466,7 +480,8 @@ std::vector<std::byte> encode_v2_body(const Trace& t) {
       walk_segment(t.events.data(), segment_span(t, s, segments), in, fields, values);
       fields.finish();
       values.finish();
-      for (std::size_t k = 0; k < kSegmentStreams; ++k) streams[kGlobalStreams + s * kSegmentStreams + k] = w[k].finish();
+      for (std::size_t k = 0; k < kSegmentStreams; ++k)
+        streams[kGlobalStreams + s * kSegmentStreams + k] = w[k].finish();
     });
   } else {
     for (std::size_t i = kGlobalStreams; i < streams.size(); ++i) {
@@ -511,24 +526,19 @@ void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts
 
   std::array<zstd::Reader, kGlobalStreams> r;
   for (std::size_t s = 0; s < kGlobalStreams; ++s) r[s] = zstd::Reader(d.streams[s], stream_name(s));
-  auto floats = [&](std::size_t s, std::vector<float>& v, std::uint64_t count) {
-    v.resize(count);
-    r[s].get_bytes(v.data(), count * sizeof(float));
-    r[s].expect_end();
-  };
-  floats(kA, t.a, counts.a);
-  floats(kB, t.b, counts.b);
-  floats(kC, t.c, counts.c);
-  t.thread_offsets.assign(counts.threads + 1, 0);
+  // These grow as their streams deliver, so a count the data does not back
+  // fails at the stream's end, not at an allocation.
+  read_growing(r[kA], t.a, counts.a);
+  read_growing(r[kB], t.b, counts.b);
+  read_growing(r[kC], t.c, counts.c);
+  t.thread_offsets.assign(1, 0);
   for (std::uint64_t i = 0; i < counts.threads; ++i) {
-    t.thread_offsets[i + 1] = t.thread_offsets[i] + r[kThreadEvents].get_varint();
-    if (t.thread_offsets[i + 1] > counts.events) corrupt("the threads hold more events than the header says");
+    t.thread_offsets.push_back(t.thread_offsets.back() + r[kThreadEvents].get_varint());
+    if (t.thread_offsets.back() > counts.events) corrupt("the threads hold more events than the header says");
   }
-  r[kThreadEvents].expect_end();
   if (t.thread_offsets.back() != counts.events) corrupt("the threads hold fewer events than the header says");
-  t.block_timing.resize(counts.timing);
-  r[kBlockTiming].get_bytes(t.block_timing.data(), counts.timing * sizeof(BlockTiming));
-  r[kBlockTiming].expect_end();
+  read_growing(r[kBlockTiming], t.block_timing, counts.timing);
+  for (auto& reader : r) reader.expect_end();
 
   t.events = EventBuffer(counts.events);
   const Inputs in{t.a, t.b, t.c};
@@ -543,7 +553,8 @@ void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts
     fields.start();
     values.start();
     walk_segment(t.events.data(), segment_span(t, s, d.segments), in, fields, values);
-    if (fields.run != 0 || values.hits != 0) corrupt("a run goes past the end of " + stream_name(kGlobalStreams + s * kSegmentStreams));
+    if (fields.run != 0 || values.hits != 0)
+      corrupt("a run goes past the end of " + stream_name(kGlobalStreams + s * kSegmentStreams));
     for (auto& reader : sr) reader.expect_end();
   });
 }

@@ -25,10 +25,9 @@ namespace ts::zstd {
 
 using Kind = TraceFileError::Kind;
 
-
-// Level 3 with a 1 MiB window: the repeats that matter (one thread's events
-// against the next's) are a few hundred bytes apart, and the decoder refuses
-// frames that ask for a larger window, so a hostile frame cannot make it allocate.
+// Level 3 with a 1 MiB window: the repeats that matter (one thread's runs
+// against the next's) are close together, and the decoder refuses frames that
+// ask for a larger window, so a hostile frame cannot make it allocate.
 constexpr int kLevel = 3;
 constexpr int kWindowLog = 20;
 constexpr std::size_t kBufferBytes = 1 << 16;
@@ -88,7 +87,8 @@ class Writer {
   void flush(ZSTD_EndDirective mode) {
     ZSTD_inBuffer in{buf_.data(), n_, 0};
     for (;;) {
-      if (out_.size() - used_ < ZSTD_CStreamOutSize()) out_.resize(std::max(out_.size() * 2, used_ + ZSTD_CStreamOutSize()));
+      if (out_.size() - used_ < ZSTD_CStreamOutSize())
+        out_.resize(std::max(out_.size() * 2, used_ + ZSTD_CStreamOutSize()));
       ZSTD_outBuffer out{out_.data(), out_.size(), used_};
       const std::size_t r = ZSTD_compressStream2(cctx_.get(), &out, &in, mode);
       if (ZSTD_isError(r))
