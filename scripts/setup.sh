@@ -12,6 +12,7 @@ packages=(
   libboost-context-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libzstd-dev
   libglfw3-dev libimgui-dev python3-glad libstb-dev libgl-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
+  dpkg-dev file                     # the Debian package: dpkg-shlibdeps, CPack
 )
 
 missing=()

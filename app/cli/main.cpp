@@ -16,6 +16,7 @@
 #include "app/cli/commands.h"
 #include "build_info.h"  // generated: TILESCOPE_VERSION, what the build has
 #include "app/cli/default_scene.h"
+#include "app/core/assets.h"
 
 namespace ts::cli {
 
@@ -30,8 +31,10 @@ int main(int argc, char** argv) {
   using namespace ts::cli;
   CLI::App app{"tilescope: watch tiled matrix multiplication on the GPU, access by access"};
   app.require_subcommand(0, 1);
+  const auto assets = ts::asset_dir();
   app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION + "\nbuilt with: CUDA " +
-                                        TILESCOPE_BUILT_CUDA + ", GUI " + TILESCOPE_BUILT_GUI);
+                                        TILESCOPE_BUILT_CUDA + ", GUI " + TILESCOPE_BUILT_GUI + "\nassets: " +
+                                        (assets ? assets->string() : "not found"));
   std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_export_command(app),
                                 add_compare_command(app),
                                 add_bench_command(app),

@@ -131,22 +131,29 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
 }
 
 void GridCanvas::draw_labels(std::span<const Grid> grids) const {
-  // Above each grid, no wider than the room before the next grid to its right
-  // on the same line (As and Bs side by side): a smaller font first, then cut.
+  // Above each grid, in the room it has: no wider than the space before the
+  // next grid to its right (As and Bs side by side), no taller than the gap
+  // under the grid above it (C under B, whose cells may hold numbers). A
+  // smaller font first, then cut; none at all below a legible size.
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float font = ImGui::GetFontSize();
   for (const Grid& g : grids) {
     if (g.label.empty()) continue;
     const ImVec2 o = grid_origin(g);
-    float room = canvas_pos_.x + canvas_size_.x - o.x;
-    for (const Grid& other : grids) {
-      const ImVec2 p = grid_origin(other);
-      if (&other != &g && p.x > o.x && std::fabs(p.y - o.y) < font * 1.25f) room = std::min(room, p.x - o.x - font * 0.5f);
-    }
     const float width = ImGui::CalcTextSize(g.label.c_str()).x;
-    const float px = width > room ? std::max(font * 0.6f, font * room / width) : font;
-    const ImVec2 at(o.x, o.y - font * 1.25f);
-    dl->PushClipRect(at, ImVec2(o.x + std::max(0.0f, room), o.y), true);
+    float room_x = canvas_pos_.x + canvas_size_.x - o.x, room_y = font * 1.25f;
+    for (const Grid& other : grids) {
+      if (&other == &g) continue;
+      const ImVec2 p = grid_origin(other);
+      const float right = p.x + other.cols * scale_, bottom = p.y + other.rows * scale_;
+      if (p.x > o.x && std::fabs(p.y - o.y) < font * 1.25f) room_x = std::min(room_x, p.x - o.x - font * 0.5f);
+      if (bottom <= o.y + 0.5f && right > o.x && p.x < o.x + width) room_y = std::min(room_y, o.y - bottom);
+    }
+    float px = width > room_x ? font * room_x / width : font;
+    px = std::min(px, room_y * 0.8f);
+    if (px < kMinCellTextPx || room_x <= 0) continue;
+    const ImVec2 at(o.x, o.y - px * 1.15f);
+    dl->PushClipRect(ImVec2(o.x, o.y - room_y), ImVec2(o.x + room_x, o.y), true);
     dl->AddText(ImGui::GetFont(), px, at, IM_COL32(230, 230, 230, 255), g.label.c_str());
     dl->PopClipRect();
   }
@@ -158,7 +165,8 @@ void GridCanvas::draw_cell_text(std::span<const Grid> grids, CellText text, cons
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(canvas_pos_, ImVec2(canvas_pos_.x + canvas_size_.x, canvas_pos_.y + canvas_size_.y), true);
   // Text no wider than the cell: scale the font down to fit when needed.
-  const float font_px = std::min(ImGui::GetFontSize(), scale_ * 0.42f);
+  // (Larger when every cell must show its number: most are one or two digits.)
+  const float font_px = std::min(ImGui::GetFontSize(), scale_ * (shrink_to_fit ? 0.55f : 0.42f));
   for (int i = 0; i < static_cast<int>(grids.size()); ++i) {
     const Grid& g = grids[i];
     const ImVec2 o = grid_origin(g);
