@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -45,6 +46,18 @@ TEST_F(InTempDir, AFileInTheWorkingDirectoryWins) {
   fs::create_directories("assets/bench");
   std::ofstream("assets/bench/h200.json") << "{}";
   EXPECT_EQ(resolve_asset("assets/bench/h200.json"), fs::path("assets/bench/h200.json"));
+}
+
+TEST_F(InTempDir, TheEnvironmentNamesTheDirectory) {
+  fs::create_directories("mine/bench");
+  std::ofstream("mine/bench/h200.json") << "{}";
+  setenv("TILESCOPE_ASSET_DIR", (dir_ / "mine").c_str(), 1);
+  EXPECT_EQ(asset_dir(), dir_ / "mine");
+  EXPECT_EQ(resolve_asset("assets/bench/h200.json"), dir_ / "mine" / "bench" / "h200.json");
+  setenv("TILESCOPE_ASSET_DIR", (dir_ / "none").c_str(), 1);  // not there: nothing, not the source tree
+  EXPECT_FALSE(asset_dir());
+  EXPECT_EQ(resolve_asset("assets/bench/h200.json"), fs::path("assets/bench/h200.json"));
+  unsetenv("TILESCOPE_ASSET_DIR");
 }
 
 TEST_F(InTempDir, OtherPathsStayAsGiven) {
