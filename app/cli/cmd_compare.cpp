@@ -9,14 +9,15 @@
 
 #include "app/cli/commands.h"
 #include "app/core/analysis/trace_compare.h"
+#include "app/core/display_text.h"
 #include "app/core/trace_file.h"
 
 namespace ts::cli {
 namespace {
 
 std::string launch_title(const nlohmann::json& launch) {
-  return launch["kernel"].get<std::string>() + " TILE " + std::to_string(launch["tile"].get<int>()) + " (" +
-         launch["device_name"].get<std::string>() + ")";
+  return escape_control(launch["kernel"].get<std::string>() + " TILE " + std::to_string(launch["tile"].get<int>()) +
+                        " (" + launch["device_name"].get<std::string>() + ")");
 }
 
 void print_section(const char* title, const nlohmann::json& a, const nlohmann::json& b, const nlohmann::json& ratio) {

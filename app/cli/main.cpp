@@ -16,12 +16,14 @@
 #include "app/cli/commands.h"
 #include "build_info.h"  // generated: TILESCOPE_VERSION, what the build has
 #include "app/cli/default_scene.h"
+#include "app/core/display_text.h"
 #include "app/core/assets.h"
 
 namespace ts::cli {
 
 int fail(const std::string& message) {
-  std::fprintf(stderr, "tilescope: %s\n", message.c_str());
+  // A message may quote a file's name or contents: never a raw control character.
+  std::fprintf(stderr, "tilescope: %s\n", ts::escape_control(message).c_str());
   return kExitFailure;
 }
 
