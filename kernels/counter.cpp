@@ -20,7 +20,8 @@ constexpr std::uint64_t kGiB = 1ull << 30;
 
 std::string gib(std::uint64_t bytes) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(kGiB));
+  if (bytes >= kGiB) std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(kGiB));
+  else std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(1u << 20));
   return buf;
 }
 
