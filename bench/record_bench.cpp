@@ -1,6 +1,6 @@
 // record_bench.cpp — how fast tilescope records, and how much a trace weighs.
 //
-//   record_bench [--json FILE] [--workers N]
+//   record_bench [--json FILE] [--workers N] [--counters-only] [--device gpu|cpu]
 //
 // For each recorder present (the GPU, the CPU emulator) and each scene (N = 64
 // and N = 256, TILE 16), times recording + indexing end to end inside one
@@ -9,6 +9,9 @@
 // Targets (the foundation issue): GPU N=64 <= 50 ms, GPU N=256 <= 1 s,
 // emulator N=256 <= 3 s on 2 cores, <= 16 bytes per event (in memory, index
 // included, and on disk: an event record is 12 bytes).
+// Then the whole-launch counters (kernels/counter.h), which keep no events:
+// events per second and peak memory, on the emulator (N = 256) and the GPU
+// (N = 1024, 4096). No target: the figures are what the issue asks to know.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +24,7 @@
 
 #include "app/core/trace_file.h"
 #include "app/core/trace_index.h"
+#include "kernels/counter.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"
 
@@ -73,17 +77,45 @@ Figures measure(ts::DeviceChoice device, int n, int runs, unsigned workers) {
   return f;
 }
 
+struct CounterFigures {
+  std::vector<double> ms;
+  std::uint64_t events = 0, peak_bytes = 0;
+};
+
+CounterFigures measure_counters(ts::DeviceChoice device, int n, int runs, unsigned workers) {
+  ts::RecordParams p;
+  p.kernel = ts::KernelKind::Tiled;
+  p.tile = 16;
+  p.m = p.n = p.k = n;
+  p.device = device;
+  p.cpu_workers = workers;
+  CounterFigures f;
+  if (device == ts::DeviceChoice::Gpu) ts::count_launch(p);  // warm-up: context, allocations
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    const ts::LaunchCounters c = ts::count_launch(p);
+    f.ms.push_back(ms_since(t0));
+    f.events = c.events;
+    f.peak_bytes = c.peak_bytes;
+  }
+  return f;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string json_path;
   unsigned workers = 2;  // the emulator's target is stated for 2 cores
+  bool counters_only = false;
+  std::string device = "auto";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json_path = argv[++i];
     else if (a == "--workers" && i + 1 < argc) workers = static_cast<unsigned>(std::stoul(argv[++i]));
+    else if (a == "--counters-only") counters_only = true;
+    else if (a == "--device" && i + 1 < argc) device = argv[++i];
     else {
-      std::fprintf(stderr, "usage: record_bench [--json FILE] [--workers N]\n");
+      std::fprintf(stderr, "usage: record_bench [--json FILE] [--workers N] [--counters-only] [--device gpu|cpu]\n");
       return 2;
     }
   }
@@ -101,14 +133,22 @@ int main(int argc, char** argv) {
     double target_ms;
   };
   std::vector<Target> targets;
-  if (gpu.available) {
+  const bool use_gpu = gpu.available && device != "cpu", use_cpu = device != "gpu";
+  if (device == "gpu" && !gpu.available) {
+    std::fprintf(stderr, "record_bench: --device gpu: %s\n", gpu.reason.c_str());
+    return 1;
+  }
+  if (use_gpu) {
     targets.push_back({ts::DeviceChoice::Gpu, "gpu", 64, 20, 50});
     targets.push_back({ts::DeviceChoice::Gpu, "gpu", 256, 5, 1000});
   } else {
     std::printf("no GPU (%s): emulator figures only\n", gpu.reason.c_str());
   }
-  targets.push_back({ts::DeviceChoice::Cpu, "emulator", 64, 20, 0});
-  targets.push_back({ts::DeviceChoice::Cpu, "emulator", 256, 5, 3000});
+  if (use_cpu) {
+    targets.push_back({ts::DeviceChoice::Cpu, "emulator", 64, 20, 0});
+    targets.push_back({ts::DeviceChoice::Cpu, "emulator", 256, 5, 3000});
+  }
+  if (counters_only) targets.clear();
 
   std::printf("%-9s %5s %11s %10s %10s %10s %9s %8s %8s %8s  %s\n", "recorder", "N", "events", "record_ms",
               "index_ms", "total_ms", "target", "B/ev", "B/ev+ix", "B/ev disk", "verdict");
@@ -139,6 +179,27 @@ int main(int argc, char** argv) {
                            {"bytes_per_event_trace_and_index", f.with_index_bytes_per_event},
                            {"bytes_per_event_file", f.file_bytes_per_event},
                            {"met", met}});
+  }
+  struct CounterScene {
+    ts::DeviceChoice device;
+    const char* name;
+    int n, runs;
+  };
+  std::vector<CounterScene> scenes;
+  if (use_gpu) scenes.insert(scenes.end(), {{ts::DeviceChoice::Gpu, "gpu", 1024, 3}, {ts::DeviceChoice::Gpu, "gpu", 4096, 3}});
+  if (use_cpu) scenes.push_back({ts::DeviceChoice::Cpu, "emulator", 256, 3});
+  std::printf("\ncounters (no events kept), tiled TILE 16:\n%-9s %5s %13s %10s %12s %12s\n", "counter", "N", "events",
+              "ms", "events/s", "peak MiB");
+  out["counters"] = nlohmann::json::array();
+  for (const CounterScene& c : scenes) {
+    const CounterFigures f = measure_counters(c.device, c.n, c.runs, workers);
+    const double ms = median(f.ms);
+    const double rate = ms > 0 ? double(f.events) / (ms / 1000) : 0;
+    std::printf("%-9s %5d %13llu %10.1f %12.4g %12.1f\n", c.name, c.n, static_cast<unsigned long long>(f.events), ms,
+                rate, double(f.peak_bytes) / (1 << 20));
+    out["counters"].push_back({{"counter", c.name}, {"kernel", "tiled"}, {"tile", 16}, {"n", c.n}, {"runs", c.runs},
+                               {"events", f.events}, {"ms_median", ms}, {"events_per_second", rate},
+                               {"peak_bytes", f.peak_bytes}});
   }
   if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
   return all_met ? 0 : 1;

@@ -352,11 +352,14 @@ void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
   set_shared_bases(trace.launch, shared_offsets);
 }
 
-std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit) {
+std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
+                            std::span<const std::uint32_t> only) {
   const KernelEntry entry =
       dispatch(kind, trace.launch.tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; });
   const LaunchInfo& L = trace.launch;
-  const auto blocks = static_cast<std::uint32_t>(L.grid.count());
+  const auto blocks = static_cast<std::uint32_t>(only.empty() ? L.grid.count() : only.size());
+  for (std::uint32_t b : only)
+    if (b >= L.grid.count()) throw EmulatorError("block " + std::to_string(b) + " is outside the grid");
   const std::uint32_t threads = L.threads_per_block();
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
   workers = std::max(1u, std::min(workers, blocks));
@@ -378,7 +381,8 @@ std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, con
     br.shared.resize(kSharedWords);
     t_pass = &pass;
     try {
-      for (std::uint32_t b; (b = next.fetch_add(1)) < blocks;) {
+      for (std::uint32_t i; (i = next.fetch_add(1)) < blocks;) {
+        const std::uint32_t b = only.empty() ? i : only[i];
         // Count, then record into a buffer of the block's size: the two passes of record_launch, per block.
         std::fill(one.thread_offsets.begin(), one.thread_offsets.end(), 0);
         pass.counts = one.thread_offsets.data() + 1;

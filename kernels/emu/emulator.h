@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -35,8 +36,10 @@ void record_launch(KernelKind kind, Trace& trace, unsigned workers = 0);
 // longer than the block's events: thread_offsets bounds them). Workers call
 // visit concurrently, each with its own number below `workers`. On return
 // trace.c holds the result; returns the largest block buffer in bytes.
+// only: run just these blocks (C then holds only their cells); empty: all.
 using BlockVisitor = std::function<void(unsigned worker, std::uint32_t block, const Trace& one_block)>;
-std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit);
+std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
+                            std::span<const std::uint32_t> only = {});
 
 // The same for any kernel compiled in the emulator's mode (tests use this to
 // check that the emulator catches kernels that a GPU would not run safely).
