@@ -16,6 +16,9 @@ void print_stats_table(const LaunchInfo& L, std::uint64_t events, std::uint64_t 
   std::printf("recorded by %s (%s) on %s\n", L.recorder.c_str(), L.device_name.c_str(), L.date.c_str());
   std::printf("%llu events from %llu threads\n", static_cast<unsigned long long>(events),
               static_cast<unsigned long long>(threads));
+  if (L.focused())
+    std::printf("a focused trace: %zu of %llu blocks traced; the numbers below cover those blocks only\n",
+                L.traced_blocks.size(), static_cast<unsigned long long>(L.grid.count()));
   std::printf("%-6s %14s %14s\n", "array", "loads", "stores");
   for (int a = 0; a < kArrayCount; ++a) {
     if (!L.arrays[a].present) continue;
