@@ -9,9 +9,10 @@ packages=(
   build-essential cmake pkg-config ccache git
   clang libclang-rt-14-dev          # the sanitizer and fuzzing build
   googletest libgtest-dev
-  libboost-context-dev nlohmann-json3-dev libcli11-dev zlib1g-dev
+  libboost-context-dev nlohmann-json3-dev libcli11-dev zlib1g-dev libzstd-dev
   libglfw3-dev libimgui-dev python3-glad libstb-dev libgl-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
+  dpkg-dev file                     # the Debian package: dpkg-shlibdeps, CPack
 )
 
 missing=()

@@ -9,11 +9,15 @@
 //   tilescope occupancy ...        blocks per SM and the binding limit (see `tilescope occupancy --help`)
 //   tilescope timeline ...         one full-size launch's SM timeline (see `tilescope timeline --help`)
 //   tilescope bench ...            time the kernels against cuBLAS (see `tilescope bench --help`)
+//   tilescope --version            the version, and whether it was built with CUDA and the GUI
 #include <cstdio>
+#include <string>
 #include <vector>
 
 #include "app/cli/commands.h"
+#include "build_info.h"  // generated: TILESCOPE_VERSION, what the build has
 #include "app/cli/default_scene.h"
+#include "app/core/assets.h"
 
 namespace ts::cli {
 
@@ -28,7 +32,12 @@ int main(int argc, char** argv) {
   using namespace ts::cli;
   CLI::App app{"tilescope: watch tiled matrix multiplication on the GPU, access by access"};
   app.require_subcommand(0, 1);
-  std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_counters_command(app), add_export_command(app),
+  const auto assets = ts::asset_dir();
+  app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION + "\nbuilt with: CUDA " +
+                                        TILESCOPE_BUILT_CUDA + ", GUI " + TILESCOPE_BUILT_GUI + "\nassets: " +
+                                        (assets ? assets->string() : "not found"));
+  std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_counters_command(app),
+                                add_export_command(app),
                                 add_compare_command(app),
                                 add_bench_command(app),
                                 add_occupancy_command(app), add_timeline_command(app)};
@@ -38,6 +47,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     std::fprintf(stderr, "tilescope: %s (see --help)\n", e.what());

@@ -7,9 +7,11 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <system_error>
 
 #include "app/core/launch_json.h"
+#include "app/core/trace_codec.h"
 
 namespace ts {
 namespace {
@@ -111,13 +113,19 @@ class MemorySource final : public Source {
 void check_header(const FileHeader& h, std::uint64_t file_bytes) {
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     throw TraceFileError(Kind::NotATrace, "not a tilescope trace (no TSCTRACE magic bytes)");
-  if (h.version != kTraceFileVersion)
+  if (h.version != 1 && h.version != 2)
     throw TraceFileError(Kind::UnsupportedVersion, "trace file version " + std::to_string(h.version) +
-                                                       "; this tilescope reads version " +
-                                                       std::to_string(kTraceFileVersion));
+                                                       "; this tilescope reads versions 1 and 2");
   if (h.json_bytes > kMaxJsonBytes) invalid("launch description of " + std::to_string(h.json_bytes) + " bytes");
   for (std::uint64_t c : {h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count})
     if (c > kMaxCount) invalid("a section count over 2^32");
+  if (h.version == 2) {  // compressed: the streams' sizes are checked as they are read
+    const std::uint64_t least = sizeof(FileHeader) + h.json_bytes + sizeof(Footer);
+    if (file_bytes < least)
+      throw TraceFileError(Kind::Truncated, "truncated: " + std::to_string(file_bytes) + " bytes, the header and " +
+                                                "launch description alone take " + std::to_string(least));
+    return;
+  }
   const Layout l = layout_of(h);
   if (file_bytes < l.total)
     throw TraceFileError(Kind::Truncated, "truncated: the header announces " + std::to_string(l.total) +
@@ -165,6 +173,44 @@ void check_content(const Trace& t) {
   }
 }
 
+void parse_launch(const std::string& json, Trace& t) {
+  try {
+    t.launch = launch_from_json(nlohmann::json::parse(json));
+  } catch (const nlohmann::json::exception& ex) {
+    invalid(std::string("launch description: ") + ex.what());
+  }
+}
+
+void check_footer(Source& src, std::uint32_t version) {
+  const std::uint32_t crc = src.crc();
+  Footer f;
+  src.read_raw(&f, sizeof f);
+  // Version 1 knows its size from the header; version 2 finds a cut by its end.
+  if (version == 2 && f.end_magic != kEndMagic)
+    throw TraceFileError(Kind::Truncated, "truncated: the end marker is missing");
+  if (f.end_magic != kEndMagic || f.crc != crc)
+    throw TraceFileError(Kind::Corrupt, "corrupt: the checksum does not match the contents");
+}
+
+// Version 2: the compressed body is read whole (it is small), checked against
+// the checksum, then decoded against the launch it describes.
+Trace read_trace_v2(Source& src, const FileHeader& h, std::uint64_t file_bytes) {
+  std::string json(h.json_bytes, '\0');
+  src.read(json.data(), json.size());
+  std::vector<std::byte> body(file_bytes - sizeof(FileHeader) - json.size() - sizeof(Footer));
+  src.read(body.data(), body.size());
+  check_footer(src, 2);
+  Trace t;
+  parse_launch(json, t);
+  try {
+    decode_v2_body(body, {h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count}, t);
+  } catch (const std::bad_alloc&) {
+    invalid("more events than this machine can hold (" + std::to_string(h.event_count) + ")");
+  }
+  check_content(t);
+  return t;
+}
+
 Trace read_trace(Source& src, std::uint64_t file_bytes) {
   FileHeader h;
   if (file_bytes < sizeof(FileHeader)) {
@@ -177,6 +223,7 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
   }
   src.read(&h, sizeof h);
   check_header(h, file_bytes);
+  if (h.version == 2) return read_trace_v2(src, h, file_bytes);
   const Layout l = layout_of(h);
 
   std::string json(l.json, '\0');
@@ -196,16 +243,8 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
   src.skip_padding(l.events_pad);
   t.events = EventBuffer(h.event_count);
   src.read(t.events.data(), l.events);
-  const std::uint32_t crc = src.crc();
-  Footer f;
-  src.read_raw(&f, sizeof f);
-  if (f.end_magic != kEndMagic || f.crc != crc)
-    throw TraceFileError(Kind::Corrupt, "corrupt: the checksum does not match the contents");
-  try {
-    t.launch = launch_from_json(nlohmann::json::parse(json));
-  } catch (const nlohmann::json::exception& ex) {
-    invalid(std::string("launch description: ") + ex.what());
-  }
+  check_footer(src, 1);
+  parse_launch(json, t);
   check_content(t);
   return t;
 }
@@ -231,34 +270,8 @@ class Sink {
   uLong crc_ = crc32_z(0, nullptr, 0);
 };
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
-
-}  // namespace
-
-void save_trace(const Trace& t, const std::filesystem::path& path) {
-  const std::string json = launch_to_json(t.launch).dump();
-  FileHeader h{};
-  std::memcpy(h.magic, kMagic, sizeof kMagic);
-  h.version = kTraceFileVersion;
-  h.json_bytes = static_cast<std::uint32_t>(json.size());
-  h.a_count = t.a.size();
-  h.b_count = t.b.size();
-  h.c_count = t.c.size();
-  h.thread_count = t.thread_count();
-  h.timing_count = t.block_timing.size();
-  h.event_count = t.events.size();
-  const Layout l = layout_of(h);
-
-  std::filesystem::path tmp = path;
-  tmp += ".partial";
-  FilePtr f(std::fopen(tmp.c_str(), "wb"));
-  if (!f) throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": " + std::strerror(errno));
-  Sink out(f.get());
-  out.write(&h, sizeof h);
-  out.write(json.data(), json.size());
+// Version 1: every section as it is in memory, events 16-byte aligned.
+void write_v1_sections(Sink& out, const Trace& t, const Layout& l) {
   out.pad(l.json_pad);
   out.write(t.a.data(), t.a.size() * sizeof(float));
   out.write(t.b.data(), t.b.size() * sizeof(float));
@@ -269,6 +282,40 @@ void save_trace(const Trace& t, const std::filesystem::path& path) {
   out.write(t.block_timing.data(), l.timing);
   out.pad(l.events_pad);
   out.write(t.events.data(), l.events);
+}
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
+
+}  // namespace
+
+void save_trace(const Trace& t, const std::filesystem::path& path, std::uint32_t version) {
+  if (version != 1 && version != 2)
+    throw TraceFileError(Kind::UnsupportedVersion, "cannot write trace file version " + std::to_string(version));
+  const std::string json = launch_to_json(t.launch).dump();
+  FileHeader h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.version = version;
+  h.json_bytes = static_cast<std::uint32_t>(json.size());
+  h.a_count = t.a.size();
+  h.b_count = t.b.size();
+  h.c_count = t.c.size();
+  h.thread_count = t.thread_count();
+  h.timing_count = t.block_timing.size();
+  h.event_count = t.events.size();
+  const std::vector<std::byte> body = version == 2 ? encode_v2_body(t) : std::vector<std::byte>{};
+
+  std::filesystem::path tmp = path;
+  tmp += ".partial";
+  FilePtr f(std::fopen(tmp.c_str(), "wb"));
+  if (!f) throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": " + std::strerror(errno));
+  Sink out(f.get());
+  out.write(&h, sizeof h);
+  out.write(json.data(), json.size());
+  if (version == 2) out.write(body.data(), body.size());
+  else write_v1_sections(out, t, layout_of(h));
   const Footer footer{out.crc(), kEndMagic};
   out.write(&footer, sizeof footer);
   const bool flushed = std::fflush(f.get()) == 0;

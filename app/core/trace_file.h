@@ -1,6 +1,6 @@
 // trace_file.h — the .tstrace file: the boundary between recording and viewing.
 //
-// Layout (little-endian), version 1:
+// Layout (little-endian), version 1 (still read; written on request):
 //   64-byte header: magic "TSCTRACE", version, JSON length, element counts
 //   launch info as JSON (kernel, sizes, shapes, recorder, date, array layouts)
 //   A, B, C as float32; thread offsets as uint64; block timings (GPU only);
@@ -8,6 +8,9 @@
 // Loading checks every size against the file before it allocates, the
 // checksum, and every event against the launch, so a truncated, corrupted or
 // hostile file is refused with a TraceFileError, never read out of bounds.
+//
+// Version 2 (written by default): the same header and launch JSON, then the
+// compressed streams of trace_codec.h, then the same CRC-32 footer.
 #pragma once
 
 #include <cstddef>
@@ -21,7 +24,8 @@
 
 namespace ts {
 
-inline constexpr std::uint32_t kTraceFileVersion = 1;
+// The version save_trace writes unless asked for another; load_trace reads 1 and 2.
+inline constexpr std::uint32_t kTraceFileVersion = 2;
 
 class TraceFileError : public std::runtime_error {
  public:
@@ -34,7 +38,7 @@ class TraceFileError : public std::runtime_error {
 };
 
 // Writes atomically: a temporary file next to path, renamed when complete.
-void save_trace(const Trace& trace, const std::filesystem::path& path);
+void save_trace(const Trace& trace, const std::filesystem::path& path, std::uint32_t version = kTraceFileVersion);
 Trace load_trace(const std::filesystem::path& path);
 Trace load_trace_from_memory(std::span<const std::byte> bytes);
 

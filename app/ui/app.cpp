@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -24,6 +25,7 @@
 #include "app/ui/panel_registry.h"
 #include "app/ui/platform.h"
 #include "app/ui/theme.h"
+#include "app/ui/window_layout.h"
 
 namespace ts::ui {
 
@@ -47,7 +49,7 @@ int run_app(const AppOptions& options) {
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  io.IniFilename = nullptr;  // a fixed layout: scripted screenshots look the same every run
+  io.IniFilename = nullptr;  // the window layout saves it, when it saves at all
   // A scripted scene ignores wherever the pointer happens to be (no hover tooltips in screenshots).
   if (options.screenshot && options.quit_after_frames > 0) io.ConfigFlags |= ImGuiConfigFlags_NoMouse;
   auto state = std::make_unique<AppState>();
@@ -66,6 +68,16 @@ int run_app(const AppOptions& options) {
     state->notify(NoticeLevel::Warning, "DejaVu fonts not found (install fonts-dejavu-core): using ImGui's built-in font");
 
   std::vector<std::unique_ptr<Panel>> panels = make_all_panels();
+  WindowLayout layout(panels);
+  const bool scripted = options.quit_after_frames > 0 || options.after_frame;  // slides, tests, benchmarks
+  const char* env_dir = std::getenv("TILESCOPE_CONFIG_DIR");
+  if (!scripted || !options.config_dir.empty() || (env_dir && *env_dir)) {
+    if (const auto dir = layout_config_dir(options.config_dir)) layout.use_config_dir(*dir);
+  }
+  if (options.presentation) layout.switch_mode();
+  for (auto& p : panels)  // --panels: open in both modes
+    if (std::find(options.panels.begin(), options.panels.end(), p->id()) != options.panels.end())
+      p->open = p->open_in_other_mode = true;
   state->params = options.params;
   state->loader().set_on_finished([p = platform.get()] { p->wake(); });
   if (options.trace_file) state->open_trace(*options.trace_file);
@@ -120,15 +132,20 @@ int run_app(const AppOptions& options) {
     ImGui::NewFrame();
     ImGui::PushFont(state->fonts.body(state->view.presentation));
     handle_keys(*state);
-    draw_main_menu(*state, panels);
-    const WindowSlots slots = compute_slots(*state);
+    const float menu_height = draw_main_menu(*state, panels, layout);
+    layout.place(*state, menu_height);
     for (auto& panel : panels) {
       if (!panel->open) continue;
-      place_panel(*panel, slots, panels, state->view.layout_dirty, state->view.lock_layout);
+      layout.before_draw(*panel);
       panel->Draw(*state);
+      layout.after_draw(*panel, state->view.presentation, state->view.lock_layout);
     }
-    state->view.layout_dirty = false;
-    draw_notices(*state);
+    draw_notices(*state, layout.notices());
+    if (!state->view.open_panel.empty()) {  // e.g. the occupancy strip's button
+      for (auto& p : panels)
+        if (p->id() == state->view.open_panel) p->open = true;
+      state->view.open_panel.clear();
+    }
     ImGui::PopFont();
     ImGui::Render();
 
@@ -143,7 +160,8 @@ int run_app(const AppOptions& options) {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
     const float fb_scale = io.DisplaySize.x > 0 ? static_cast<float>(fb_width) / io.DisplaySize.x : 1.0f;
-    running = automation.after_render(*state, fb_width, fb_height, fb_scale);
+    running = automation.after_render(*state, layout, fb_width, fb_height, fb_scale);
+    layout.save();
     if (state->screenshot_request) {
       const std::string err = render::save_framebuffer_png(*state->screenshot_request, fb_width, fb_height);
       if (err.empty()) state->notify(NoticeLevel::Info, "saved " + state->screenshot_request->string());
@@ -154,18 +172,19 @@ int run_app(const AppOptions& options) {
     ++frame;
     platform->present();
 
-    // Presentation mode: full screen, large fonts, high contrast, fresh layout.
+    // Presentation mode: full screen, large fonts, high contrast, its own panels.
     if (state->view.presentation != applied_presentation) {
       applied_presentation = state->view.presentation;
       apply_theme(applied_presentation);
       platform->set_fullscreen(applied_presentation);
-      state->view.layout_dirty = true;
+      if (layout.presenting() != applied_presentation) layout.switch_mode();
       ++state->view.fit_requests;
     }
   }
 
   // ---- cleanup ----
   const int exit_code = automation.exit_code();
+  layout.save(/*now=*/true);
   panels.clear();
   state->renderer = nullptr;
   renderer.reset();

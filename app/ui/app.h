@@ -7,6 +7,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "app/core/trace.h"
 #include "kernels/recorder.h"
@@ -28,6 +29,13 @@ struct AppOptions {
   // The screenshot is taken on the last of them, or 3 frames after ready.
   int quit_after_frames = 0;
   bool presentation = false;
+  // Panels to open (ids of panel_list.h, e.g. "occupancy"), in both modes.
+  std::vector<std::string> panels;
+  // Where the layout is saved (--config-dir); empty: $TILESCOPE_CONFIG_DIR,
+  // $XDG_CONFIG_HOME/tilescope or ~/.config/tilescope. A scripted scene
+  // (quit_after_frames) uses a saved layout only when a directory is named,
+  // so that slides and tests look the same on every machine.
+  std::string config_dir;
   // No window: draw offscreen through EGL (servers without a display); the
   // app also falls back to it for a scripted screenshot when no window opens.
   bool headless = false;

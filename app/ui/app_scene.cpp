@@ -4,21 +4,26 @@
 //   tilescope --kernel tiled --tile 2 --size 6 --inputs integers --select-c 5,3 --step 7
 //   tilescope --device gpu --select-c 5,7 --step 3 --screenshot out.png --quit-after-frames 5
 //   tilescope --trace t.tstrace
+//   tilescope --presentation --panels occupancy,timeline
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <regex>
+#include <sstream>
+#include <vector>
 
 #include "app/cli/commands.h"
 #include "app/cli/default_scene.h"
 #include "app/cli/record_options.h"
 #include "app/ui/app.h"
+#include "app/ui/panel_registry.h"
 
 namespace ts::cli {
 namespace {
 
 struct SceneFlags {
   RecordOptions record;
-  std::string trace, select_c, screenshot, layout_json, window = "1600x1000";
+  std::string trace, select_c, screenshot, layout_json, window = "1600x1000", panels, config_dir;
   long long step = -1;
   int quit_after_frames = 0;
   bool presentation = false, all_blocks = false, no_vsync = false, headless = false;
@@ -32,6 +37,32 @@ bool parse_pair(const std::string& text, const char* separator, long long& a, lo
   a = std::stoll(m[1]);
   b = std::stoll(m[2]);
   return true;
+}
+
+std::string join(const std::vector<std::string>& items, const char* separator) {
+  std::string out;
+  for (const std::string& s : items) out += (out.empty() ? "" : separator) + s;
+  return out;
+}
+
+// "occupancy,timeline" or "all" -> panel ids; an error message for an unknown name.
+std::string parse_panels(const std::string& text, std::vector<std::string>& out) {
+  const std::vector<std::string> known = ui::panel_ids();
+  std::string item;
+  std::istringstream in(text);
+  while (std::getline(in, item, ',')) {
+    item.erase(0, item.find_first_not_of(" "));
+    item.erase(item.find_last_not_of(" ") + 1);
+    if (item.empty()) continue;
+    if (item == "all") {
+      out = known;
+      return {};
+    }
+    if (std::find(known.begin(), known.end(), item) == known.end())
+      return "--panels: unknown panel '" + item + "' (choose from " + join(known, ", ") + ", or all)";
+    out.push_back(item);
+  }
+  return {};
 }
 
 }  // namespace
@@ -48,6 +79,11 @@ DefaultScene add_default_scene_options(CLI::App& app) {
   app.add_option("--quit-after-frames", f->quit_after_frames,
                  "Quit after N frames once the scene is ready (the screenshot is of the last one)");
   app.add_flag("--presentation", f->presentation, "Full screen, large fonts, high contrast");
+  app.add_option("--panels", f->panels,
+                 "Open these panels too, comma-separated, or 'all': " + join(ui::panel_ids(), ","));
+  app.add_option("--config-dir", f->config_dir,
+                 "Where the window layout is saved (default: $TILESCOPE_CONFIG_DIR, $XDG_CONFIG_HOME/tilescope or "
+                 "~/.config/tilescope; scripted scenes use one only when named)");
   app.add_option("--window", f->window, "Window size WIDTHxHEIGHT")->capture_default_str();
   app.add_flag("--no-vsync", f->no_vsync, "Draw as fast as possible (benchmarks)");
   app.add_flag("--headless", f->headless,
@@ -82,6 +118,8 @@ DefaultScene add_default_scene_options(CLI::App& app) {
     o.width = static_cast<int>(w);
     o.height = static_cast<int>(h);
     o.presentation = f->presentation;
+    if (std::string err = parse_panels(f->panels, o.panels); !err.empty()) return fail(err);
+    o.config_dir = f->config_dir;
     o.all_blocks = f->all_blocks;
     o.vsync = !f->no_vsync;
     o.headless = f->headless;

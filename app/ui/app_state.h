@@ -54,15 +54,12 @@ enum class ColorMode { ReplayState, Value };
 struct ViewOptions {
   ColorMode color_mode = ColorMode::ReplayState;
   bool presentation = false;  // full screen, large fonts, high contrast
-  bool layout_dirty = true;   // put every window back in its slot next frame
-  // Windows stay in their slots (moving one snaps it back) and are drawn
-  // without their own background: the window clear shows through, which
-  // saves a blended full-screen pass on software renderers. Unlocked, they
-  // move freely and draw their backgrounds.
-  bool lock_layout = true;
+  // Windows stay in the default layout: one the user moves snaps back.
+  bool lock_layout = false;
   std::uint64_t fit_requests = 0;  // the matrices view refits when this changes
   bool show_values = true;    // numbers in cells that are large enough
   float text_scale = 1.0f;    // Ctrl + / Ctrl -: fonts rebuilt at this size, crisp
+  std::string open_panel;     // a panel's id: the app opens it after this frame
 
   // What the keys and the View menu both do.
   void toggle_color_mode() { color_mode = color_mode == ColorMode::Value ? ColorMode::ReplayState : ColorMode::Value; }

@@ -1,9 +1,11 @@
-// automation.cpp — the --select-c / --step / --screenshot / --quit-after-frames flags.
+// automation.cpp — the --select-c / --step / --screenshot / --layout-json / --quit-after-frames flags.
 #include "app/ui/automation.h"
 
 #include <cstdio>
 #include <fstream>
 
+#include <imgui.h>
+#include <imgui_internal.h>
 #include <nlohmann/json.hpp>
 
 #include "app/render/screenshot.h"
@@ -19,12 +21,36 @@ nlohmann::json grid_json(const ScreenGrid& g, float s) {
           {"rows", g.rows},       {"cols", g.cols}};
 }
 
+nlohmann::json rect_json(const Rect& r, float s) {
+  return {{"x", r.x * s}, {"y", r.y * s}, {"width", r.w * s}, {"height", r.h * s}};
+}
+
+// Contents wider than the window (cut off at the right: wrapped text never
+// is) or taller (they scroll).
+nlohmann::json overflow_json(const Panel& panel) {
+  const ImGuiWindow* w = ImGui::FindWindowByName(panel.name());
+  if (!w) return {};
+  return {{"wider", w->ContentSize.x > w->ContentRegionRect.GetWidth() + 1.0f},
+          {"taller", w->ContentSize.y > w->ContentRegionRect.GetHeight() + 1.0f}};
+}
+
 }  // namespace
 
-std::string screen_layout_json(const AppState& app, int fb_width, int fb_height, float s) {
+std::string screen_layout_json(const AppState& app, const WindowLayout& layout, int fb_width, int fb_height, float s) {
   nlohmann::json j;
   j["width"] = fb_width;
   j["height"] = fb_height;
+  j["presentation"] = app.view.presentation;
+  nlohmann::json panels = nlohmann::json::array();
+  for (const WindowLayout::OpenWindow& w : layout.open_windows()) {
+    nlohmann::json p = rect_json(w.rect, s);
+    p["name"] = w.panel->name();
+    p["id"] = w.panel->id();
+    p["overflow"] = overflow_json(*w.panel);
+    panels.push_back(std::move(p));
+  }
+  j["panels"] = std::move(panels);
+  j["notices"] = rect_json(layout.notices(), s);
   j["A"] = grid_json(app.on_screen.a, s);
   j["B"] = grid_json(app.on_screen.b, s);
   j["C"] = grid_json(app.on_screen.c, s);
@@ -65,7 +91,7 @@ void Automation::before_frame(AppState& app) {
   app.replay.all_blocks = options_.all_blocks;
 }
 
-bool Automation::after_render(AppState& app, int fb_width, int fb_height, float fb_scale) {
+bool Automation::after_render(AppState& app, const WindowLayout& layout, int fb_width, int fb_height, float fb_scale) {
   if (!applied_) return true;
   ++frames_ready_;
   const int last = options_.quit_after_frames > 0 ? options_.quit_after_frames : kScreenshotFramesWithoutQuit;
@@ -81,7 +107,7 @@ bool Automation::after_render(AppState& app, int fb_width, int fb_height, float 
     }
     if (options_.layout_json) {
       std::ofstream out(*options_.layout_json);
-      out << screen_layout_json(app, fb_width, fb_height, fb_scale) << "\n";
+      out << screen_layout_json(app, layout, fb_width, fb_height, fb_scale) << "\n";
       if (!out) {
         std::fprintf(stderr, "tilescope: could not write %s\n", options_.layout_json->string().c_str());
         exit_code_ = 1;

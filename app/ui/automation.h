@@ -1,12 +1,13 @@
 // automation.h — scripted scenes for slides, docs and the window tests: once
 // the first trace is on screen (or has failed), select a cell, go to a step,
-// take a screenshot, write where the matrices are, and quit.
+// take a screenshot, write where the matrices and panels are, and quit.
 #pragma once
 
 #include <cstdint>
 #include <string>
 
 #include "app/ui/app.h"
+#include "app/ui/window_layout.h"
 
 namespace ts::ui {
 
@@ -20,7 +21,7 @@ class Automation {
   void before_frame(AppState& app);
   // After rendering it (before the swap): screenshot and layout when due.
   // Returns false when the app should quit.
-  bool after_render(AppState& app, int fb_width, int fb_height, float fb_scale);
+  bool after_render(AppState& app, const WindowLayout& layout, int fb_width, int fb_height, float fb_scale);
   // Non-zero when a requested screenshot could not be written.
   int exit_code() const { return exit_code_; }
 
@@ -34,7 +35,11 @@ class Automation {
   int exit_code_ = 0;
 };
 
-// The layout of the matrices on screen as JSON, in framebuffer pixels.
-std::string screen_layout_json(const AppState& app, int fb_width, int fb_height, float fb_scale);
+// The layout on screen as JSON, in framebuffer pixels: the matrices (where
+// cell (0, 0) is, the cell size), every open panel's window ("panels": name,
+// id, x, y, width, height, and whether its contents are wider or taller than
+// the window), the notices strip, and the mode.
+std::string screen_layout_json(const AppState& app, const WindowLayout& layout, int fb_width, int fb_height,
+                               float fb_scale);
 
 }  // namespace ts::ui

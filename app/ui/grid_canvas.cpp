@@ -9,8 +9,10 @@ namespace {
 
 constexpr float kMinScale = 0.05f, kMaxScale = 400.0f;  // pixels per cell
 constexpr float kZoomPerNotch = 1.15f;
+constexpr float kMinCellTextPx = 7.0f;  // smaller is not a number any more
 constexpr float kDragThreshold = 4.0f;  // pixels before a press becomes a pan
-constexpr float kFitMargin = 0.04f;     // of the canvas, around the fitted world
+constexpr float kFitMargin = 0.04f;     // of the canvas, around the fitted world,
+constexpr float kMaxFitMarginPx = 8.0f;  // and no more: on a projector every pixel goes to the cells
 
 }  // namespace
 
@@ -26,7 +28,9 @@ void GridCanvas::fit(std::span<const Grid> grids) {
     world_h = std::max(world_h, g.y + static_cast<float>(g.rows));
   }
   const float label_room = ImGui::GetFontSize() * 1.6f;  // grid labels sit above the grids
-  const float w = canvas_size_.x * (1 - 2 * kFitMargin), h = canvas_size_.y * (1 - 2 * kFitMargin) - label_room;
+  const float mx = std::min(canvas_size_.x * kFitMargin, kMaxFitMarginPx),
+              my = std::min(canvas_size_.y * kFitMargin, kMaxFitMarginPx);
+  const float w = canvas_size_.x - 2 * mx, h = canvas_size_.y - 2 * my - label_room;
   scale_ = std::clamp(std::min(w / std::max(1.0f, world_w), h / std::max(1.0f, world_h)), kMinScale, kMaxScale);
   origin_ = {canvas_pos_.x + (canvas_size_.x - world_w * scale_) * 0.5f,
              canvas_pos_.y + label_room + (canvas_size_.y - label_room - world_h * scale_) * 0.5f};
@@ -120,24 +124,49 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
     dl->PushClipRect(canvas_pos_, ImVec2(canvas_pos_.x + size.x, canvas_pos_.y + size.y), true);
     dl->AddCallback(&GridCanvas::render_callback, &packet_);
     dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
-    // Labels above the grids.
-    for (const Grid& g : grids) {
-      if (g.label.empty()) continue;
-      const ImVec2 o = grid_origin(g);
-      dl->AddText(ImVec2(o.x, o.y - ImGui::GetFontSize() * 1.25f), IM_COL32(230, 230, 230, 255), g.label.c_str());
-    }
+    draw_labels(grids);
     dl->PopClipRect();
   }
   return result;
 }
 
+void GridCanvas::draw_labels(std::span<const Grid> grids) const {
+  // Above each grid, in the room it has: no wider than the space before the
+  // next grid to its right (As and Bs side by side), no taller than the gap
+  // under the grid above it (C under B, whose cells may hold numbers). A
+  // smaller font first, then cut; none at all below a legible size.
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float font = ImGui::GetFontSize();
+  for (const Grid& g : grids) {
+    if (g.label.empty()) continue;
+    const ImVec2 o = grid_origin(g);
+    const float width = ImGui::CalcTextSize(g.label.c_str()).x;
+    float room_x = canvas_pos_.x + canvas_size_.x - o.x, room_y = font * 1.25f;
+    for (const Grid& other : grids) {
+      if (&other == &g) continue;
+      const ImVec2 p = grid_origin(other);
+      const float right = p.x + other.cols * scale_, bottom = p.y + other.rows * scale_;
+      if (p.x > o.x && std::fabs(p.y - o.y) < font * 1.25f) room_x = std::min(room_x, p.x - o.x - font * 0.5f);
+      if (bottom <= o.y + 0.5f && right > o.x && p.x < o.x + width) room_y = std::min(room_y, o.y - bottom);
+    }
+    float px = width > room_x ? font * room_x / width : font;
+    px = std::min(px, room_y * 0.8f);
+    if (px < kMinCellTextPx || room_x <= 0) continue;
+    const ImVec2 at(o.x, o.y - px * 1.15f);
+    dl->PushClipRect(ImVec2(o.x, o.y - room_y), ImVec2(o.x + room_x, o.y), true);
+    dl->AddText(ImGui::GetFont(), px, at, IM_COL32(230, 230, 230, 255), g.label.c_str());
+    dl->PopClipRect();
+  }
+}
+
 void GridCanvas::draw_cell_text(std::span<const Grid> grids, CellText text, const void* context,
-                                float min_cell_px) const {
-  if (scale_ < min_cell_px) return;
+                                float min_cell_px, bool shrink_to_fit) const {
+  if (scale_ < min_cell_px && !shrink_to_fit) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PushClipRect(canvas_pos_, ImVec2(canvas_pos_.x + canvas_size_.x, canvas_pos_.y + canvas_size_.y), true);
   // Text no wider than the cell: scale the font down to fit when needed.
-  const float font_px = std::min(ImGui::GetFontSize(), scale_ * 0.42f);
+  // (Larger when every cell must show its number: most are one or two digits.)
+  const float font_px = std::min(ImGui::GetFontSize(), scale_ * (shrink_to_fit ? 0.55f : 0.42f));
   for (int i = 0; i < static_cast<int>(grids.size()); ++i) {
     const Grid& g = grids[i];
     const ImVec2 o = grid_origin(g);
@@ -152,11 +181,16 @@ void GridCanvas::draw_cell_text(std::span<const Grid> grids, CellText text, cons
       for (std::uint32_t c = first_col; c < end_col; ++c) {
         const std::string s = text(context, i, r, c);
         if (s.empty()) continue;
-        const ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(font_px, FLT_MAX, 0.0f, s.c_str());
+        float px = font_px;
+        ImVec2 ts = ImGui::GetFont()->CalcTextSizeA(px, FLT_MAX, 0.0f, s.c_str());
+        if (shrink_to_fit && ts.x > scale_ * 0.9f) {  // a long number in a small cell: a smaller font
+          px = std::max(kMinCellTextPx, px * scale_ * 0.9f / ts.x);
+          ts = ImGui::GetFont()->CalcTextSizeA(px, FLT_MAX, 0.0f, s.c_str());
+        }
         if (ts.x > scale_ * 0.95f || ts.y > scale_ * 0.95f) continue;
         const ImVec2 p(o.x + (c + 0.5f) * scale_ - ts.x * 0.5f, o.y + (r + 0.5f) * scale_ - ts.y * 0.5f);
-        dl->AddText(ImGui::GetFont(), font_px, ImVec2(p.x + 1, p.y + 1), IM_COL32(0, 0, 0, 200), s.c_str());
-        dl->AddText(ImGui::GetFont(), font_px, p, IM_COL32(255, 255, 255, 255), s.c_str());
+        dl->AddText(ImGui::GetFont(), px, ImVec2(p.x + 1, p.y + 1), IM_COL32(0, 0, 0, 200), s.c_str());
+        dl->AddText(ImGui::GetFont(), px, p, IM_COL32(255, 255, 255, 255), s.c_str());
       }
   }
   dl->PopClipRect();

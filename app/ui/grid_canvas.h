@@ -42,8 +42,10 @@ class GridCanvas {
   Result draw(const char* id, render::Renderer* renderer, std::span<const Grid> grids,
               std::span<const render::RectDraw> rects, std::uint64_t fit_key, float height = 0.0f);
   // Numbers in cells: call right after draw(); draws only the visible cells
-  // that are at least min_cell_px wide.
-  void draw_cell_text(std::span<const Grid> grids, CellText text, const void* context, float min_cell_px) const;
+  // that are at least min_cell_px wide, or with shrink_to_fit every cell
+  // whose text fits in a smaller font.
+  void draw_cell_text(std::span<const Grid> grids, CellText text, const void* context, float min_cell_px,
+                      bool shrink_to_fit = false) const;
 
   // Where the last draw put a grid's cell (0, 0), and the size of a cell, in window pixels.
   ImVec2 grid_origin(const Grid& g) const { return {origin_.x + g.x * scale_, origin_.y + g.y * scale_}; }
@@ -52,6 +54,7 @@ class GridCanvas {
  private:
   static void render_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void fit(std::span<const Grid> grids);
+  void draw_labels(std::span<const Grid> grids) const;
 
   // Everything the GL callback needs; lives until the frame is rendered.
   struct Packet {

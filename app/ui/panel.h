@@ -20,9 +20,10 @@
 //      because of that line (app/ui/CMakeLists.txt reads the list); a panel
 //      that needs another library adds it to tilescope_ui there.
 //
-// The app places each window in its slot of the default layout (set again
-// by View > Reset layout and when entering presentation mode); the user may
-// move and resize windows freely. Panels share everything through AppState
+// The app places each window in the default layout (layout.h), computed from
+// the window's size and the open panels; a window the user moves or resizes
+// stays where they put it (remembered between runs, like which panels are
+// open) until View > Reset layout. Panels share everything through AppState
 // (app_state.h): the current trace and its index, the selected cell, the
 // replay step and what it highlights, the GPU, notices and the recorder.
 #pragma once
@@ -51,12 +52,16 @@ struct PanelLayout {
   PanelSlot slot = PanelSlot::Float;
   float weight = 1.0f;
   bool open_by_default = true;
+  bool presenting = false;  // shown in presentation mode unless closed there
 };
 
 class Panel {
  public:
   Panel(std::string name, PanelLayout layout)
-      : open(layout.open_by_default && layout.slot != PanelSlot::Float), name_(std::move(name)), layout_(layout) {}
+      : open(layout.open_by_default && layout.slot != PanelSlot::Float),
+        open_in_other_mode(layout.presenting),
+        name_(std::move(name)),
+        layout_(layout) {}
   virtual ~Panel() = default;
   Panel(const Panel&) = delete;
   Panel& operator=(const Panel&) = delete;
@@ -65,13 +70,24 @@ class Panel {
   // while `open`; must not block: long work goes through AppState.
   virtual void Draw(AppState& app) = 0;
 
+  // The window's height for a width when its contents decide it (the
+  // Replay transport's rows of buttons); 0: it takes a share of its column.
+  virtual float height_for_width(float /*width*/) const { return 0.0f; }
+
   const char* name() const { return name_.c_str(); }
+  // Its id in panel_list.h ("occupancy"), as --panels and the saved layout name it.
+  const std::string& id() const { return id_; }
+  void set_id(std::string id) { id_ = std::move(id); }
   const PanelLayout& layout() const { return layout_; }
 
-  bool open;  // shown; toggled by the window's close button and the View menu
+  // Shown in the current mode; toggled by the window's close button and the
+  // View menu. Normal and presentation mode each remember their own: the
+  // app swaps the two when the mode changes.
+  bool open;
+  bool open_in_other_mode;
 
  private:
-  std::string name_;
+  std::string name_, id_;
   PanelLayout layout_;
 };
 

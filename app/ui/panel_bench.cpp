@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/assets.h"
 #include "app/core/bench_results.h"
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
@@ -98,6 +99,9 @@ struct PanelBench : Panel {
     if (!window) return;
     if (!tried_default_) {  // the results shipped in assets/: a laptop shows a real GPU's figures
       tried_default_ = true;
+      // From the working directory, else where tilescope is installed, else its source tree.
+      const std::string found = resolve_asset(path_).string();
+      std::snprintf(path_, sizeof path_, "%s", found.c_str());
       std::error_code ec;
       if (std::filesystem::is_regular_file(path_, ec)) open_file(app);
     }

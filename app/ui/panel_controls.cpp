@@ -1,5 +1,6 @@
 // panel_controls.cpp — what to record and where: kernel, TILE (a prominent
-// 16 / 32 toggle, every power of two to 32), sizes, device, inputs, the
+// 16 / 32 toggle, every power of two to 32, and what TILE does to occupancy
+// right under it), sizes, device, inputs, the
 // seed-003 preset; open and save trace files. A change re-records at once.
 #include <imgui.h>
 
@@ -8,13 +9,23 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "app/ui/app_state.h"
+#include "app/ui/occupancy_columns.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
 
 namespace ts::ui {
 namespace {
+
+// Dim text that wraps at the column's edge rather than running past it.
+void dim_wrapped(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+  ImGui::TextWrapped("%s", text.c_str());
+  ImGui::PopStyleColor();
+}
 
 constexpr int kMaxEdit = 4096;  // sizes typed here; the recorder's own limit is memory-based
 constexpr std::uint64_t kPresetSeed = 3;
@@ -71,6 +82,7 @@ struct PanelControls : Panel {
       ImGui::SameLine();
     }
     ImGui::NewLine();
+    occupancy_strip(app);
 
     // Sizes.
     ImGui::Separator();
@@ -110,7 +122,7 @@ struct PanelControls : Panel {
     if (ImGui::RadioButton("emulator", &device, static_cast<int>(DeviceChoice::Cpu))) changed = true;
     p.device = static_cast<DeviceChoice>(device);
     if (g.available) ImGui::TextWrapped("GPU: %s (%d SMs)", g.name.c_str(), g.sm_count);
-    else ImGui::TextDisabled("No GPU: %s", g.reason.c_str());
+    else dim_wrapped("No GPU: " + g.reason);
 
     // Preset: seed 003's worked example, small enough to follow by hand.
     ImGui::Separator();
@@ -159,10 +171,56 @@ struct PanelControls : Panel {
       const LaunchInfo& L = t->trace.launch;
       ImGui::TextWrapped("%s", launch_title(L).c_str());
       ImGui::TextWrapped("%s", recorded_by(L).c_str());
-      ImGui::TextDisabled("%s; grid %u x %u, block %u x %u", t->origin.c_str(), L.grid.x, L.grid.y, L.block.x, L.block.y);
+      char line[160];
+      std::snprintf(line, sizeof line, "; grid %u x %u, block %u x %u", L.grid.x, L.grid.y, L.block.x, L.block.y);
+      dim_wrapped(t->origin + line);
       ImGui::TextDisabled("%llu events, %.1f MB with index", static_cast<unsigned long long>(t->trace.events.size()),
                           static_cast<double>(t->trace.memory_bytes() + t->index->memory_bytes()) / 1e6);
     }
+  }
+
+  // What TILE does to occupancy, beside the TILE buttons: blocks per SM, the
+  // limit that binds and the theoretical occupancy of this kernel and TILE,
+  // on this machine's GPU and on the presets a class compares. It follows
+  // the controls, so it changes the moment TILE does.
+  void occupancy_strip(AppState& app) {
+    const RecordParams& p = app.params;
+    if (p.kernel != strip_kind_ || p.tile != strip_tile_ || strip_.empty()) {
+      strip_kind_ = p.kernel;
+      strip_tile_ = p.tile;
+      strip_.clear();
+      if (app.gpu().available) strip_.push_back(live_occupancy_column(app.gpu(), p.kernel, p.tile, -1));
+      for (std::string_view name : kStripPresets)
+        if (const auto preset = find_gpu_preset(name)) strip_.push_back(preset_occupancy_column(*preset, p.kernel, p.tile, -1));
+    }
+    ImGui::TextDisabled("Occupancy at TILE %d", p.tile);
+    const bool any = std::any_of(strip_.begin(), strip_.end(), [](const OccupancyColumn& c) { return c.resources.has_value(); });
+    if (!any) {
+      ImGui::TextWrapped("%s", strip_.empty() ? "no GPU to compute for" : strip_.back().missing.c_str());
+    } else if (ImGui::BeginTable("##occupancy", 3, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerH)) {
+      ImGui::TableSetupColumn("GPU", ImGuiTableColumnFlags_WidthStretch, 1.2f);
+      ImGui::TableSetupColumn("blocks/SM", ImGuiTableColumnFlags_WidthStretch, 1.4f);
+      ImGui::TableSetupColumn("occup.", ImGuiTableColumnFlags_WidthStretch, 0.8f);
+      ImGui::TableHeadersRow();
+      for (const OccupancyColumn& c : strip_) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextWrapped("%s", c.gpu.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.origin.c_str());
+        ImGui::TableNextColumn();
+        if (!c.resources) {
+          ImGui::TextDisabled("-");
+          if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", c.missing.c_str());
+          continue;
+        }
+        const Occupancy& o = c.occupancy;
+        ImGui::TextWrapped("%d, by %s", o.blocks_per_sm, limit_name(o.limiting_factor));
+        ImGui::TableNextColumn();
+        ImGui::Text("%.0f%%", 100.0 * o.occupancy);
+      }
+      ImGui::EndTable();
+    }
+    if (ImGui::Button("Occupancy panel", ImVec2(-1, 0))) app.view.open_panel = "occupancy";
   }
 
   // An integer field that commits when editing ends (not on every keystroke),
@@ -186,6 +244,10 @@ struct PanelControls : Panel {
     return true;
   }
 
+  static constexpr std::string_view kStripPresets[] = {"rtx5070ti", "h100"};  // seed 001's GPU, and a datacentre one
+  KernelKind strip_kind_ = KernelKind::Tiled;
+  int strip_tile_ = 0;
+  std::vector<OccupancyColumn> strip_;
   bool separate_sizes_ = false;
   struct Edit {
     int value = 0;

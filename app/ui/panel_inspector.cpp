@@ -14,7 +14,7 @@ namespace ts::ui {
 namespace {
 
 struct PanelInspector : Panel {
-  PanelInspector() : Panel("Selected cell", {PanelSlot::Right, 1.4f, true}) {}
+  PanelInspector() : Panel("Selected cell", {PanelSlot::Right, 1.4f, true, true}) {}
 
   void Draw(AppState& app) override {
     const PanelWindow window(*this);
@@ -30,9 +30,10 @@ struct PanelInspector : Panel {
     const CellHighlight& h = *hl;
     const Trace& t = lt->trace;
     const std::uint32_t lda = t.launch.arrays[0].ld, ldb = t.launch.arrays[1].ld;
-    ImGui::Text("C[%u][%u]: block (%u, %u), thread (%u, %u), warp %u", h.cell.row, h.cell.col, h.coord.block.x,
+    // Wrapped everywhere: a narrow column (presentation mode) must not cut a line mid-word.
+    ImGui::TextWrapped("C[%u][%u]: block (%u, %u), thread (%u, %u), warp %u", h.cell.row, h.cell.col, h.coord.block.x,
                 h.coord.block.y, h.coord.thread.x, h.coord.thread.y, h.coord.warp);
-    if (h.thread_cells.size() > 1) ImGui::Text("this thread computes %zu cells of C", h.thread_cells.size());
+    if (h.thread_cells.size() > 1) ImGui::TextWrapped("this thread computes %zu cells of C", h.thread_cells.size());
 
     ImGui::Separator();
     const ReplayStep& s = h.step;
@@ -61,10 +62,10 @@ struct PanelInspector : Panel {
           const float a = t.a[std::size_t{h.a_now->row} * lda + h.a_now->col];
           const float b = t.b[std::size_t{h.b_now->row} * ldb + h.b_now->col];
           ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.93f, 0.3f, 1.0f));
-          ImGui::Text("acc += A[%u][%u] * B[%u][%u]", h.a_now->row, h.a_now->col, h.b_now->row, h.b_now->col);
-          ImGui::Text("     = %g + %g * %g = %g", h.partial_before, a, b, h.partial);
+          ImGui::TextWrapped("acc += A[%u][%u] * B[%u][%u]", h.a_now->row, h.a_now->col, h.b_now->row, h.b_now->col);
+          ImGui::TextWrapped("     = %g + %g * %g = %g", h.partial_before, a, b, h.partial);
           ImGui::PopStyleColor();
-          if (h.as_now) ImGui::TextDisabled("(As slot %u, Bs slot %u)", *h.as_now, *h.bs_now);
+          if (h.as_now) ImGui::TextWrapped("(As slot %u, Bs slot %u)", *h.as_now, *h.bs_now);
         } else {
           ImGui::TextWrapped("k is past K: the tile's padded zeros add nothing (acc = %g).", h.partial);
         }
@@ -82,7 +83,7 @@ struct PanelInspector : Panel {
     }
 
     ImGui::Separator();
-    ImGui::Text("Running sum (%u of %d products)", h.terms_done, t.launch.k);
+    ImGui::TextWrapped("Running sum (%u of %d products)", h.terms_done, t.launch.k);
     if (ImGui::BeginTable("partials", 3,
                           ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY,
                           ImVec2(0, ImGui::GetContentRegionAvail().y - ImGui::GetFrameHeightWithSpacing() * 2))) {
@@ -126,11 +127,14 @@ struct PanelInspector : Panel {
       }
       ImGui::EndTable();
     }
-    ImGui::Text("stored by the kernel: %g", h.stored);
-    if (h.partial_matches_stored)
-      ImGui::TextDisabled("recomputed sum matches it exactly%s", h.fused ? " (fused multiply-add)" : "");
-    else
-      ImGui::TextColored(ImVec4(1, 0.5f, 0.4f, 1), "recomputed sum differs in the last bits (FMA contraction)");
+    ImGui::TextWrapped("stored by the kernel: %g", h.stored);
+    if (h.partial_matches_stored) {
+      ImGui::TextWrapped("recomputed sum matches it exactly%s", h.fused ? " (fused multiply-add)" : "");
+    } else {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.5f, 0.4f, 1));
+      ImGui::TextWrapped("recomputed sum differs in the last bits (FMA contraction)");
+      ImGui::PopStyleColor();
+    }
   }
 
   std::uint32_t scrolled_to_ = ~0u;  // the iteration the running-sum table was last scrolled to

@@ -21,6 +21,7 @@ namespace ts::ui {
 namespace {
 
 enum GridId { kGridA = 0, kGridB = 1, kGridC = 2 };
+constexpr int kValuesAlwaysUpTo = 16;  // presentation mode: numbers in every cell up to this N
 
 std::string short_number(float v) {
   if (!std::isfinite(v)) return {};
@@ -32,7 +33,10 @@ std::string short_number(float v) {
 
 ImVec4 to_imvec(render::Rgba8 c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
 
+// One swatch and its words, on the next line when the rest of this one is too short.
 void legend_item(render::Rgba8 color, const char* text) {
+  const float width = ImGui::GetFontSize() + 4 + ImGui::CalcTextSize(text).x;
+  if (ImGui::GetCursorPosX() + width > ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
   ImGui::ColorButton(text, to_imvec(color), ImGuiColorEditFlags_NoTooltip | ImGuiColorEditFlags_NoBorder,
                      ImVec2(ImGui::GetFontSize(), ImGui::GetFontSize()));
   ImGui::SameLine(0, 4);
@@ -48,11 +52,15 @@ std::string thread_words(const ThreadCoord& t) {
 }
 
 struct PanelMatrices : Panel {
-  PanelMatrices() : Panel("Matrices", {PanelSlot::Center, 1.0f, true}) {}
+  PanelMatrices() : Panel("Matrices", {PanelSlot::Center, 1.0f, true, true}) {}
 
   void Draw(AppState& app) override {
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
-    const PanelWindow window(*this, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    // On a projector the matrices get every pixel: no title bar, no header
+    // (the step is explained beside them, in Selected cell).
+    const bool big = app.view.presentation;
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, big ? ImVec2(4, 4) : ImVec2(6, 6));
+    const PanelWindow window(*this, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse |
+                                        (big ? ImGuiWindowFlags_NoTitleBar : 0));
     ImGui::PopStyleVar();
     app.on_screen = {};
     if (!window) return;
@@ -73,7 +81,7 @@ struct PanelMatrices : Panel {
       return;
     }
     if (scene_.update(app)) upload(t);
-    header(app);
+    if (!big) header(app);
 
     // World layout, in cells: A (M x K) at the left, B (K x N) on top, C below B.
     const float gap = std::max(1.0f, std::round(0.08f * static_cast<float>(std::max({L.m, L.n, L.k}))));
@@ -94,7 +102,11 @@ struct PanelMatrices : Panel {
     build_rects(app);
     const GridCanvas::Result r = canvas_.draw("##matrices", app.renderer, grids_, rects_,
                                               app.view.fit_requests + app.trace_generation() * 1000003ull);
-    if (app.view.show_values) canvas_.draw_cell_text(grids_, &PanelMatrices::cell_text, this, app.view.presentation ? 34.0f : 22.0f);
+    // Numbers in cells when they are large enough; in presentation mode in
+    // every cell of a small launch (N <= 16), in a smaller font if need be.
+    const bool small = std::max({L.m, L.n, L.k}) <= kValuesAlwaysUpTo;
+    if (app.view.show_values)
+      canvas_.draw_cell_text(grids_, &PanelMatrices::cell_text, this, big ? 34.0f : 22.0f, big && small);
     if (r.clicked && r.clicked->grid == kGridC) app.select_cell(r.clicked->row, r.clicked->col);
     hover_ = r.hover;
     if (r.hover) tooltip(app, *r.hover);

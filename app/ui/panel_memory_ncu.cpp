@@ -12,6 +12,7 @@
 #include "app/core/analysis/memory_stats.h"
 #include "app/core/analysis/ncu_table.h"
 #include "app/ui/app_state.h"
+#include "app/core/assets.h"
 #include "app/ui/memory_widgets.h"
 #include "app/ui/panel_registry.h"
 
@@ -19,15 +20,6 @@ namespace ts::ui {
 namespace {
 
 constexpr const char* kTableInRepo = "assets/ncu/memory-vs-ncu.json";
-
-// Where the table is: as given (relative to the working directory), else in
-// the source tree this file was compiled from (a build run from anywhere).
-std::filesystem::path locate(const std::string& path) {
-  if (std::filesystem::exists(path)) return path;
-  const std::filesystem::path here(__FILE__);  // <source>/app/ui/panel_memory_ncu.cpp
-  const std::filesystem::path in_source = here.parent_path().parent_path().parent_path() / path;
-  return std::filesystem::exists(in_source) ? in_source : std::filesystem::path(path);
-}
 
 ImVec4 agreement_color(Agreement a) {
   switch (a) {
@@ -75,7 +67,7 @@ struct PanelMemoryNcu : Panel {
   void load() {
     tried_ = true;
     try {
-      table_ = load_ncu_table(locate(path_));
+      table_ = load_ncu_table(resolve_asset(path_));
       error_.clear();
     } catch (const NcuTableError& e) {
       table_.reset();

@@ -15,6 +15,7 @@
 
 #include "app/core/gpu_presets.h"
 #include "app/ui/app_state.h"
+#include "app/ui/occupancy_columns.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
 #include "kernels/kernel_resources.h"
@@ -22,17 +23,7 @@
 namespace ts::ui {
 namespace {
 
-// One GPU's answer for one kernel and TILE.
-struct Column {
-  std::string title;   // "NVIDIA H200 (this machine)" or "RTX 5070 Ti (preset)"
-  std::string origin;  // where the limits and resources come from
-  bool live = false;
-  SmLimits limits;
-  std::optional<KernelResources> resources;  // nullopt: none for this architecture
-  std::string missing;                       // why not
-  Occupancy occupancy;
-  std::optional<int> api_blocks_per_sm;  // live only
-};
+using Column = OccupancyColumn;
 
 ImU32 block_color(int block, float alpha = 1.0f) {
   return ImColor::HSV(static_cast<float>(block % 12) / 12.0f, 0.55f, 0.85f, alpha);
@@ -135,42 +126,11 @@ struct PanelOccupancy : Panel {
     if (key == key_) return;
     key_ = key;
     columns_.clear();
-    if (live_on_ && app.gpu().available) columns_.push_back(live_column(app));
+    if (live_on_ && app.gpu().available)
+      columns_.push_back(live_occupancy_column(app.gpu(), kind_, tile_, carveout_bytes()));
     const auto presets = gpu_presets();
     for (std::size_t i = 0; i < presets.size(); ++i)
-      if (preset_on_[i]) columns_.push_back(preset_column(presets[i], kind_, tile_));
-  }
-
-  Column live_column(AppState& app) {
-    Column c;
-    c.title = app.gpu().name + " (this machine)";
-    c.live = true;
-    try {
-      c.limits = gpu::live_sm_limits();
-      const gpu::LiveKernelOccupancy k = gpu::live_plain_occupancy(kind_, tile_);
-      c.resources = k.resources;
-      c.api_blocks_per_sm = k.api_blocks_per_sm;
-      c.origin = "live: CUDA runtime (device properties, cudaFuncGetAttributes, sm_" + std::to_string(k.binary_arch) + ")";
-      c.occupancy = compute_occupancy(c.limits, *c.resources, carveout_bytes());
-    } catch (const gpu::GpuError& e) {
-      c.missing = e.what();
-    }
-    return c;
-  }
-
-  Column preset_column(const GpuPreset& p, KernelKind kind, int tile) const {
-    Column c;
-    c.title = std::string(p.short_name) + " (preset)";
-    c.limits = preset_limits(p);
-    c.resources = compiled_kernel_resources(p.compute_capability, kind, tile);
-    c.origin = "preset: " + std::string(p.name) + ", documented limits; registers: ptxas for sm_" +
-               std::to_string(p.compute_capability) + " at build time";
-    if (!c.resources)
-      c.missing = "no compiler numbers for sm_" + std::to_string(p.compute_capability) +
-                  (compiled_resources().empty() ? ": this build has no CUDA Toolkit" : "");
-    else
-      c.occupancy = compute_occupancy(c.limits, *c.resources, carveout_bytes());
-    return c;
+      if (preset_on_[i]) columns_.push_back(preset_occupancy_column(presets[i], kind_, tile_, carveout_bytes()));
   }
 
   int carveout_bytes() const { return carveout_largest_ ? -1 : carveout_kib_ * 1024; }

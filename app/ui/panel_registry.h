@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "app/ui/panel.h"
@@ -12,6 +13,9 @@ namespace ts::ui {
 #include "app/ui/panel_list.h"
 #undef TS_PANEL
 
+// Every panel, each with its id set.
 std::vector<std::unique_ptr<Panel>> make_all_panels();
+// The ids of panel_list.h, in list order (no panel is made).
+std::vector<std::string> panel_ids();
 
 }  // namespace ts::ui

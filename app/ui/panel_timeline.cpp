@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/assets.h"
 #include "app/core/gpu_presets.h"
 #include "app/core/timeline.h"
 #include "app/core/timing_recording.h"
@@ -60,6 +61,9 @@ struct PanelTimeline : Panel {
     if (!window) return;
     if (!tried_default_) {  // the recording shipped in assets/, when there is one: a laptop shows a real GPU's timeline
       tried_default_ = true;
+      // From the working directory, else where tilescope is installed, else its source tree.
+      const std::string found = resolve_asset(path_).string();
+      std::snprintf(path_, sizeof path_, "%s", found.c_str());
       std::error_code ec;
       if (std::filesystem::is_regular_file(path_, ec)) start_loading(app);
     }

@@ -1,59 +1,33 @@
 // The trace file round-trips exactly, and a truncated, corrupted or hostile
-// file is refused with a typed error, never a crash.
+// file is refused with a typed error, never a crash. Version 2's own checks
+// are in trace_codec_test.cpp; the tests here run on both versions, or on
+// version 1 where they poke its fixed layout.
 #include <gtest/gtest.h>
 
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <random>
-#include <zlib.h>
 
 #include "app/core/trace_file.h"
-#include "tests/core/trace_test_support.h"
+#include "tests/core/trace_file_test_support.h"
 
 namespace ts {
 namespace {
 
 namespace fs = std::filesystem;
 using Kind = TraceFileError::Kind;
+using test::refusal;
+using test::reseal;
+using test::saved_bytes;
 
-std::vector<std::byte> read_all(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::vector<char> chars((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  std::vector<std::byte> bytes(chars.size());
-  std::memcpy(bytes.data(), chars.data(), chars.size());
-  return bytes;
-}
+// The tests that hold for every version the writer can write.
+class TraceFileVersions : public ::testing::TestWithParam<std::uint32_t> {};
+INSTANTIATE_TEST_SUITE_P(Versions, TraceFileVersions, ::testing::Values(1u, 2u));
 
-std::vector<std::byte> saved_bytes(const Trace& t) {
-  const fs::path p = fs::temp_directory_path() / ("ts_file_test_" + std::to_string(::getpid()) + ".tstrace");
-  save_trace(t, p);
-  auto bytes = read_all(p);
-  fs::remove(p);
-  return bytes;
-}
-
-Kind refusal(std::span<const std::byte> bytes) {
-  try {
-    load_trace_from_memory(bytes);
-  } catch (const TraceFileError& e) {
-    EXPECT_NE(std::string(e.what()), "");
-    return e.kind();
-  }
-  ADD_FAILURE() << "a broken file was accepted";
-  return Kind::Invalid;
-}
-
-// Rewrites the CRC so that a hostile edit passes the checksum.
-void reseal(std::vector<std::byte>& bytes) {
-  const std::size_t body = bytes.size() - 8;
-  const auto crc = static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(bytes.data()), body));
-  std::memcpy(bytes.data() + body, &crc, 4);
-}
-
-TEST(TraceFile, RoundTripsExactly) {
+TEST_P(TraceFileVersions, RoundTripsExactly) {
   const Trace t = test::small_trace(KernelKind::Coarsened, 4, 13, 11, 7);
-  const Trace u = load_trace_from_memory(saved_bytes(t));
+  const Trace u = load_trace_from_memory(saved_bytes(t, GetParam()));
   EXPECT_EQ(u.launch.kernel, t.launch.kernel);
   EXPECT_EQ(u.launch.m, 13);
   EXPECT_EQ(u.launch.date, t.launch.date);
@@ -75,16 +49,16 @@ TEST(TraceFile, SavesAtomicallyAndLoadsFromDisk) {
   fs::remove(p);
 }
 
-TEST(TraceFile, EveryTruncationIsRefused) {
-  const auto bytes = saved_bytes(test::small_trace(KernelKind::Tiled, 2, 3, 3, 3));
+TEST_P(TraceFileVersions, EveryTruncationIsRefused) {
+  const auto bytes = saved_bytes(test::small_trace(KernelKind::Tiled, 2, 3, 3, 3), GetParam());
   for (std::size_t len = 0; len < bytes.size(); ++len) {
     const Kind k = refusal(std::span(bytes).first(len));
     EXPECT_TRUE(k == Kind::Truncated || k == Kind::NotATrace) << len;
   }
 }
 
-TEST(TraceFile, FlippedBytesFailTheChecksum) {
-  const auto good = saved_bytes(test::small_trace());
+TEST_P(TraceFileVersions, FlippedBytesFailTheChecksum) {
+  const auto good = saved_bytes(test::small_trace(), GetParam());
   std::mt19937 rng(std::random_device{}());
   for (int trial = 0; trial < 200; ++trial) {
     auto bytes = good;
@@ -94,8 +68,8 @@ TEST(TraceFile, FlippedBytesFailTheChecksum) {
   }
 }
 
-TEST(TraceFile, WrongMagicAndVersion) {
-  auto bytes = saved_bytes(test::small_trace());
+TEST_P(TraceFileVersions, WrongMagicAndVersion) {
+  auto bytes = saved_bytes(test::small_trace(), GetParam());
   auto other = bytes;
   other[0] = std::byte{'X'};
   EXPECT_EQ(refusal(other), Kind::NotATrace);
@@ -107,8 +81,8 @@ TEST(TraceFile, WrongMagicAndVersion) {
   EXPECT_EQ(refusal(std::as_bytes(std::span(text))), Kind::NotATrace);
 }
 
-TEST(TraceFile, HostileCountsAreRefusedBeforeAllocating) {
-  auto bytes = saved_bytes(test::small_trace());
+TEST_P(TraceFileVersions, HostileCountsAreRefusedBeforeAllocating) {
+  auto bytes = saved_bytes(test::small_trace(), GetParam());
   const std::uint64_t huge = ~0ull;
   for (std::size_t field = 16; field < 64; field += 8) {  // the six counts
     auto b = bytes;
@@ -124,7 +98,7 @@ TEST(TraceFile, HostileCountsAreRefusedBeforeAllocating) {
 
 TEST(TraceFile, HostileEventsWithAValidChecksumAreRefused) {
   const Trace t = test::small_trace();
-  const auto good = saved_bytes(t);
+  const auto good = saved_bytes(t, 1);  // events at fixed offsets
   const std::size_t events_at = good.size() - 8 - t.events.size() * sizeof(Event);
   auto poke = [&](std::size_t event, std::size_t offset, auto value) {
     auto b = good;
@@ -136,9 +110,9 @@ TEST(TraceFile, HostileEventsWithAValidChecksumAreRefused) {
   EXPECT_EQ(refusal(poke(3, 8, std::uint16_t{7u << 13})), Kind::Invalid);  // array 7: no such array
 }
 
-TEST(TraceFile, HostileLaunchDescriptionIsRefused) {
+TEST_P(TraceFileVersions, HostileLaunchDescriptionIsRefused) {
   const Trace t = test::small_trace();
-  auto b = saved_bytes(t);
+  auto b = saved_bytes(t, GetParam());
   std::uint32_t json_len;
   std::memcpy(&json_len, b.data() + 12, 4);
   std::string json(reinterpret_cast<const char*>(b.data()) + 64, json_len);
@@ -170,6 +144,12 @@ TEST(TraceFile, MissingFileAndDirectory) {
     FAIL();
   } catch (const TraceFileError& e) {
     EXPECT_EQ(e.kind(), Kind::CannotWrite);
+  }
+  try {
+    save_trace(test::small_trace(), fs::temp_directory_path() / "x.tstrace", 3);
+    FAIL();
+  } catch (const TraceFileError& e) {
+    EXPECT_EQ(e.kind(), Kind::UnsupportedVersion);
   }
 }
 

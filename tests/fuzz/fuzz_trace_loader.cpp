@@ -1,7 +1,9 @@
 // fuzz_trace_loader.cpp — libFuzzer entry: any bytes go to the trace loader,
 // which must either load them or refuse them with a TraceFileError. Each input
 // is tried twice: as it is, and with its checksum rewritten to match, so that
-// mutations also reach the checks behind the checksum.
+// mutations also reach the checks behind the checksum. The corpus holds files
+// of both versions (*_v2.tstrace: the compressed streams), so mutations reach
+// version 2's stream decoder as well as version 1's checks.
 //   CC=clang CXX=clang++ cmake -B build-fuzz -DTILESCOPE_FUZZ=ON -DTILESCOPE_SANITIZE=ON -DTILESCOPE_CUDA=OFF
 //   build-fuzz/tests/fuzz/fuzz_trace_loader -max_total_time=60 tests/fuzz/corpus
 #include <zlib.h>

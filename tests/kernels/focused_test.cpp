@@ -60,8 +60,10 @@ TEST_P(Focused, ChosenBlocksEqualTheFullTrace) {
   for (std::uint32_t b : chosen) {
     EXPECT_EQ(memory_counters_json(analyze_block(focused, b)), memory_counters_json(analyze_block(full, b)));
   }
-  // The consumers: the file keeps the traced blocks; index, stats and replay run.
+  // The consumers: both file versions keep the traced blocks; index, stats and replay run.
   const auto path = std::filesystem::temp_directory_path() / ("focused_" + std::to_string(::getpid()) + ".tstrace");
+  save_trace(focused, path, 1);
+  EXPECT_EQ(load_trace(path).launch.traced_blocks, chosen);
   save_trace(focused, path);
   const Trace loaded = load_trace(path);
   std::filesystem::remove(path);

@@ -22,6 +22,7 @@
 
 #include "app/ui/palette.h"
 #include "tests/cli/cli_support.h"
+#include "tests/ui/xvfb.h"
 
 namespace ts::ui {
 namespace {
@@ -33,37 +34,18 @@ namespace pal = palette;
 using test::run;
 using test::temp;
 
-// Without a display, the suite starts its own virtual X server (Xvfb picks a
-// free display number and reports it) and stops it at the end.
+// Without a display, the suite starts its own virtual X server and stops it at the end.
 class VirtualDisplay : public ::testing::Environment {
  public:
   void SetUp() override {
     if (std::getenv("DISPLAY")) return;
-    int fds[2];
-    if (pipe(fds) != 0) return;
-    pid_ = fork();
-    if (pid_ == 0) {
-      close(fds[0]);
-      const std::string fd = std::to_string(fds[1]);
-      execlp("Xvfb", "Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1920x1080x24", "-nolisten", "tcp",
-             static_cast<char*>(nullptr));
-      _exit(127);
-    }
-    close(fds[1]);
-    std::string number;
-    char c;
-    while (read(fds[0], &c, 1) == 1 && c != '\n') number += c;
-    close(fds[0]);
-    if (!number.empty()) setenv("DISPLAY", (":" + number).c_str(), 1);
+    server_ = std::make_unique<test::Xvfb>(1920, 1080);
+    if (!server_->display().empty()) setenv("DISPLAY", server_->display().c_str(), 1);
   }
-  void TearDown() override {
-    if (pid_ <= 0) return;
-    kill(pid_, SIGTERM);
-    waitpid(pid_, nullptr, 0);
-  }
+  void TearDown() override { server_.reset(); }
 
  private:
-  pid_t pid_ = -1;
+  std::unique_ptr<test::Xvfb> server_;
 };
 const auto* const kDisplay = ::testing::AddGlobalTestEnvironment(new VirtualDisplay);
 
