@@ -32,7 +32,13 @@ nlohmann::json shared_keys(const TraceStats& s) {
   return j;
 }
 
-class CountersOnGpu : public ::testing::TestWithParam<KernelCase> {};
+class CountersOnGpu : public ::testing::TestWithParam<KernelCase> {
+ protected:
+  void SetUp() override {
+    const gpu::DeviceStatus st = gpu::probe();
+    ASSERT_TRUE(st.available) << st.reason;
+  }
+};
 
 TEST_P(CountersOnGpu, EqualTheEmulatorsAndTheGpuTraces) {
   const KernelCase c = GetParam();
