@@ -44,7 +44,9 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
             {"tile", r.tile},
             {"k", r.k},
             {"n", r.n},
-            {"iterations", r.iterations}}},
+            {"iterations", r.iterations},
+            {"barriers_before", r.barriers_before},
+            {"global_by_k", r.global_by_k}}},
           {"recorder", L.recorder},
           {"device_name", L.device_name},
           {"date", L.date},
@@ -69,6 +71,9 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
   L.iteration_rule.k = json_integer_at<std::uint32_t>(r, "k");
   L.iteration_rule.n = json_integer_at<std::uint32_t>(r, "n");
   L.iteration_rule.iterations = json_integer_at<std::uint32_t>(r, "iterations");
+  // Traces written before pipelined kernels existed have neither: 0 is their rule.
+  if (r.contains("barriers_before")) L.iteration_rule.barriers_before = json_integer_at<std::uint32_t>(r, "barriers_before");
+  if (r.contains("global_by_k")) L.iteration_rule.global_by_k = json_integer_at<std::uint32_t>(r, "global_by_k");
   L.recorder = j.at("recorder").get<std::string>();
   L.device_name = j.at("device_name").get<std::string>();
   L.date = j.at("date").get<std::string>();

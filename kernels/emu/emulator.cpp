@@ -140,7 +140,8 @@ constexpr std::uint32_t kSharedWords = 64 * 1024 / 4;  // 64 KB: more than any k
                       std::to_string(t.x) + "," + std::to_string(t.y) + "): " + what);
 }
 
-void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags) {
+void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags, Width width = Width::B4,
+            bool async = false) {
   FiberThread& t = *t_thread;
   if (t.out) {
     if (t.seq >= t.capacity) fault("made more accesses than in the counting pass");
@@ -151,6 +152,8 @@ void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags)
     e.iter = iteration_of(t_pass->rule, array, index, t.epoch);
     e.array = static_cast<std::uint8_t>(array);
     e.flags = flags;
+    e.width = static_cast<std::uint8_t>(width);
+    e.async = async ? 1 : 0;
   }
   ++t.seq;
 }
@@ -272,6 +275,33 @@ void Sink::store(ArrayId array, float* base, std::uint32_t index, float value, s
   check_index(array, index);
   base[index] = value;
   record(array, index, value, flags);
+}
+
+// One access of 2 or 4 floats: aligned as the hardware requires, all inside.
+void check_vector(ArrayId array, std::uint32_t index, Width width) {
+  const std::uint32_t n = floats_of(width);
+  if (index != rec::kOutOfRange && index % n != 0)
+    fault(std::string("misaligned ") + std::to_string(bytes_of(width)) + "-byte access to " + array_name(array) +
+          " element " + std::to_string(index) + ": its index must be a multiple of " + std::to_string(n));
+  check_index(array, index);
+  check_index(array, index + n - 1);
+}
+
+void Sink::load_vector(ArrayId array, const float* base, std::uint32_t index, Width width, float* out) {
+  check_vector(array, index, width);
+  for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+    out[i] = base[index + i];
+    record(array, index + i, out[i], 0, width);
+  }
+}
+
+void Sink::store_vector(ArrayId array, float* base, std::uint32_t index, Width width, const float* values,
+                        const std::uint8_t* flags) {
+  check_vector(array, index, width);
+  for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+    base[index + i] = values[i];
+    record(array, index + i, values[i], flags[i], width);
+  }
 }
 
 void Sink::barrier() {

@@ -26,6 +26,9 @@ inline thread_local uint3 threadIdx, blockIdx, blockDim, gridDim;
 struct Sink {
   static float load(ArrayId array, const float* base, std::uint32_t index);
   static void store(ArrayId array, float* base, std::uint32_t index, float value, std::uint8_t flags);
+  static void load_vector(ArrayId array, const float* base, std::uint32_t index, Width width, float* out);
+  static void store_vector(ArrayId array, float* base, std::uint32_t index, Width width, const float* values,
+                           const std::uint8_t* flags);
   static void barrier();
   static void shared_base(ArrayId array, const float* base);
 };
@@ -42,6 +45,8 @@ inline void __syncthreads() { Sink::barrier(); }
 
 using InMatrix = rec::GlobalArray<Sink, const float>;
 using OutMatrix = rec::GlobalArray<Sink, float>;
+
+TS_REC_VECTOR_API(Sink)
 
 }  // namespace ts::emu
 

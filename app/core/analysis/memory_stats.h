@@ -39,7 +39,8 @@ struct MemoryStats {
 };
 
 // Adds one warp-level request (its lanes' byte addresses) to the totals.
-void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses);
+void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses,
+                   std::span<const std::uint32_t> lanes);
 
 // A step is a k-iteration (Event::iter); the last one is C's store.
 inline constexpr std::uint32_t kAllSteps = 0xFFFFFFFFu;
