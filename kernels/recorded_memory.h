@@ -11,6 +11,9 @@
 //   void  load_vector(ArrayId, const float* base, uint32_t index, Width, float* out);
 //   void  store_vector(ArrayId, float* base, uint32_t index, Width, const float* values,
 //                      const uint8_t* flags);  // one access of 2 or 4 floats (api/vector.h)
+//   void  copy_async(ArrayId dst, float* dst_base, uint32_t dst_index, ArrayId src,
+//                    const float* src_base, uint32_t src_index, Width);  // null src: zero fill
+//   void  commit_async();  void wait_async(int pending);         // (api/async_copy.h)
 //   void  barrier();                       // __syncthreads()
 //   void  shared_base(ArrayId, const void*);  // where a shared tile lives
 #pragma once
@@ -19,6 +22,7 @@
 #include <type_traits>
 
 #include "app/core/event.h"
+#include "kernels/api/async_copy.h"
 #include "kernels/api/vector.h"
 
 #if defined(__CUDACC__)

@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "app/core/checked_math.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"
@@ -113,11 +114,28 @@ void validate(const RecordParams& p) {
   if (counts.total() > limit) {
     throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " K=" +
                                        std::to_string(p.k) + " needs " + std::to_string(counts.total()) +
-                                       " events (" + gib(counts.total() * sizeof(Event)) +
+                                       " events (" + gib(saturating_mul(counts.total(), sizeof(Event))) +
                                        " at " + std::to_string(sizeof(Event)) + " bytes each); the recording limit is " + std::to_string(limit) +
                                        " events (" + gib(limit * sizeof(Event)) +
                                        ": a quarter of this machine's memory, at most 8 GiB)");
   }
+  // What the loader would refuse is refused here, before any work: an event
+  // indexes its array with 32 bits (the default event limit, below 2^32,
+  // implies it), and CUDA limits grid.y and grid.z.
+  const std::uint64_t rows_a = p.m, cols_b = p.n, depth = p.k;
+  const std::pair<const char*, std::uint64_t> matrices[] = {
+      {"A (M x K)", rows_a * depth}, {"B (K x N)", depth * cols_b}, {"C (M x N)", rows_a * cols_b}};
+  for (const auto& [what, elements] : matrices)
+    if (elements > std::numeric_limits<std::uint32_t>::max())
+      throw RecordError(K::TooLarge, std::string(what) + " would have " + std::to_string(elements) +
+                                         " elements; a trace indexes each matrix with 32 bits (at most " +
+                                         std::to_string(std::numeric_limits<std::uint32_t>::max()) + ")");
+  const LaunchShape shape = launch_shape(p.kernel, p.tile, p.m, p.n);
+  if (shape.grid.x > 0x7FFFFFFFu || shape.grid.y > 65535 || shape.grid.z > 65535)
+    throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " with TILE=" +
+                                       std::to_string(p.tile) + " needs a grid of " + std::to_string(shape.grid.x) +
+                                       " x " + std::to_string(shape.grid.y) + " x " + std::to_string(shape.grid.z) +
+                                       " blocks; CUDA allows at most 2147483647 x 65535 x 65535");
 }
 
 bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status) {

@@ -108,6 +108,26 @@ struct Sink {
       record(array, index + i, values[i], flags[i], width);
     }
   }
+  // cp.async, made synchronous: the same events as the emulator's, and the
+  // data is in place before any wait (api/async_copy.h).
+  __device__ static void copy_async(ArrayId dst, float* dst_base, std::uint32_t dst_index, ArrayId src,
+                                    const float* src_base, std::uint32_t src_index, Width width) {
+    const bool dst_ok = vector_inside(dst, dst_index, width);
+    const bool src_ok = src_base == nullptr || vector_inside(src, src_index, width);
+    float values[4] = {};
+    if (src_base)
+      for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+        values[i] = src_ok ? src_base[src_index + i] : 0.0f;
+        record(src, src_index + i, values[i], 0, width, true);
+      }
+    const std::uint8_t flags = src_base ? kFlagStore : kFlagStore | kFlagPadding;
+    for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+      if (dst_ok) dst_base[dst_index + i] = values[i];
+      record(dst, dst_index + i, values[i], flags, width, true);
+    }
+  }
+  __device__ static void commit_async() {}
+  __device__ static void wait_async(int) {}
   __device__ static void barrier() {
     ::__syncthreads();
     ThreadState& s = c_launch.state[global_thread_id()];
@@ -126,6 +146,7 @@ using InMatrix = rec::GlobalArray<Sink, const float>;
 using OutMatrix = rec::GlobalArray<Sink, float>;
 
 TS_REC_VECTOR_API(Sink)
+TS_REC_ASYNC_COPY_API(Sink)
 
 }  // namespace ts::gpu_rec
 

@@ -107,7 +107,16 @@ struct Pass {
   std::array<std::atomic<std::int64_t>, kArrayCount>* shared_offsets = nullptr;
 };
 
+// A cp.async copy issued and not yet waited for: its value lands at the wait.
+struct CopyInFlight {
+  float* word;
+  float value;
+  std::uint32_t group;  // the commit group it belongs to (the count of commits before it)
+};
+
 struct FiberThread {
+  std::vector<CopyInFlight> copies;
+  std::uint32_t commits = 0;
   Event* out = nullptr;  // null while counting
   std::uint64_t seq = 0, capacity = 0;
   std::uint32_t epoch = 0;
@@ -125,6 +134,7 @@ struct SharedDecl {
 struct BlockRun {
   std::vector<FiberThread> threads;
   std::vector<float> shared;  // the block's shared memory, poisoned with NaN at block start
+  std::vector<std::uint8_t> in_flight;  // per shared word: a cp.async copy to it has not been waited for
   std::vector<SharedDecl> decls;
 };
 
@@ -172,6 +182,7 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   blockDim = {pass.block.x, pass.block.y, pass.block.z};
   gridDim = {pass.grid.x, pass.grid.y, pass.grid.z};
   std::fill(br.shared.begin(), br.shared.end(), std::numeric_limits<float>::quiet_NaN());
+  std::fill(br.in_flight.begin(), br.in_flight.end(), 0);
   br.decls.clear();
   br.threads.clear();
   br.threads.resize(n);
@@ -240,6 +251,7 @@ void run_pass(const Pass& pass, unsigned workers) {
   auto worker = [&] {
     BlockRun br;
     br.shared.resize(kSharedWords);
+    br.in_flight.resize(kSharedWords);
     t_pass = &pass;
     try {
       for (std::uint32_t b; (b = next.fetch_add(1)) < blocks;) run_block(pass, b, br);
@@ -264,8 +276,19 @@ void run_pass(const Pass& pass, unsigned workers) {
 
 // ---- the sink: what the recorded kernel calls -------------------------------
 
+// A shared word whose cp.async copy has not been waited for holds no data yet.
+void check_landed(ArrayId array, const float* base, std::uint32_t index) {
+  if (space_of(array) != Space::Shared) return;
+  BlockRun& br = *t_block;
+  const auto word = static_cast<std::size_t>(base + index - br.shared.data());
+  if (word < br.in_flight.size() && br.in_flight[word])
+    fault(std::string("reads ") + array_name(array) + " element " + std::to_string(index) +
+          " before the cp.async copy to it was waited for (cp_async_wait)");
+}
+
 float Sink::load(ArrayId array, const float* base, std::uint32_t index) {
   check_index(array, index);
+  check_landed(array, base, index);
   const float v = base[index];
   record(array, index, v, 0);
   return v;
@@ -289,6 +312,7 @@ void check_vector(ArrayId array, std::uint32_t index, Width width) {
 
 void Sink::load_vector(ArrayId array, const float* base, std::uint32_t index, Width width, float* out) {
   check_vector(array, index, width);
+  for (std::uint32_t i = 0; i < floats_of(width); ++i) check_landed(array, base, index + i);
   for (std::uint32_t i = 0; i < floats_of(width); ++i) {
     out[i] = base[index + i];
     record(array, index + i, out[i], 0, width);
@@ -302,6 +326,50 @@ void Sink::store_vector(ArrayId array, float* base, std::uint32_t index, Width w
     base[index + i] = values[i];
     record(array, index + i, values[i], flags[i], width);
   }
+}
+
+void Sink::copy_async(ArrayId dst, float* dst_base, std::uint32_t dst_index, ArrayId src, const float* src_base,
+                      std::uint32_t src_index, Width width) {
+  if (space_of(dst) != Space::Shared || (src_base && space_of(src) != Space::Global))
+    fault("cp.async copies from global to shared memory");
+  if (width != Width::B4 && width != Width::B16) fault("cp.async copies 4 or 16 bytes");
+  check_vector(dst, dst_index, width);
+  if (src_base) check_vector(src, src_index, width);
+  FiberThread& t = *t_thread;
+  BlockRun& br = *t_block;
+  float values[4] = {};
+  if (src_base)
+    for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+      values[i] = src_base[src_index + i];
+      record(src, src_index + i, values[i], 0, width, true);
+    }
+  const std::uint8_t flags = src_base ? kFlagStore : kFlagStore | kFlagPadding;  // zero fill: no read
+  for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+    float* word = dst_base + dst_index + i;
+    record(dst, dst_index + i, values[i], flags, width, true);
+    t.copies.push_back({word, values[i], t.commits});
+    br.in_flight[static_cast<std::size_t>(word - br.shared.data())] = 1;
+  }
+}
+
+void Sink::commit_async() { ++t_thread->commits; }
+
+// The copies of every committed group but the newest `pending` land.
+void Sink::wait_async(int pending) {
+  FiberThread& t = *t_thread;
+  BlockRun& br = *t_block;
+  const std::uint32_t keep = static_cast<std::uint32_t>(std::max(pending, 0));
+  const std::uint32_t landed_below = t.commits > keep ? t.commits - keep : 0;
+  std::size_t kept = 0;
+  for (const CopyInFlight& c : t.copies) {
+    if (c.group < landed_below) {
+      *c.word = c.value;
+      br.in_flight[static_cast<std::size_t>(c.word - br.shared.data())] = 0;
+    } else {
+      t.copies[kept++] = c;
+    }
+  }
+  t.copies.resize(kept);
 }
 
 void Sink::barrier() {

@@ -86,4 +86,19 @@ TEST(Cli, TruncatedTraceIsRefused) {
   fs::remove(f);
 }
 
+TEST(Cli, ExportNeverOverwritesItsInput) {
+  const fs::path t = temp("self.tstrace"), csv = temp("self.csv");
+  ASSERT_EQ(run("record --device cpu --size 8 --tile 4 -o " + t.string()).code, 0);
+  const auto size = fs::file_size(t);
+  expect_one_line_error(run("export " + t.string() + " --csv -o " + t.string()), "is the input");
+  EXPECT_EQ(fs::file_size(t), size);
+  EXPECT_NO_THROW(ts::load_trace(t));
+  { std::ofstream(csv) << "old"; }
+  const Result ok = run("export " + t.string() + " --csv -o " + csv.string());
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_GT(fs::file_size(csv), 100u);  // replaced whole, through a temporary
+  fs::remove(t);
+  fs::remove(csv);
+}
+
 }  // namespace

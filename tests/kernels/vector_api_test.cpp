@@ -11,6 +11,7 @@
 #include <cmath>
 
 #include "kernels/emu/emulator.h"
+#include "tests/kernels/emulator_test_support.h"
 
 namespace ts::emu {
 namespace {
@@ -52,25 +53,7 @@ void vector_past_the_end(const KernelArgs& p) {
   C[0] = load2(A[kM * kK]).x;
 }
 
-Trace launch() {
-  Trace t;
-  LaunchInfo& L = t.launch;
-  L.kernel = "test";
-  L.tile = 4;
-  L.m = kM, L.n = kN, L.k = kK;
-  L.grid = {1, 1, 1};
-  L.block = {8, 1, 1};
-  L.iteration_rule = {1, static_cast<std::uint32_t>(kK), kK, kN, 1, 0, 0};
-  L.arrays[0] = {true, 0x1000, kM, kK, kK};
-  L.arrays[1] = {true, 0x2000, kK, kN, kN};
-  L.arrays[2] = {true, 0x3000, kM, kN, kN};
-  L.arrays[3] = {true, 0, kK, kM, kM};
-  L.arrays[4] = {true, 0, 4, 8, 8};
-  for (int i = 0; i < kM * kK; ++i) t.a.push_back(float(i) + 0.5f);
-  t.b.assign(kK * kN, 0.0f);
-  t.c.assign(kM * kN, NAN);
-  return t;
-}
+Trace launch() { return test::eight_thread_launch({true, 0, kK, kM, kM}, {true, 0, 4, 8, 8}, 0); }
 
 TEST(VectorApi, ValuesEventsAndWidths) {
   Trace t = launch();
@@ -102,15 +85,7 @@ TEST(VectorApi, ValuesEventsAndWidths) {
   EXPECT_EQ(ev[19].index, 1u * kN + 7);
 }
 
-void expect_fault(KernelEntry kernel, const std::string& needle) {
-  Trace t = launch();
-  try {
-    record_launch_with(kernel, t, 1);
-    FAIL() << "the emulator ran a kernel it should have refused";
-  } catch (const EmulatorError& e) {
-    EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-  }
-}
+void expect_fault(KernelEntry kernel, const std::string& needle) { test::expect_emulator_fault(kernel, launch(), needle); }
 
 TEST(VectorApi, MisalignedAccessIsRefused) { expect_fault(&misaligned_load, "misaligned 16-byte access to A element 2"); }
 TEST(VectorApi, AccessPastTheEndIsRefused) { expect_fault(&vector_past_the_end, "outside A"); }
