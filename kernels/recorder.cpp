@@ -91,7 +91,7 @@ std::uint64_t default_event_limit() {
   return std::min<std::uint64_t>(bytes / sizeof(Event), std::numeric_limits<std::uint32_t>::max());
 }
 
-void validate(const RecordParams& p) {
+void validate_shape(const RecordParams& p) {
   using K = RecordError::Kind;
   if (!is_valid_tile(p.tile))
     throw RecordError(K::InvalidParams, "TILE must be a power of two from 2 to 32 (2, 4, 8, 16, 32), got " +
@@ -104,6 +104,11 @@ void validate(const RecordParams& p) {
     throw RecordError(K::TooLarge, "K=" + std::to_string(p.k) + " with TILE=" + std::to_string(p.tile) +
                                        " is beyond the recording limit: an event counts at most " +
                                        std::to_string(kMaxEpoch) + " barriers per thread");
+}
+
+void validate(const RecordParams& p) {
+  using K = RecordError::Kind;
+  validate_shape(p);
   const EventCounts counts = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
   const std::uint64_t limit = p.event_limit ? p.event_limit : default_event_limit();
   if (counts.total() > limit) {
@@ -133,23 +138,30 @@ void validate(const RecordParams& p) {
                                        " blocks; CUDA allows at most 2147483647 x 65535 x 65535");
 }
 
-Trace record(const RecordParams& params) {
-  validate(params);
-  using K = RecordError::Kind;
-  bool on_gpu = false;
-  gpu::DeviceStatus gpu_status;
-  if (params.device != DeviceChoice::Cpu) {
-    gpu_status = gpu::probe();
-    on_gpu = gpu_status.available;
-    if (!on_gpu && params.device == DeviceChoice::Gpu)
-      throw RecordError(K::NoGpu, "--device gpu: " + gpu_status.reason);
-  }
+bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status) {
+  if (params.device == DeviceChoice::Cpu) return false;
+  status = gpu::probe();
+  if (!status.available && params.device == DeviceChoice::Gpu)
+    throw RecordError(RecordError::Kind::NoGpu, "--device gpu: " + status.reason);
+  return status.available;
+}
+
+Trace prepare_launch(const RecordParams& params) {
   Trace t;
   t.launch = describe(params);
   std::uint64_t seed = params.seed;
   if (seed == 0) seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
   t.launch.seed = seed;
   fill_inputs(t, params, seed);
+  return t;
+}
+
+Trace record(const RecordParams& params) {
+  validate(params);
+  using K = RecordError::Kind;
+  gpu::DeviceStatus gpu_status;
+  const bool on_gpu = choose_gpu(params, gpu_status);
+  Trace t = prepare_launch(params);
   if (on_gpu) {
     const std::uint64_t need = expected_counts(params.kernel, params.tile, params.m, params.n, params.k).total() * sizeof(Event);
     if (gpu_status.free_bytes && need > gpu_status.free_bytes * 9 / 10)

@@ -32,7 +32,7 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
                       {"ld", l.ld}});
   }
   const IterationRule& r = L.iteration_rule;
-  return {{"kernel", L.kernel},
+  nlohmann::json j = {{"kernel", L.kernel},
           {"tile", L.tile},
           {"m", L.m},
           {"n", L.n},
@@ -52,6 +52,8 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
           {"date", L.date},
           {"seed", L.seed},
           {"arrays", arrays}};
+  if (L.focused()) j["traced_blocks"] = L.traced_blocks;  // absent: every block (files written before focused traces)
+  return j;
 }
 
 LaunchInfo launch_from_json(const nlohmann::json& j) {
@@ -87,6 +89,16 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
     l.rows = json_integer_at<std::uint32_t>(x, "rows");
     l.cols = json_integer_at<std::uint32_t>(x, "cols");
     l.ld = json_integer_at<std::uint32_t>(x, "ld");
+  }
+  if (const auto it = j.find("traced_blocks"); it != j.end()) {
+    if (!it->is_array()) throw nlohmann::json::type_error::create(302, "traced_blocks: a list of blocks", &*it);
+    const std::uint64_t blocks = L.grid.count();
+    for (const auto& b : *it) {
+      const auto block = json_integer_or_throw<std::uint32_t>(b);
+      if (block >= blocks || (!L.traced_blocks.empty() && block <= L.traced_blocks.back()))
+        throw nlohmann::json::type_error::create(302, "traced_blocks: ascending blocks of the grid", &*it);
+      L.traced_blocks.push_back(block);
+    }
   }
   return L;
 }

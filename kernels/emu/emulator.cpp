@@ -14,6 +14,7 @@
 #include <boost/context/fiber.hpp>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -99,6 +100,7 @@ struct Pass {
   Event* events = nullptr;                 // record pass: where events go
   const std::uint64_t* offsets = nullptr;  // record pass: each thread's first event
   std::uint64_t* counts = nullptr;         // count pass: each thread's event count
+  bool one_block = false;  // counts/offsets hold one block's threads (stream_launch), not the grid's
   KernelEntry entry = nullptr;
   KernelArgs args{};
   // Byte offset of each shared tile in the block's shared memory, as declared.
@@ -174,7 +176,7 @@ void check_index(ArrayId array, std::uint32_t index) {
 
 void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   const std::uint32_t n = static_cast<std::uint32_t>(pass.block.count());
-  const std::uint64_t first_thread = std::uint64_t{block_linear} * n;
+  const std::uint64_t first_thread = pass.one_block ? 0 : std::uint64_t{block_linear} * n;
   blockIdx = {block_linear % pass.grid.x, (block_linear / pass.grid.x) % pass.grid.y,
               block_linear / (pass.grid.x * pass.grid.y)};
   blockDim = {pass.block.x, pass.block.y, pass.block.z};
@@ -404,9 +406,10 @@ void record_launch(KernelKind kind, Trace& trace, unsigned workers) {
       workers);
 }
 
-void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
+namespace {
+
+Pass make_pass(KernelEntry entry, Trace& trace, std::array<std::atomic<std::int64_t>, kArrayCount>& shared_offsets) {
   const LaunchInfo& L = trace.launch;
-  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
   Pass pass;
   pass.rule = L.iteration_rule;
   pass.grid = L.grid;
@@ -414,9 +417,23 @@ void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
   for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.arrays[a].present ? L.arrays[a].elements() : 0;
   pass.entry = entry;
   pass.args = {trace.a.data(), trace.b.data(), trace.c.data(), L.m, L.n, L.k};
-  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
   for (auto& o : shared_offsets) o = -1;
   pass.shared_offsets = &shared_offsets;
+  return pass;
+}
+
+void set_shared_bases(LaunchInfo& launch, const std::array<std::atomic<std::int64_t>, kArrayCount>& shared_offsets) {
+  for (int a = 0; a < kArrayCount; ++a)
+    if (const std::int64_t off = shared_offsets[a]; off >= 0) launch.arrays[a].base = static_cast<std::uint64_t>(off);
+}
+
+}  // namespace
+
+void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
+  const LaunchInfo& L = trace.launch;
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
+  Pass pass = make_pass(entry, trace, shared_offsets);
 
   const std::uint64_t threads = L.thread_count();
   trace.thread_offsets.assign(threads + 1, 0);
@@ -430,8 +447,75 @@ void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
   pass.events = trace.events.data();
   pass.offsets = trace.thread_offsets.data();
   run_pass(pass, workers);
-  for (int a = 0; a < kArrayCount; ++a)
-    if (const std::int64_t off = shared_offsets[a]; off >= 0) trace.launch.arrays[a].base = static_cast<std::uint64_t>(off);
+  set_shared_bases(trace.launch, shared_offsets);
+}
+
+std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
+                            std::span<const std::uint32_t> only) {
+  const KernelEntry entry =
+      dispatch(kind, trace.launch.tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; });
+  const LaunchInfo& L = trace.launch;
+  const auto blocks = static_cast<std::uint32_t>(only.empty() ? L.grid.count() : only.size());
+  for (std::uint32_t b : only)
+    if (b >= L.grid.count()) throw EmulatorError("block " + std::to_string(b) + " is outside the grid");
+  const std::uint32_t threads = L.threads_per_block();
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  workers = std::max(1u, std::min(workers, blocks));
+  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
+  const Pass base = make_pass(entry, trace, shared_offsets);
+  std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison, as in record_launch
+  std::atomic<std::uint32_t> next{0};
+  std::atomic<std::uint64_t> largest{0};
+  std::exception_ptr first_error;
+  std::mutex error_mutex;
+  auto worker = [&](unsigned w) {
+    Pass pass = base;
+    pass.one_block = true;
+    Trace one;  // one block's events, reused block after block
+    one.launch = L;
+    one.launch.grid = {1, 1, 1};
+    one.thread_offsets.assign(threads + 1, 0);
+    BlockRun br;
+    br.shared.resize(kSharedWords);
+    t_pass = &pass;
+    try {
+      for (std::uint32_t i; (i = next.fetch_add(1)) < blocks;) {
+        const std::uint32_t b = only.empty() ? i : only[i];
+        // Count, then record into a buffer of the block's size: the two passes of record_launch, per block.
+        std::fill(one.thread_offsets.begin(), one.thread_offsets.end(), 0);
+        pass.counts = one.thread_offsets.data() + 1;
+        pass.events = nullptr;
+        pass.offsets = nullptr;
+        run_block(pass, b, br);
+        for (std::uint32_t t = 0; t < threads; ++t) one.thread_offsets[t + 1] += one.thread_offsets[t];
+        const std::uint64_t total = one.thread_offsets.back();
+        if (total > one.events.size()) {
+          one.events = EventBuffer(total);
+          for (std::uint64_t seen = largest; total > seen && !largest.compare_exchange_weak(seen, total);) {}
+        }
+        pass.counts = nullptr;
+        pass.events = one.events.data();
+        pass.offsets = one.thread_offsets.data();
+        run_block(pass, b, br);
+        set_shared_bases(one.launch, shared_offsets);
+        visit(w, b, one);
+      }
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!first_error) first_error = std::current_exception();
+      next = blocks;  // stop the others
+    }
+    t_pass = nullptr;
+    t_block = nullptr;
+    t_thread = nullptr;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(worker, w);
+  worker(0);
+  for (auto& th : pool) th.join();
+  if (first_error) std::rethrow_exception(first_error);
+  set_shared_bases(trace.launch, shared_offsets);
+  return largest * sizeof(Event);
 }
 
 }  // namespace ts::emu

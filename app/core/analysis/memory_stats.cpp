@@ -167,11 +167,11 @@ nlohmann::json totals_json(Space space, const AccessTotals& t) {
 
 }  // namespace
 
-nlohmann::json memory_details_json(const Trace& trace, const MemoryStats& s) {
+nlohmann::json memory_details_json(const LaunchInfo& launch, const MemoryStats& s) {
   nlohmann::json by_array = nlohmann::json::object();
   for (int a = 0; a < kArrayCount; ++a) {
     const auto id = static_cast<ArrayId>(a);
-    if (!trace.launch.arrays[a].present) continue;
+    if (!launch.arrays[a].present) continue;
     nlohmann::json ops = nlohmann::json::object();
     for (int op = 0; op < 2; ++op)
       if (s.by_array[a][op].requests != 0) ops[op_name(static_cast<Op>(op))] = totals_json(space_of(id), s.by_array[a][op]);

@@ -55,6 +55,6 @@ MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t 
 // The flat counters named as in `tilescope stats --json` (global_load_requests, ...).
 nlohmann::json memory_counters_json(const MemoryStats& stats);
 // Per array and op, with histograms, and the alignment counts.
-nlohmann::json memory_details_json(const Trace& trace, const MemoryStats& stats);
+nlohmann::json memory_details_json(const LaunchInfo& launch, const MemoryStats& stats);
 
 }  // namespace ts
