@@ -5,6 +5,8 @@
 //   memory_vs_ncu --manifest launches.json --ncu ncu.csv [--sass sass.txt]
 //                 [--device gpu|cpu|auto] [--check-emulator-up-to N]
 //                 -o table.json [--markdown table.md]
+//   memory_vs_ncu ... --counters   (the whole-launch counters of `tilescope counters`
+//                 instead of a trace: any N; scripts/gpu-checks.d/70-counters-vs-ncu.sh)
 //   memory_vs_ncu --render table.json --markdown table.md   (no GPU: rewrite the
 //                 Markdown of a recorded table, e.g. after the reasons changed)
 //
@@ -23,6 +25,7 @@
 #include "app/core/analysis/ncu_import.h"
 #include "app/core/analysis/ncu_table.h"
 #include "kernels/catalog.h"
+#include "kernels/counter.h"
 #include "kernels/recorder.h"
 
 namespace {
@@ -47,6 +50,8 @@ int main(int argc, char** argv) {
   bool print_metrics = false;
   std::string manifest_path, ncu_path, sass_path, out_path, markdown_path, device = "auto", ncu_version, commit;
   int check_emulator_up_to = 0;
+  bool counted = false;
+  app.add_flag("--counters", counted, "Count each launch (kernels/counter.h) instead of recording a trace");
   app.add_flag("--print-metrics", print_metrics, "Print the comma-separated ncu metrics and exit");
   app.add_option("--manifest", manifest_path, "launches.json from ncu_launches");
   app.add_option("--ncu", ncu_path, "ncu --csv --print-units base output for those launches");
@@ -128,19 +133,31 @@ int main(int argc, char** argv) {
         return fail("ncu's launch " + std::to_string(i) + " has grid " + dim3_text(profiled[i].grid) + " block " +
                     dim3_text(profiled[i].block) + ", the manifest's " + name + " " + dim3_text(grid) + " " +
                     dim3_text(block));
-      const ts::Trace trace = ts::record(p);
-      table.trace_device = trace.launch.device_name;
+      // The launch's counters, from a trace or counted; and the emulator's for the same inputs.
+      auto measure = [counted](const ts::RecordParams& params, ts::LaunchInfo& launch) {
+        if (counted) {
+          const ts::LaunchCounters c = ts::count_launch(params);
+          launch = c.launch;
+          return ts::memory_counters_json(c.stats.memory);
+        }
+        const ts::Trace trace = ts::record(params);
+        launch = trace.launch;
+        return ts::memory_counters_json(ts::analyze_memory(trace));
+      };
+      ts::LaunchInfo launch;
+      const nlohmann::json counters = measure(p, launch);
+      table.trace_device = launch.device_name + (counted ? " (counted, not traced)" : "");
       ts::NcuRow row;
       row.kernel = name;
       row.tile = p.tile;
       row.n = p.n;
-      const nlohmann::json counters = ts::memory_counters_json(ts::analyze_memory(trace));
       for (const auto& [key, value] : counters.items()) row.trace[key] = value.get<double>();
-      if (p.n <= check_emulator_up_to && trace.launch.recorded_on_gpu()) {
+      if (p.n <= check_emulator_up_to && launch.recorded_on_gpu()) {
         ts::RecordParams cpu = p;
         cpu.device = ts::DeviceChoice::Cpu;
-        cpu.seed = trace.launch.seed;
-        const nlohmann::json emulated = ts::memory_counters_json(ts::analyze_memory(ts::record(cpu)));
+        cpu.seed = launch.seed;
+        ts::LaunchInfo emulated_launch;
+        const nlohmann::json emulated = measure(cpu, emulated_launch);
         if (emulated != counters)
           return fail(name + " TILE " + std::to_string(p.tile) + " N " + std::to_string(p.n) +
                       ": the emulator's counters differ from the GPU trace's: " + emulated.dump() + " vs " +

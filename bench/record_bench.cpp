@@ -1,6 +1,6 @@
 // record_bench.cpp — how fast tilescope records, and how much a trace weighs.
 //
-//   record_bench [--json FILE] [--workers N] [--sizes 64,256,512]
+//   record_bench [--json FILE] [--workers N] [--sizes 64,256,512] [--counters-only] [--device gpu|cpu]
 //
 // For each recorder present (the GPU, the CPU emulator) and each scene (TILE
 // 16 at N = 64, 256 and 512 by default), times recording + indexing end to end
@@ -14,6 +14,9 @@
 // N=256 <= 3 s on 2 cores, <= 16 bytes per event in memory with the index; on
 // disk, version 2 <= 1.5 bytes per event at N = 256. Whether version 2 loads +
 // indexes no slower than version 1 is reported per row (v2_loads_no_slower).
+// Then the whole-launch counters (kernels/counter.h), which keep no events:
+// events per second and peak memory, on the emulator (N = 256) and the GPU
+// (N = 1024, 4096). No target: the figures are what issue 10 asks to know.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -33,6 +36,7 @@
 #include "app/core/trace_codec.h"
 #include "app/core/trace_file.h"
 #include "app/core/trace_index.h"
+#include "kernels/counter.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"
 
@@ -188,19 +192,48 @@ double load_average() {
   return one;
 }
 
+struct CounterFigures {
+  std::vector<double> ms;
+  std::uint64_t events = 0, peak_bytes = 0;
+};
+
+CounterFigures measure_counters(ts::DeviceChoice device, int n, int runs, unsigned workers) {
+  ts::RecordParams p;
+  p.kernel = ts::KernelKind::Tiled;
+  p.tile = 16;
+  p.m = p.n = p.k = n;
+  p.device = device;
+  p.cpu_workers = workers;
+  CounterFigures f;
+  if (device == ts::DeviceChoice::Gpu) ts::count_launch(p);  // warm-up: context, allocations
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    const ts::LaunchCounters c = ts::count_launch(p);
+    f.ms.push_back(ms_since(t0));
+    f.events = c.events;
+    f.peak_bytes = c.peak_bytes;
+  }
+  return f;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   std::string json_path;
   unsigned workers = 2;  // the emulator's target is stated for 2 cores
   std::vector<int> sizes = {64, 256, 512};
+  bool counters_only = false;
+  std::string device = "auto";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--json" && i + 1 < argc) json_path = argv[++i];
     else if (a == "--workers" && i + 1 < argc) workers = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--sizes" && i + 1 < argc) sizes = parse_sizes(argv[++i]);
+    else if (a == "--counters-only") counters_only = true;
+    else if (a == "--device" && i + 1 < argc) device = argv[++i];
     else {
-      std::fprintf(stderr, "usage: record_bench [--json FILE] [--workers N] [--sizes 64,256,512]\n");
+      std::fprintf(stderr, "usage: record_bench [--json FILE] [--workers N] [--sizes 64,256,512] [--counters-only] "
+                           "[--device gpu|cpu]\n");
       return 2;
     }
   }
@@ -221,10 +254,16 @@ int main(int argc, char** argv) {
   std::vector<Target> targets;
   // Fewer runs where one recording takes seconds; targets where the issues set one.
   auto runs_at = [](int n) { return n <= 64 ? 20 : n <= 256 ? 5 : 1; };
+  if (device == "gpu" && !gpu.available) {
+    std::fprintf(stderr, "record_bench: --device gpu: %s\n", gpu.reason.c_str());
+    return 1;
+  }
+  const bool use_gpu = gpu.available && device != "cpu", use_cpu = device != "gpu";
   for (const int n : sizes) {
-    if (gpu.available)
+    if (counters_only) break;
+    if (use_gpu)
       targets.push_back({ts::DeviceChoice::Gpu, "gpu", n, runs_at(n), n == 64 ? 50.0 : n == 256 ? 1000.0 : 0});
-    targets.push_back({ts::DeviceChoice::Cpu, "emulator", n, runs_at(n), n == 256 ? 3000.0 : 0});
+    if (use_cpu) targets.push_back({ts::DeviceChoice::Cpu, "emulator", n, runs_at(n), n == 256 ? 3000.0 : 0});
   }
   if (!gpu.available) std::printf("no GPU (%s): emulator figures only\n", gpu.reason.c_str());
 
@@ -265,6 +304,27 @@ int main(int argc, char** argv) {
                            {"file_v2", file_json(f.v2)},
                            {"v2_loads_no_slower", f.v2.load_index_ms <= f.v1.load_index_ms},
                            {"met", met}});
+  }
+  struct CounterScene {
+    ts::DeviceChoice device;
+    const char* name;
+    int n, runs;
+  };
+  std::vector<CounterScene> scenes;
+  if (use_gpu) scenes.insert(scenes.end(), {{ts::DeviceChoice::Gpu, "gpu", 1024, 3}, {ts::DeviceChoice::Gpu, "gpu", 4096, 3}});
+  if (use_cpu) scenes.push_back({ts::DeviceChoice::Cpu, "emulator", 256, 3});
+  std::printf("\ncounters (no events kept), tiled TILE 16:\n%-9s %5s %13s %10s %12s %12s\n", "counter", "N", "events",
+              "ms", "events/s", "peak MiB");
+  out["counters"] = nlohmann::json::array();
+  for (const CounterScene& c : scenes) {
+    const CounterFigures f = measure_counters(c.device, c.n, c.runs, workers);
+    const double ms = median(f.ms);
+    const double rate = ms > 0 ? double(f.events) / (ms / 1000) : 0;
+    std::printf("%-9s %5d %13llu %10.1f %12.4g %12.1f\n", c.name, c.n, static_cast<unsigned long long>(f.events), ms,
+                rate, double(f.peak_bytes) / (1 << 20));
+    out["counters"].push_back({{"counter", c.name}, {"kernel", "tiled"}, {"tile", 16}, {"n", c.n}, {"runs", c.runs},
+                               {"events", f.events}, {"ms_median", ms}, {"events_per_second", rate},
+                               {"peak_bytes", f.peak_bytes}});
   }
   out["load_average_at_end"] = load_average();
   if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";

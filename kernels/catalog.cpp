@@ -107,19 +107,22 @@ std::uint64_t loads_per_b_element(KernelKind kind, int tile, int m, int /*n*/) {
 EventCounts expected_counts(KernelKind kind, int tile, int m, int n, int k) {
   const std::uint64_t M = m, N = n, K = k, T = tile;
   EventCounts c;
-  c.global_loads_a = loads_per_a_element(kind, tile, m, n) * M * K;
-  c.global_loads_b = loads_per_b_element(kind, tile, m, n) * K * N;
+  const auto mul3 = [](std::uint64_t a, std::uint64_t b, std::uint64_t c) { return saturating_mul(saturating_mul(a, b), c); };
+  c.global_loads_a = mul3(loads_per_a_element(kind, tile, m, n), M, K);
+  c.global_loads_b = mul3(loads_per_b_element(kind, tile, m, n), K, N);
   c.global_stores_c = M * N;
   if (is_naive(kind)) return c;
   const LaunchShape s = launch_shape(kind, tile, m, n);
-  const std::uint64_t threads = s.grid.count() * s.block.count();
+  const std::uint64_t threads = saturating_mul(s.grid.count(), s.block.count());
   const std::uint64_t iterations = ceil_div(K, T);
   const std::uint64_t per_edge = static_cast<std::uint64_t>(kernel_info(kind).cells_per_thread_edge);
   // Every thread stages per_edge elements of A and of B per iteration, read or
   // padding, then reads per_edge values of As and of Bs for each of TILE k's.
-  c.shared_stores = threads * iterations * 2 * per_edge;
-  c.shared_padding_stores = c.shared_stores - c.global_loads_a - c.global_loads_b;
-  c.shared_loads = threads * iterations * T * 2 * per_edge;
+  c.shared_stores = mul3(threads, iterations, 2 * per_edge);
+  c.shared_padding_stores = c.shared_stores >= saturating_add(c.global_loads_a, c.global_loads_b)
+                                ? c.shared_stores - c.global_loads_a - c.global_loads_b
+                                : 0;
+  c.shared_loads = mul3(threads, iterations, T * 2 * per_edge);
   return c;
 }
 

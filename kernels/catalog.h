@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/core/checked_math.h"
 #include "app/core/dim3.h"
 #include "app/core/event.h"
 #include "kernels/kernel_kind.h"
@@ -50,12 +51,16 @@ std::uint32_t shared_bytes(KernelKind kind, int tile);
 
 IterationRule iteration_rule(KernelKind kind, int tile, int m, int n, int k);
 
-// Exact event counts of one recording, from closed forms.
+// Exact event counts of one recording, from closed forms. Counts too large
+// for 64 bits saturate at 2^64 - 1, so that a limit check on them cannot wrap.
 struct EventCounts {
   std::uint64_t global_loads_a = 0, global_loads_b = 0, global_stores_c = 0;
   std::uint64_t shared_stores = 0, shared_padding_stores = 0, shared_loads = 0;
   std::uint64_t total() const {
-    return global_loads_a + global_loads_b + global_stores_c + shared_stores + shared_loads;
+    std::uint64_t sum = 0;
+    for (std::uint64_t x : {global_loads_a, global_loads_b, global_stores_c, shared_stores, shared_loads})
+      sum = saturating_add(sum, x);
+    return sum;
   }
 };
 EventCounts expected_counts(KernelKind kind, int tile, int m, int n, int k);

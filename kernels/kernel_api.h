@@ -7,7 +7,11 @@
 //   kernels/emu/mode_emulator.h      the CPU emulator (threads as fibers).
 // Each mode defines, in its namespace: InMatrix / OutMatrix (the types of A, B
 // and C), TS_SHARED(type, name, rows, cols) (a block's shared tile), and the
-// CUDA built-ins the kernels use (threadIdx, blockIdx, blockDim, __syncthreads).
+// CUDA built-ins the kernels use (threadIdx, blockIdx, blockDim, __syncthreads),
+// and the pieces real GEMM kernels use, with the same names in every mode:
+// float4/float2, load4/store4, load2/store2 (kernels/api/vector.h) and
+// cp_async4/16, cp_async4/16_zero, cp_async_commit, cp_async_wait<N>
+// (kernels/api/async_copy.h); the plain versions are in mode_plain.cuh.
 #pragma once
 
 #if defined(__CUDACC__)

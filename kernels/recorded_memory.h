@@ -8,6 +8,12 @@
 // Sink interface (all static):
 //   float load(ArrayId, const float* base, uint32_t index);
 //   void  store(ArrayId, float* base, uint32_t index, float value, uint8_t flags);
+//   void  load_vector(ArrayId, const float* base, uint32_t index, Width, float* out);
+//   void  store_vector(ArrayId, float* base, uint32_t index, Width, const float* values,
+//                      const uint8_t* flags);  // one access of 2 or 4 floats (api/vector.h)
+//   void  copy_async(ArrayId dst, float* dst_base, uint32_t dst_index, ArrayId src,
+//                    const float* src_base, uint32_t src_index, Width);  // null src: zero fill
+//   void  commit_async();  void wait_async(int pending);         // (api/async_copy.h)
 //   void  barrier();                       // __syncthreads()
 //   void  shared_base(ArrayId, const void*);  // where a shared tile lives
 #pragma once
@@ -16,6 +22,8 @@
 #include <type_traits>
 
 #include "app/core/event.h"
+#include "kernels/api/async_copy.h"
+#include "kernels/api/vector.h"
 
 #if defined(__CUDACC__)
 #define TS_REC_HD __host__ __device__ __forceinline__
@@ -63,6 +71,12 @@ struct SharedRef {
   TS_REC_HD SharedRef& operator=(const GlobalRef<Sink, E>& g) {
     const float v = g;
     Sink::store(id, base, index, v, kFlagStore);
+    return *this;
+  }
+  // An element of a vector load, staged through a register: a copy when a load
+  // produced it, else a fill.
+  TS_REC_HD SharedRef& operator=(const Staged& v) {
+    Sink::store(id, base, index, v.value, v.loaded ? kFlagStore : kFlagStore | kFlagPadding);
     return *this;
   }
   // Any other value stored into a tile is a fill (the zero written for a slot

@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "app/core/checked_math.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"
@@ -90,7 +91,7 @@ std::uint64_t default_event_limit() {
   return std::min<std::uint64_t>(bytes / sizeof(Event), std::numeric_limits<std::uint32_t>::max());
 }
 
-void validate(const RecordParams& p) {
+void validate_shape(const RecordParams& p) {
   using K = RecordError::Kind;
   if (!is_valid_tile(p.tile))
     throw RecordError(K::InvalidParams, "TILE must be a power of two from 2 to 32 (2, 4, 8, 16, 32), got " +
@@ -103,35 +104,64 @@ void validate(const RecordParams& p) {
     throw RecordError(K::TooLarge, "K=" + std::to_string(p.k) + " with TILE=" + std::to_string(p.tile) +
                                        " is beyond the recording limit: an event counts at most " +
                                        std::to_string(kMaxEpoch) + " barriers per thread");
+}
+
+void validate(const RecordParams& p) {
+  using K = RecordError::Kind;
+  validate_shape(p);
   const EventCounts counts = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
   const std::uint64_t limit = p.event_limit ? p.event_limit : default_event_limit();
   if (counts.total() > limit) {
     throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " K=" +
                                        std::to_string(p.k) + " needs " + std::to_string(counts.total()) +
-                                       " events (" + gib(counts.total() * sizeof(Event)) +
+                                       " events (" + gib(saturating_mul(counts.total(), sizeof(Event))) +
                                        " at " + std::to_string(sizeof(Event)) + " bytes each); the recording limit is " + std::to_string(limit) +
                                        " events (" + gib(limit * sizeof(Event)) +
                                        ": a quarter of this machine's memory, at most 8 GiB)");
   }
+  // What the loader would refuse is refused here, before any work: an event
+  // indexes its array with 32 bits (the default event limit, below 2^32,
+  // implies it), and CUDA limits grid.y and grid.z.
+  const std::uint64_t rows_a = p.m, cols_b = p.n, depth = p.k;
+  const std::pair<const char*, std::uint64_t> matrices[] = {
+      {"A (M x K)", rows_a * depth}, {"B (K x N)", depth * cols_b}, {"C (M x N)", rows_a * cols_b}};
+  for (const auto& [what, elements] : matrices)
+    if (elements > std::numeric_limits<std::uint32_t>::max())
+      throw RecordError(K::TooLarge, std::string(what) + " would have " + std::to_string(elements) +
+                                         " elements; a trace indexes each matrix with 32 bits (at most " +
+                                         std::to_string(std::numeric_limits<std::uint32_t>::max()) + ")");
+  const LaunchShape shape = launch_shape(p.kernel, p.tile, p.m, p.n);
+  if (shape.grid.x > 0x7FFFFFFFu || shape.grid.y > 65535 || shape.grid.z > 65535)
+    throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " with TILE=" +
+                                       std::to_string(p.tile) + " needs a grid of " + std::to_string(shape.grid.x) +
+                                       " x " + std::to_string(shape.grid.y) + " x " + std::to_string(shape.grid.z) +
+                                       " blocks; CUDA allows at most 2147483647 x 65535 x 65535");
 }
 
-Trace record(const RecordParams& params) {
-  validate(params);
-  using K = RecordError::Kind;
-  bool on_gpu = false;
-  gpu::DeviceStatus gpu_status;
-  if (params.device != DeviceChoice::Cpu) {
-    gpu_status = gpu::probe();
-    on_gpu = gpu_status.available;
-    if (!on_gpu && params.device == DeviceChoice::Gpu)
-      throw RecordError(K::NoGpu, "--device gpu: " + gpu_status.reason);
-  }
+bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status) {
+  if (params.device == DeviceChoice::Cpu) return false;
+  status = gpu::probe();
+  if (!status.available && params.device == DeviceChoice::Gpu)
+    throw RecordError(RecordError::Kind::NoGpu, "--device gpu: " + status.reason);
+  return status.available;
+}
+
+Trace prepare_launch(const RecordParams& params) {
   Trace t;
   t.launch = describe(params);
   std::uint64_t seed = params.seed;
   if (seed == 0) seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
   t.launch.seed = seed;
   fill_inputs(t, params, seed);
+  return t;
+}
+
+Trace record(const RecordParams& params) {
+  validate(params);
+  using K = RecordError::Kind;
+  gpu::DeviceStatus gpu_status;
+  const bool on_gpu = choose_gpu(params, gpu_status);
+  Trace t = prepare_launch(params);
   if (on_gpu) {
     const std::uint64_t need = expected_counts(params.kernel, params.tile, params.m, params.n, params.k).total() * sizeof(Event);
     if (gpu_status.free_bytes && need > gpu_status.free_bytes * 9 / 10)

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "app/core/trace.h"
+#include "kernels/cuda/gpu_runtime.h"
 #include "kernels/kernel_kind.h"
 
 namespace ts {
@@ -42,8 +43,17 @@ std::uint64_t default_event_limit();
 
 // Throws RecordError with a one-line message if params cannot be recorded.
 void validate(const RecordParams& params);
+// validate() without the event limit: what the counters (counter.h) need, as they keep no events.
+void validate_shape(const RecordParams& params);
 
 Trace record(const RecordParams& params);
+
+// The launch description and its seeded inputs, C poisoned with NaN, no events
+// yet: what the recorders and the counters start from.
+Trace prepare_launch(const RecordParams& params);
+// Where the recording runs for params.device; throws RecordError(NoGpu) for
+// --device gpu without one. status: what the probe said (empty for --device cpu).
+bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status);
 
 // "gpu", "cpu" or "auto", for messages and flags.
 const char* device_choice_name(DeviceChoice d);

@@ -3,9 +3,12 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "app/cli/commands.h"
 #include "app/core/csv_export.h"
+#include "app/core/safe_file.h"
 #include "app/core/trace_file.h"
 
 namespace ts::cli {
@@ -21,13 +24,22 @@ Command add_export_command(CLI::App& parent) {
   return {app, [file, out, csv]() -> int {
             if (!*csv) return fail("export: say --csv (the only format)");
             try {
+              // Never in place: a temporary beside the output, renamed when
+              // complete; the trace itself is never the output (checked
+              // before the trace is read).
+              std::optional<AtomicFile> f;
+              if (!out->empty()) f.emplace(*out, std::initializer_list<std::filesystem::path>{*file});
               const Trace trace = load_trace(*file);
-              std::FILE* f = out->empty() ? stdout : std::fopen(out->c_str(), "wb");
-              if (!f) return fail("cannot write " + *out + ": " + std::strerror(errno));
-              const bool ok = export_csv(trace, f) && std::fflush(f) == 0;
-              if (f != stdout) std::fclose(f);
-              if (!ok) return fail("writing the CSV failed: " + std::string(std::strerror(errno)));
+              std::FILE* stream = f ? f->stream() : stdout;
+              errno = 0;
+              if (!export_csv(trace, stream) || (!f && std::fflush(stdout) != 0)) {
+                const int err = errno ? errno : EIO;
+                return fail("cannot write " + (f ? *out : std::string("the CSV")) + ": " + std::strerror(err));
+              }
+              if (f) f->commit();
             } catch (const TraceFileError& e) {
+              return fail(e.what());
+            } catch (const SafeFileError& e) {
               return fail(e.what());
             }
             return 0;

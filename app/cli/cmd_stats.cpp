@@ -8,16 +8,17 @@
 #include "app/core/trace_index.h"
 
 namespace ts::cli {
-namespace {
 
-void print_table(const Trace& t, const TraceStats& stats) {
-  const LaunchInfo& L = t.launch;
+void print_stats_table(const LaunchInfo& L, std::uint64_t events, std::uint64_t threads, const TraceStats& stats) {
   const TraceCounts& s = stats.counts;
   std::printf("%s  TILE=%d  M=%d N=%d K=%d  grid %ux%u  block %ux%u\n", L.kernel.c_str(), L.tile, L.m, L.n, L.k,
               L.grid.x, L.grid.y, L.block.x, L.block.y);
   std::printf("recorded by %s (%s) on %s\n", L.recorder.c_str(), L.device_name.c_str(), L.date.c_str());
-  std::printf("%llu events from %llu threads\n", static_cast<unsigned long long>(t.events.size()),
-              static_cast<unsigned long long>(t.thread_count()));
+  std::printf("%llu events from %llu threads\n", static_cast<unsigned long long>(events),
+              static_cast<unsigned long long>(threads));
+  if (L.focused())
+    std::printf("a focused trace: %zu of %llu blocks traced; the numbers below cover those blocks only\n",
+                L.traced_blocks.size(), static_cast<unsigned long long>(L.grid.count()));
   std::printf("%-6s %14s %14s\n", "array", "loads", "stores");
   for (int a = 0; a < kArrayCount; ++a) {
     if (!L.arrays[a].present) continue;
@@ -44,8 +45,6 @@ void print_table(const Trace& t, const TraceStats& stats) {
               static_cast<unsigned long long>(stats.reuse.min_bytes), stats.reuse.arithmetic_intensity);
 }
 
-}  // namespace
-
 Command add_stats_command(CLI::App& parent) {
   auto* app = parent.add_subcommand("stats", "Count a trace's events by space, op and array");
   auto file = std::make_shared<std::string>();
@@ -58,7 +57,7 @@ Command add_stats_command(CLI::App& parent) {
               const TraceIndex index(trace);
               const TraceStats stats = compute_stats(trace, index);
               if (*json) std::printf("%s\n", stats_to_json(trace, stats).dump(2).c_str());
-              else print_table(trace, stats);
+              else print_stats_table(trace.launch, trace.events.size(), trace.thread_count(), stats);
             } catch (const TraceFileError& e) {
               return fail(e.what());
             } catch (const std::bad_alloc&) {

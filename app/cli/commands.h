@@ -6,6 +6,8 @@
 #include <functional>
 #include <string>
 
+#include "app/core/stats.h"
+
 namespace ts::cli {
 
 struct Command {
@@ -20,6 +22,10 @@ Command add_compare_command(CLI::App& parent);
 Command add_occupancy_command(CLI::App& parent);
 Command add_timeline_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
+Command add_counters_command(CLI::App& parent);
+
+// The table of `tilescope stats`, for a trace or for counted events.
+void print_stats_table(const LaunchInfo& launch, std::uint64_t events, std::uint64_t threads, const TraceStats& stats);
 
 // One line on stderr, prefixed "tilescope: ", and the exit code for failures.
 int fail(const std::string& message);

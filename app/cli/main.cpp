@@ -3,6 +3,7 @@
 //   tilescope                      the app on its default scene (tiled, TILE 16, N = 64)
 //   tilescope record ...           record a trace (see `tilescope record --help`)
 //   tilescope stats FILE --json    what a trace holds
+//   tilescope counters ...         the same numbers at any size, without keeping events
 //   tilescope export FILE --csv    one row per event
 //   tilescope compare A B --json   two traces' memory counters side by side
 //   tilescope occupancy ...        blocks per SM and the binding limit (see `tilescope occupancy --help`)
@@ -35,7 +36,8 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("tilescope ") + TILESCOPE_VERSION + "\nbuilt with: CUDA " +
                                         TILESCOPE_BUILT_CUDA + ", GUI " + TILESCOPE_BUILT_GUI + "\nassets: " +
                                         (assets ? assets->string() : "not found"));
-  std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_export_command(app),
+  std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_counters_command(app),
+                                add_export_command(app),
                                 add_compare_command(app),
                                 add_bench_command(app),
                                 add_occupancy_command(app), add_timeline_command(app)};

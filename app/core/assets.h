@@ -10,7 +10,8 @@
 
 namespace ts {
 
-// The directory holding bench/, timelines/, ncu/: <executable>/../share/tilescope
+// The directory holding bench/, timelines/, ncu/: $TILESCOPE_ASSET_DIR when
+// set (nullopt if it is not a directory), else <executable>/../share/tilescope
 // when it exists, else <source>/assets; nullopt when neither does.
 std::optional<std::filesystem::path> asset_dir();
 

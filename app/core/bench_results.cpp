@@ -12,6 +12,7 @@
 #include <system_error>
 
 #include "app/core/json_integer.h"
+#include "app/core/safe_file.h"
 
 namespace ts {
 namespace {
@@ -470,18 +471,10 @@ void save_results(const BenchResults& r, const std::filesystem::path& path) {
   if (has_extension(path, ".json")) text = results_to_json(r).dump(1) + "\n";
   else if (has_extension(path, ".csv")) text = results_to_csv(r);
   else throw BenchFileError("cannot tell the format of " + path.string() + ": name it .json or .csv");
-  const std::filesystem::path tmp = path.string() + ".partial";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw BenchFileError("cannot write " + path.string());
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    if (!out.flush()) throw BenchFileError("cannot write " + path.string() + " (disk full?)");
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw BenchFileError("cannot write " + path.string() + ": " + ec.message());
+  try {
+    write_file_atomically(path, text);
+  } catch (const SafeFileError& e) {
+    throw BenchFileError(e.what());
   }
 }
 

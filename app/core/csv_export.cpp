@@ -40,13 +40,17 @@ class Writer {
 
 bool export_csv(const Trace& t, std::FILE* out) {
   Writer w(out);
-  w.str("block_x,block_y,thread_x,thread_y,warp,seq,iter,epoch,op,space,array,row,col,addr,value,padding");
+  // width: bytes of the access the element belongs to; access: the seq of that
+  // access's first element, so the rows of one float4 share an access id.
+  w.str("block_x,block_y,thread_x,thread_y,warp,seq,iter,epoch,op,space,array,row,col,addr,value,padding,width,access,async");
   w.end_row();
   for (std::uint64_t th = 0; th < t.thread_count(); ++th) {
     const ThreadCoord c = t.thread_coord(th);
     const auto events = t.thread_events(th);
+    std::size_t access = 0;
     for (std::size_t seq = 0; seq < events.size(); ++seq) {
       const Event& e = events[seq];
+      if (first_of_access(e, seq ? &events[seq - 1] : nullptr)) access = seq;
       const ElementCoord el = t.element(e.array_id(), e.index);
       w.num(c.block.x), w.ch(','), w.num(c.block.y), w.ch(','), w.num(c.thread.x), w.ch(',');
       w.num(c.thread.y), w.ch(','), w.num(c.warp), w.ch(','), w.num(seq), w.ch(',');
@@ -54,7 +58,8 @@ bool export_csv(const Trace& t, std::FILE* out) {
       w.str(op_name(e.op())), w.ch(','), w.str(space_name(e.space())), w.ch(',');
       w.str(array_name(e.array_id())), w.ch(',');
       w.num(el.row), w.ch(','), w.num(el.col), w.ch(','), w.num(t.address(e.array_id(), e.index)), w.ch(',');
-      w.num(e.value), w.ch(','), w.ch(e.is_padding() ? '1' : '0');
+      w.num(e.value), w.ch(','), w.ch(e.is_padding() ? '1' : '0'), w.ch(',');
+      w.num(e.width_bytes()), w.ch(','), w.num(access), w.ch(','), w.ch(e.is_async() ? '1' : '0');
       w.end_row();
     }
   }

@@ -25,40 +25,83 @@ constexpr Space space_of(ArrayId a) {
 // Event::flags bits.
 inline constexpr std::uint8_t kFlagStore = 1u << 0;
 // A shared store of a value that no global load produced: the zero written
-// into a tile slot that lies outside the matrices. Not a memory read.
+// into a tile slot that lies outside the matrices (also the zero-fill of a
+// cp.async whose source lies outside). Not a memory read.
 inline constexpr std::uint8_t kFlagPadding = 1u << 1;
 
 // Limits that the packed fields impose on a recording (checked before recording).
-inline constexpr std::uint32_t kMaxEpoch = (1u << 13) - 1;
-inline constexpr std::uint32_t kMaxIteration = (1u << 14) - 1;
+inline constexpr std::uint32_t kMaxEpoch = (1u << 12) - 1;
+inline constexpr std::uint32_t kMaxIteration = (1u << 12) - 1;
+
+// Bytes one lane moves in one access: a float, a float2 or a float4.
+enum class Width : std::uint8_t { B4 = 0, B8 = 1, B16 = 2 };
+constexpr std::uint32_t bytes_of(Width w) { return 4u << static_cast<unsigned>(w); }
+constexpr std::uint32_t floats_of(Width w) { return 1u << static_cast<unsigned>(w); }
 
 // 12 bytes: the thread is implied by the position in the trace (see trace.h),
-// and the small fields share two 16-bit words. The layout is the file format's
-// (little-endian, bit-fields allocated from the low bit, as GCC, Clang and nvcc do).
+// and the small fields share two 16-bit words (bit-fields allocated from the
+// low bit, as GCC, Clang and nvcc do). The file format does not rely on this
+// layout: trace_file.cpp writes each field explicitly.
+//
+// A vector access (8 or 16 bytes) is one event per float it moves, so that
+// every element keeps its value: the events of one access are consecutive in
+// their thread, in element order, all with the access's width, and the first
+// at an index that is a multiple of floats_of(width) (the hardware's alignment
+// rule, which the kernel API enforces). first_of_access() regroups them.
+//
+// An asynchronous copy (cp.async) is a global load and a shared store, both
+// flagged async; the store's epoch is the barrier epoch in which the copy was
+// issued (the data becomes visible at the wait, which the emulator checks).
 struct Event {
   std::uint32_t index;       // element index in its array: row * ld + col
   float value;               // the value loaded or stored
-  std::uint16_t epoch : 13;  // __syncthreads() barriers this thread had passed
+  std::uint16_t epoch : 12;  // __syncthreads() barriers this thread had passed
   std::uint16_t array : 3;   // ArrayId
-  std::uint16_t iter : 14;   // k-tile iteration (the number of iterations for the final store)
+  std::uint16_t async : 1;   // part of a cp.async global -> shared copy
+  std::uint16_t iter : 12;   // k-tile iteration (the number of iterations for the final store)
   std::uint16_t flags : 2;   // kFlagStore | kFlagPadding
+  std::uint16_t width : 2;   // Width of the access this element belongs to
 
   constexpr ArrayId array_id() const { return static_cast<ArrayId>(array); }
   constexpr Op op() const { return (flags & kFlagStore) ? Op::Store : Op::Load; }
   constexpr Space space() const { return space_of(array_id()); }
   constexpr bool is_padding() const { return (flags & kFlagPadding) != 0; }
+  constexpr bool is_async() const { return async != 0; }
   constexpr bool is_global_load() const { return space() == Space::Global && op() == Op::Load; }
+  constexpr Width access_width() const { return static_cast<Width>(width); }
+  constexpr std::uint32_t width_bytes() const { return bytes_of(access_width()); }
+  // Which float of its vector access this event is (0 for a scalar access).
+  constexpr std::uint32_t lane_element() const { return index % floats_of(access_width()); }
 };
 static_assert(sizeof(Event) == 12, "an event must stay at 12 bytes");
 
+// Whether e starts an access, given the event before it in the same thread
+// (nullptr when e is the thread's first): scalar events always do; a vector
+// element continues the access of the element just before it in memory.
+constexpr bool first_of_access(const Event& e, const Event* before) {
+  if (e.width == 0 || e.lane_element() == 0 || before == nullptr) return true;
+  return !(before->array == e.array && before->flags == e.flags && before->width == e.width &&
+           before->async == e.async && before->index + 1 == e.index);
+}
+
 // How a kernel's k-loop maps onto iterations, so that the recorder can stamp
 // each event with its iteration on the GPU and the CPU alike.
+//
+// Shared accesses (and the global accesses of kernels that load in step with
+// their barriers) take the iteration from the barriers passed:
+// (epoch - barriers_before) / barriers_per_iteration, where barriers_before
+// counts a pipeline's prologue barriers. A kernel whose global loads run ahead
+// of its compute (cp.async pipelines) sets global_by_k: its A and B loads are
+// stamped with the k-tile of the element they load, as the naive kernels' are.
+// A plain aggregate (no member initialisers): the GPU recorder keeps it in __constant__ memory.
 struct IterationRule {
   std::uint32_t barriers_per_iteration;  // 2 for the tiled kernels, 0 for naive
   std::uint32_t tile;                    // k-extent of one iteration
   std::uint32_t k;                       // K of the product
   std::uint32_t n;                       // N of the product (B's leading dimension)
   std::uint32_t iterations;              // ceil(K / tile)
+  std::uint32_t barriers_before;         // barriers before the first iteration's shared reads (0: none)
+  std::uint32_t global_by_k;             // 1: A/B global loads by their element's k-tile
 };
 
 #if defined(__CUDACC__)
@@ -67,12 +110,13 @@ __host__ __device__
 inline std::uint16_t iteration_of(const IterationRule& rule, ArrayId array, std::uint32_t index,
                                   std::uint32_t epoch) {
   std::uint32_t it = rule.iterations;
-  if (rule.barriers_per_iteration != 0) {
-    it = epoch / rule.barriers_per_iteration;
-  } else if (array == ArrayId::A) {
-    it = (index % rule.k) / rule.tile;  // naive: the k of A[row][k] decides
-  } else if (array == ArrayId::B) {
-    it = (index / rule.n) / rule.tile;  // naive: the k of B[k][col] decides
+  const bool by_k = rule.barriers_per_iteration == 0 || rule.global_by_k != 0;
+  if (by_k && array == ArrayId::A) {
+    it = (index % rule.k) / rule.tile;  // the k of A[row][k] decides
+  } else if (by_k && array == ArrayId::B) {
+    it = (index / rule.n) / rule.tile;  // the k of B[k][col] decides
+  } else if (rule.barriers_per_iteration != 0) {
+    it = epoch < rule.barriers_before ? 0 : (epoch - rule.barriers_before) / rule.barriers_per_iteration;
   }
   return static_cast<std::uint16_t>(it < rule.iterations ? it : rule.iterations);
 }

@@ -32,7 +32,7 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
                       {"ld", l.ld}});
   }
   const IterationRule& r = L.iteration_rule;
-  return {{"kernel", L.kernel},
+  nlohmann::json j = {{"kernel", L.kernel},
           {"tile", L.tile},
           {"m", L.m},
           {"n", L.n},
@@ -44,12 +44,16 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
             {"tile", r.tile},
             {"k", r.k},
             {"n", r.n},
-            {"iterations", r.iterations}}},
+            {"iterations", r.iterations},
+            {"barriers_before", r.barriers_before},
+            {"global_by_k", r.global_by_k}}},
           {"recorder", L.recorder},
           {"device_name", L.device_name},
           {"date", L.date},
           {"seed", L.seed},
           {"arrays", arrays}};
+  if (L.focused()) j["traced_blocks"] = L.traced_blocks;  // absent: every block (files written before focused traces)
+  return j;
 }
 
 LaunchInfo launch_from_json(const nlohmann::json& j) {
@@ -67,6 +71,9 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
   L.iteration_rule.k = json_integer_at<std::uint32_t>(r, "k");
   L.iteration_rule.n = json_integer_at<std::uint32_t>(r, "n");
   L.iteration_rule.iterations = json_integer_at<std::uint32_t>(r, "iterations");
+  // Traces written before pipelined kernels existed have neither: 0 is their rule.
+  if (r.contains("barriers_before")) L.iteration_rule.barriers_before = json_integer_at<std::uint32_t>(r, "barriers_before");
+  if (r.contains("global_by_k")) L.iteration_rule.global_by_k = json_integer_at<std::uint32_t>(r, "global_by_k");
   L.recorder = j.at("recorder").get<std::string>();
   L.device_name = j.at("device_name").get<std::string>();
   L.date = j.at("date").get<std::string>();
@@ -82,6 +89,16 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
     l.rows = json_integer_at<std::uint32_t>(x, "rows");
     l.cols = json_integer_at<std::uint32_t>(x, "cols");
     l.ld = json_integer_at<std::uint32_t>(x, "ld");
+  }
+  if (const auto it = j.find("traced_blocks"); it != j.end()) {
+    if (!it->is_array()) throw nlohmann::json::type_error::create(302, "traced_blocks: a list of blocks", &*it);
+    const std::uint64_t blocks = L.grid.count();
+    for (const auto& b : *it) {
+      const auto block = json_integer_or_throw<std::uint32_t>(b);
+      if (block >= blocks || (!L.traced_blocks.empty() && block <= L.traced_blocks.back()))
+        throw nlohmann::json::type_error::create(302, "traced_blocks: ascending blocks of the grid", &*it);
+      L.traced_blocks.push_back(block);
+    }
   }
   return L;
 }

@@ -28,8 +28,15 @@ struct TraceStats {
 };
 
 TraceCounts count_events(const Trace& trace, const TraceIndex& index);
+// Adds the events of block `block` of trace to the counts by array and space
+// (the per-element load ranges come from the reuse analysis).
+void count_block_events(const Trace& trace, std::uint32_t block, TraceCounts& counts);
+void add_counts(TraceCounts& into, const TraceCounts& from);
 // The counts plus the memory and reuse analyses (several passes over the events).
 TraceStats compute_stats(const Trace& trace, const TraceIndex& index);
 nlohmann::json stats_to_json(const Trace& trace, const TraceStats& stats);
+// The same keys for a launch whose events were counted, not kept (`tilescope counters`).
+nlohmann::json stats_to_json(const LaunchInfo& launch, std::uint64_t events, std::uint64_t threads,
+                             const TraceStats& stats);
 
 }  // namespace ts

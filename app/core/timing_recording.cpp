@@ -8,6 +8,7 @@
 #include "app/core/json_integer.h"
 #include "app/core/launch_json.h"
 #include "app/core/occupancy_json.h"
+#include "app/core/safe_file.h"
 
 namespace ts {
 namespace {
@@ -113,10 +114,11 @@ TimingRecording timing_from_json(const json& j) {
 }
 
 void save_timing(const TimingRecording& r, const std::string& path) {
-  std::ofstream out(path);
-  if (!out) throw TimingFileError("cannot write " + path);
-  out << timing_to_json(r, true).dump() << '\n';
-  if (!out.flush()) throw TimingFileError("error writing " + path);
+  try {
+    write_file_atomically(path, timing_to_json(r, true).dump() + '\n');
+  } catch (const SafeFileError& e) {
+    throw TimingFileError(e.what());
+  }
 }
 
 TimingRecording load_timing(const std::string& path) {

@@ -3,6 +3,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <ctime>
 #include <new>
 
@@ -29,6 +30,10 @@ EventBuffer::EventBuffer(std::size_t n) : size_(n) {
 void EventBuffer::Release::operator()(Event* p) const {
   if (bytes == 0) delete[] p;
   else munmap(p, bytes);
+}
+
+bool LaunchInfo::block_traced(std::uint32_t block_linear) const {
+  return traced_blocks.empty() || std::binary_search(traced_blocks.begin(), traced_blocks.end(), block_linear);
 }
 
 ThreadCoord Trace::thread_coord(std::uint64_t thread) const {

@@ -40,7 +40,12 @@ struct LaunchInfo {
   std::string date;         // ISO 8601, UTC, when it was recorded
   std::uint64_t seed = 0;   // of the random inputs
   std::array<ArrayLayout, kArrayCount> arrays{};
+  // A focused trace holds the events of these blocks only (linear ids,
+  // ascending); the other blocks' threads have none. Empty: every block.
+  std::vector<std::uint32_t> traced_blocks;
 
+  bool focused() const { return !traced_blocks.empty(); }
+  bool block_traced(std::uint32_t block_linear) const;
   std::uint64_t thread_count() const { return grid.count() * block.count(); }
   std::uint32_t threads_per_block() const { return static_cast<std::uint32_t>(block.count()); }
   bool recorded_on_gpu() const { return recorder == "gpu"; }

@@ -3,12 +3,14 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <memory>
 #include <new>
 #include <system_error>
+#include <vector>
 
 #include "app/core/launch_json.h"
 #include "app/core/trace_codec.h"
@@ -108,6 +110,42 @@ class MemorySource final : public Source {
   std::uint64_t pos_ = 0;
 };
 
+// ---- events as version 1 stores them ---------------------------------------
+// 12 bytes: index, value, then two little-endian 16-bit words:
+//   epoch (bits 0-12) | array (bits 13-15),  iter (bits 0-13) | flags (bits 14-15).
+// Version 1 has no access width and no async flag: every access is a 4-byte,
+// synchronous one. Each field is packed explicitly, so the in-memory Event may
+// change its layout without touching the file.
+struct EventV1 {
+  std::uint32_t index;
+  float value;
+  std::uint16_t epoch_array;
+  std::uint16_t iter_flags;
+};
+static_assert(sizeof(EventV1) == sizeof(Event), "events are read in place");
+
+constexpr std::uint32_t kV1MaxEpoch = (1u << 13) - 1, kV1MaxIter = (1u << 14) - 1;
+
+EventV1 to_v1(const Event& e) {
+  return {e.index, e.value, static_cast<std::uint16_t>(e.epoch | (e.array << 13)),
+          static_cast<std::uint16_t>(e.iter | (e.flags << 14))};
+}
+
+// False when the file's event holds a value an Event cannot.
+bool from_v1(const EventV1& x, Event& e) {
+  const std::uint32_t epoch = x.epoch_array & kV1MaxEpoch, iter = x.iter_flags & kV1MaxIter;
+  if (epoch > kMaxEpoch || iter > kMaxIteration) return false;
+  e.index = x.index;
+  e.value = x.value;
+  e.epoch = static_cast<std::uint16_t>(epoch);
+  e.array = static_cast<std::uint16_t>(x.epoch_array >> 13);
+  e.async = 0;
+  e.iter = static_cast<std::uint16_t>(iter);
+  e.flags = static_cast<std::uint16_t>(x.iter_flags >> 14);
+  e.width = static_cast<std::uint16_t>(Width::B4);
+  return true;
+}
+
 [[noreturn]] void invalid(const std::string& what) { throw TraceFileError(Kind::Invalid, "invalid trace: " + what); }
 
 void check_header(const FileHeader& h, std::uint64_t file_bytes) {
@@ -150,7 +188,7 @@ void check_content(const Trace& t) {
   if (L.thread_count() != t.thread_count()) invalid("thread count disagrees with the launch shape");
   if (!t.block_timing.empty() && t.block_timing.size() != L.grid.count()) invalid("block timing count");
   const IterationRule& r = L.iteration_rule;
-  if (r.tile == 0 || r.k != k || r.n != n) invalid("iteration rule");
+  if (r.tile == 0 || r.k != k || r.n != n || r.global_by_k > 1) invalid("iteration rule");
   const ArrayLayout& la = L.arrays[0];
   const ArrayLayout& lb = L.arrays[1];
   const ArrayLayout& lc = L.arrays[2];
@@ -244,6 +282,11 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
   t.events = EventBuffer(h.event_count);
   src.read(t.events.data(), l.events);
   check_footer(src, 1);
+  for (Event& e : t.events.span()) {
+    EventV1 x;
+    std::memcpy(&x, &e, sizeof x);
+    if (!from_v1(x, e)) invalid("an event counts more barriers or iterations than this tilescope holds");
+  }
   parse_launch(json, t);
   check_content(t);
   return t;
@@ -281,7 +324,14 @@ void write_v1_sections(Sink& out, const Trace& t, const Layout& l) {
   else out.write(t.thread_offsets.data(), l.offsets);
   out.write(t.block_timing.data(), l.timing);
   out.pad(l.events_pad);
-  out.write(t.events.data(), l.events);
+  std::vector<EventV1> chunk;
+  for (std::uint64_t i = 0, n = t.events.size(); i < n;) {
+    const std::uint64_t count = std::min<std::uint64_t>(n - i, 1 << 16);
+    chunk.resize(count);
+    for (std::uint64_t j = 0; j < count; ++j) chunk[j] = to_v1(t.events[i + j]);
+    out.write(chunk.data(), count * sizeof(EventV1));
+    i += count;
+  }
 }
 
 struct FileCloser {
@@ -294,6 +344,11 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 void save_trace(const Trace& t, const std::filesystem::path& path, std::uint32_t version) {
   if (version != 1 && version != 2)
     throw TraceFileError(Kind::UnsupportedVersion, "cannot write trace file version " + std::to_string(version));
+  for (const Event& e : version == 1 ? t.events.span() : std::span<const Event>{})  // version 2 codes every field
+    if (e.width != static_cast<std::uint16_t>(Width::B4) || e.async)
+      throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": trace file version " +
+                                                  std::to_string(version) +
+                                                  " holds only 4-byte synchronous accesses, and this trace has vector or cp.async ones");
   const std::string json = launch_to_json(t.launch).dump();
   FileHeader h{};
   std::memcpy(h.magic, kMagic, sizeof kMagic);

@@ -41,13 +41,14 @@ Rect take_left(Rect& area, float w) {
 }
 
 // Fills `area` with the items: one column stacked by weight when each gets at
-// least min_h, else a grid whose cells are as large as possible (a little
-// wider than tall, like the panels' contents).
+// least min_h and is not a sliver (at least a quarter as tall as wide), else
+// a grid whose cells are as large as possible (a little wider than tall,
+// like the panels' contents).
 void fill(const Rect& area, const std::vector<int>& ids, const std::vector<LayoutItem>& items, float min_h,
           std::vector<Rect>& out) {
   const int n = static_cast<int>(ids.size());
   if (n == 0 || area.empty()) return;
-  if (area.h / n >= min_h) {
+  if (area.h / n >= std::max(min_h, area.w / 4)) {
     float total = 0;
     for (int id : ids) total += std::max(0.05f, items[id].weight);
     float acc = 0;

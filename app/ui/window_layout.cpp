@@ -141,7 +141,7 @@ void WindowLayout::place(AppState& app, float menu_height) {
   for (std::size_t i = 0; i < shown.size(); ++i) {
     const auto custom = custom_.find(shown[i]->id());
     placed_[shown[i]] = !presentation && custom != custom_.end() ? custom->second : r.panels[i];
-    set_now_[shown[i]] = true;
+    set_now_.insert(shown[i]);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -67,7 +68,7 @@ class WindowLayout {
   std::vector<std::unique_ptr<Panel>>& panels_;
   std::string key_;                          // what the current arrangement was computed for
   std::map<const Panel*, Rect> placed_;      // where each window was put (or last seen)
-  std::map<const Panel*, bool> set_now_;     // set its rectangle this frame
+  std::set<const Panel*> set_now_;           // set its rectangle this frame
   std::map<std::string, Rect> custom_;       // normal mode: windows the user moved, by panel id
   Rect notices_;
   std::optional<std::filesystem::path> ini_;

@@ -65,6 +65,7 @@ void check_errors(std::uint32_t* d_errors, const char* pass) {
   if (errors & gpu_rec::kErrOverflow) what += " more accesses than counted;";
   if (errors & gpu_rec::kErrUnderflow) what += " fewer accesses than counted;";
   if (errors & gpu_rec::kErrEpochs) what += " more barriers than a trace can hold;";
+  if (errors & gpu_rec::kErrMisaligned) what += " a vector access at an unaligned index;";
   throw GpuError(std::string("the instrumented kernel (") + pass + " pass) made" + what);
 }
 

@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "app/core/analysis/memory_stats.h"
 #include "app/core/occupancy.h"
 #include "app/core/timing_recording.h"
 #include "app/core/trace.h"
@@ -33,6 +35,19 @@ DeviceStatus probe();
 // Records one launch with the instrumented kernel: the same contract as
 // emu::record_launch, plus per-block SM ids and start/end times.
 void record_launch(KernelKind kind, Trace& trace);
+
+// Whole-launch counters from the counting build of the kernels
+// (counted_kernels.cu, mode_counted.cuh): every access is grouped on the device
+// with the lanes of its warp that made it, and counted there as
+// app/core/analysis counts a trace's requests; no event is stored. The same
+// contract as record_launch for trace (inputs in, C out; trace.events stays empty).
+struct DeviceCounts {
+  MemoryStats memory;                           // per array and op: requests, accesses (= events), sectors, ...
+  std::uint64_t padding_stores = 0;             // shared stores of a fill value
+  std::vector<std::uint32_t> a_loads, b_loads;  // global loads per element
+  std::uint64_t device_bytes = 0;               // GPU memory the counting used
+};
+void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out);
 
 // Runs the plain (uninstrumented) kernel on host data and returns C in c.
 void run_plain(KernelKind kind, int tile, const float* a, const float* b, float* c, int m, int n, int k);

@@ -23,6 +23,7 @@ inline constexpr std::uint32_t kErrOutOfBounds = 1u << 0;
 inline constexpr std::uint32_t kErrOverflow = 1u << 1;  // more events than counted
 inline constexpr std::uint32_t kErrUnderflow = 1u << 2;  // fewer events than counted
 inline constexpr std::uint32_t kErrEpochs = 1u << 3;    // more barriers than an event can hold
+inline constexpr std::uint32_t kErrMisaligned = 1u << 4;  // a vector access at an unaligned index
 
 struct ThreadState {
   Event* out;
@@ -51,7 +52,8 @@ __device__ __forceinline__ std::uint64_t global_thread_id() {
 }
 
 struct Sink {
-  __device__ static void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags) {
+  __device__ static void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags,
+                                  Width width = Width::B4, bool async = false) {
     ThreadState& s = c_launch.state[global_thread_id()];
     if (c_launch.events) {
       if (s.seq < s.capacity) {
@@ -62,6 +64,8 @@ struct Sink {
         e.iter = iteration_of(c_launch.rule, array, index, s.epoch);
         e.array = static_cast<std::uint8_t>(array);
         e.flags = flags;
+        e.width = static_cast<std::uint8_t>(width);
+        e.async = async ? 1 : 0;
         s.out[s.seq] = e;
       } else {
         atomicOr(c_launch.errors, kErrOverflow);
@@ -83,6 +87,47 @@ struct Sink {
     if (inside(array, index)) base[index] = value;
     record(array, index, value, flags);
   }
+  // One access of 2 or 4 floats; a misaligned one is an error, as on the hardware.
+  __device__ static bool vector_inside(ArrayId array, std::uint32_t index, Width width) {
+    const std::uint32_t n = floats_of(width);
+    if (index % n != 0) atomicOr(c_launch.errors, kErrMisaligned);
+    return index % n == 0 && inside(array, index) && inside(array, index + n - 1);
+  }
+  __device__ static void load_vector(ArrayId array, const float* base, std::uint32_t index, Width width, float* out) {
+    const bool ok = vector_inside(array, index, width);
+    for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+      out[i] = ok ? base[index + i] : 0.0f;
+      record(array, index + i, out[i], 0, width);
+    }
+  }
+  __device__ static void store_vector(ArrayId array, float* base, std::uint32_t index, Width width,
+                                      const float* values, const std::uint8_t* flags) {
+    const bool ok = vector_inside(array, index, width);
+    for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+      if (ok) base[index + i] = values[i];
+      record(array, index + i, values[i], flags[i], width);
+    }
+  }
+  // cp.async, made synchronous: the same events as the emulator's, and the
+  // data is in place before any wait (api/async_copy.h).
+  __device__ static void copy_async(ArrayId dst, float* dst_base, std::uint32_t dst_index, ArrayId src,
+                                    const float* src_base, std::uint32_t src_index, Width width) {
+    const bool dst_ok = vector_inside(dst, dst_index, width);
+    const bool src_ok = src_base == nullptr || vector_inside(src, src_index, width);
+    float values[4] = {};
+    if (src_base)
+      for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+        values[i] = src_ok ? src_base[src_index + i] : 0.0f;
+        record(src, src_index + i, values[i], 0, width, true);
+      }
+    const std::uint8_t flags = src_base ? kFlagStore : kFlagStore | kFlagPadding;
+    for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+      if (dst_ok) dst_base[dst_index + i] = values[i];
+      record(dst, dst_index + i, values[i], flags, width, true);
+    }
+  }
+  __device__ static void commit_async() {}
+  __device__ static void wait_async(int) {}
   __device__ static void barrier() {
     ::__syncthreads();
     ThreadState& s = c_launch.state[global_thread_id()];
@@ -99,6 +144,9 @@ __device__ __forceinline__ void __syncthreads() { Sink::barrier(); }
 
 using InMatrix = rec::GlobalArray<Sink, const float>;
 using OutMatrix = rec::GlobalArray<Sink, float>;
+
+TS_REC_VECTOR_API(Sink)
+TS_REC_ASYNC_COPY_API(Sink)
 
 }  // namespace ts::gpu_rec
 

@@ -14,6 +14,7 @@
 #include <boost/context/fiber.hpp>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <limits>
 #include <mutex>
 #include <thread>
@@ -99,13 +100,23 @@ struct Pass {
   Event* events = nullptr;                 // record pass: where events go
   const std::uint64_t* offsets = nullptr;  // record pass: each thread's first event
   std::uint64_t* counts = nullptr;         // count pass: each thread's event count
+  bool one_block = false;  // counts/offsets hold one block's threads (stream_launch), not the grid's
   KernelEntry entry = nullptr;
   KernelArgs args{};
   // Byte offset of each shared tile in the block's shared memory, as declared.
   std::array<std::atomic<std::int64_t>, kArrayCount>* shared_offsets = nullptr;
 };
 
+// A cp.async copy issued and not yet waited for: its value lands at the wait.
+struct CopyInFlight {
+  float* word;
+  float value;
+  std::uint32_t group;  // the commit group it belongs to (the count of commits before it)
+};
+
 struct FiberThread {
+  std::vector<CopyInFlight> copies;
+  std::uint32_t commits = 0;
   Event* out = nullptr;  // null while counting
   std::uint64_t seq = 0, capacity = 0;
   std::uint32_t epoch = 0;
@@ -123,6 +134,7 @@ struct SharedDecl {
 struct BlockRun {
   std::vector<FiberThread> threads;
   std::vector<float> shared;  // the block's shared memory, poisoned with NaN at block start
+  std::vector<std::uint8_t> in_flight;  // per shared word: a cp.async copy to it has not been waited for
   std::vector<SharedDecl> decls;
 };
 
@@ -138,7 +150,8 @@ constexpr std::uint32_t kSharedWords = 64 * 1024 / 4;  // 64 KB: more than any k
                       std::to_string(t.x) + "," + std::to_string(t.y) + "): " + what);
 }
 
-void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags) {
+void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags, Width width = Width::B4,
+            bool async = false) {
   FiberThread& t = *t_thread;
   if (t.out) {
     if (t.seq >= t.capacity) fault("made more accesses than in the counting pass");
@@ -149,6 +162,8 @@ void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags)
     e.iter = iteration_of(t_pass->rule, array, index, t.epoch);
     e.array = static_cast<std::uint8_t>(array);
     e.flags = flags;
+    e.width = static_cast<std::uint8_t>(width);
+    e.async = async ? 1 : 0;
   }
   ++t.seq;
 }
@@ -161,12 +176,13 @@ void check_index(ArrayId array, std::uint32_t index) {
 
 void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   const std::uint32_t n = static_cast<std::uint32_t>(pass.block.count());
-  const std::uint64_t first_thread = std::uint64_t{block_linear} * n;
+  const std::uint64_t first_thread = pass.one_block ? 0 : std::uint64_t{block_linear} * n;
   blockIdx = {block_linear % pass.grid.x, (block_linear / pass.grid.x) % pass.grid.y,
               block_linear / (pass.grid.x * pass.grid.y)};
   blockDim = {pass.block.x, pass.block.y, pass.block.z};
   gridDim = {pass.grid.x, pass.grid.y, pass.grid.z};
   std::fill(br.shared.begin(), br.shared.end(), std::numeric_limits<float>::quiet_NaN());
+  std::fill(br.in_flight.begin(), br.in_flight.end(), 0);
   br.decls.clear();
   br.threads.clear();
   br.threads.resize(n);
@@ -235,6 +251,7 @@ void run_pass(const Pass& pass, unsigned workers) {
   auto worker = [&] {
     BlockRun br;
     br.shared.resize(kSharedWords);
+    br.in_flight.resize(kSharedWords);
     t_pass = &pass;
     try {
       for (std::uint32_t b; (b = next.fetch_add(1)) < blocks;) run_block(pass, b, br);
@@ -259,8 +276,19 @@ void run_pass(const Pass& pass, unsigned workers) {
 
 // ---- the sink: what the recorded kernel calls -------------------------------
 
+// A shared word whose cp.async copy has not been waited for holds no data yet.
+void check_landed(ArrayId array, const float* base, std::uint32_t index) {
+  if (space_of(array) != Space::Shared) return;
+  BlockRun& br = *t_block;
+  const auto word = static_cast<std::size_t>(base + index - br.shared.data());
+  if (word < br.in_flight.size() && br.in_flight[word])
+    fault(std::string("reads ") + array_name(array) + " element " + std::to_string(index) +
+          " before the cp.async copy to it was waited for (cp_async_wait)");
+}
+
 float Sink::load(ArrayId array, const float* base, std::uint32_t index) {
   check_index(array, index);
+  check_landed(array, base, index);
   const float v = base[index];
   record(array, index, v, 0);
   return v;
@@ -270,6 +298,78 @@ void Sink::store(ArrayId array, float* base, std::uint32_t index, float value, s
   check_index(array, index);
   base[index] = value;
   record(array, index, value, flags);
+}
+
+// One access of 2 or 4 floats: aligned as the hardware requires, all inside.
+void check_vector(ArrayId array, std::uint32_t index, Width width) {
+  const std::uint32_t n = floats_of(width);
+  if (index != rec::kOutOfRange && index % n != 0)
+    fault(std::string("misaligned ") + std::to_string(bytes_of(width)) + "-byte access to " + array_name(array) +
+          " element " + std::to_string(index) + ": its index must be a multiple of " + std::to_string(n));
+  check_index(array, index);
+  check_index(array, index + n - 1);
+}
+
+void Sink::load_vector(ArrayId array, const float* base, std::uint32_t index, Width width, float* out) {
+  check_vector(array, index, width);
+  for (std::uint32_t i = 0; i < floats_of(width); ++i) check_landed(array, base, index + i);
+  for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+    out[i] = base[index + i];
+    record(array, index + i, out[i], 0, width);
+  }
+}
+
+void Sink::store_vector(ArrayId array, float* base, std::uint32_t index, Width width, const float* values,
+                        const std::uint8_t* flags) {
+  check_vector(array, index, width);
+  for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+    base[index + i] = values[i];
+    record(array, index + i, values[i], flags[i], width);
+  }
+}
+
+void Sink::copy_async(ArrayId dst, float* dst_base, std::uint32_t dst_index, ArrayId src, const float* src_base,
+                      std::uint32_t src_index, Width width) {
+  if (space_of(dst) != Space::Shared || (src_base && space_of(src) != Space::Global))
+    fault("cp.async copies from global to shared memory");
+  if (width != Width::B4 && width != Width::B16) fault("cp.async copies 4 or 16 bytes");
+  check_vector(dst, dst_index, width);
+  if (src_base) check_vector(src, src_index, width);
+  FiberThread& t = *t_thread;
+  BlockRun& br = *t_block;
+  float values[4] = {};
+  if (src_base)
+    for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+      values[i] = src_base[src_index + i];
+      record(src, src_index + i, values[i], 0, width, true);
+    }
+  const std::uint8_t flags = src_base ? kFlagStore : kFlagStore | kFlagPadding;  // zero fill: no read
+  for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+    float* word = dst_base + dst_index + i;
+    record(dst, dst_index + i, values[i], flags, width, true);
+    t.copies.push_back({word, values[i], t.commits});
+    br.in_flight[static_cast<std::size_t>(word - br.shared.data())] = 1;
+  }
+}
+
+void Sink::commit_async() { ++t_thread->commits; }
+
+// The copies of every committed group but the newest `pending` land.
+void Sink::wait_async(int pending) {
+  FiberThread& t = *t_thread;
+  BlockRun& br = *t_block;
+  const std::uint32_t keep = static_cast<std::uint32_t>(std::max(pending, 0));
+  const std::uint32_t landed_below = t.commits > keep ? t.commits - keep : 0;
+  std::size_t kept = 0;
+  for (const CopyInFlight& c : t.copies) {
+    if (c.group < landed_below) {
+      *c.word = c.value;
+      br.in_flight[static_cast<std::size_t>(c.word - br.shared.data())] = 0;
+    } else {
+      t.copies[kept++] = c;
+    }
+  }
+  t.copies.resize(kept);
 }
 
 void Sink::barrier() {
@@ -306,9 +406,10 @@ void record_launch(KernelKind kind, Trace& trace, unsigned workers) {
       workers);
 }
 
-void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
+namespace {
+
+Pass make_pass(KernelEntry entry, Trace& trace, std::array<std::atomic<std::int64_t>, kArrayCount>& shared_offsets) {
   const LaunchInfo& L = trace.launch;
-  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
   Pass pass;
   pass.rule = L.iteration_rule;
   pass.grid = L.grid;
@@ -316,9 +417,23 @@ void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
   for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.arrays[a].present ? L.arrays[a].elements() : 0;
   pass.entry = entry;
   pass.args = {trace.a.data(), trace.b.data(), trace.c.data(), L.m, L.n, L.k};
-  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
   for (auto& o : shared_offsets) o = -1;
   pass.shared_offsets = &shared_offsets;
+  return pass;
+}
+
+void set_shared_bases(LaunchInfo& launch, const std::array<std::atomic<std::int64_t>, kArrayCount>& shared_offsets) {
+  for (int a = 0; a < kArrayCount; ++a)
+    if (const std::int64_t off = shared_offsets[a]; off >= 0) launch.arrays[a].base = static_cast<std::uint64_t>(off);
+}
+
+}  // namespace
+
+void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
+  const LaunchInfo& L = trace.launch;
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
+  Pass pass = make_pass(entry, trace, shared_offsets);
 
   const std::uint64_t threads = L.thread_count();
   trace.thread_offsets.assign(threads + 1, 0);
@@ -332,8 +447,75 @@ void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
   pass.events = trace.events.data();
   pass.offsets = trace.thread_offsets.data();
   run_pass(pass, workers);
-  for (int a = 0; a < kArrayCount; ++a)
-    if (const std::int64_t off = shared_offsets[a]; off >= 0) trace.launch.arrays[a].base = static_cast<std::uint64_t>(off);
+  set_shared_bases(trace.launch, shared_offsets);
+}
+
+std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
+                            std::span<const std::uint32_t> only) {
+  const KernelEntry entry =
+      dispatch(kind, trace.launch.tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; });
+  const LaunchInfo& L = trace.launch;
+  const auto blocks = static_cast<std::uint32_t>(only.empty() ? L.grid.count() : only.size());
+  for (std::uint32_t b : only)
+    if (b >= L.grid.count()) throw EmulatorError("block " + std::to_string(b) + " is outside the grid");
+  const std::uint32_t threads = L.threads_per_block();
+  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  workers = std::max(1u, std::min(workers, blocks));
+  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
+  const Pass base = make_pass(entry, trace, shared_offsets);
+  std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison, as in record_launch
+  std::atomic<std::uint32_t> next{0};
+  std::atomic<std::uint64_t> largest{0};
+  std::exception_ptr first_error;
+  std::mutex error_mutex;
+  auto worker = [&](unsigned w) {
+    Pass pass = base;
+    pass.one_block = true;
+    Trace one;  // one block's events, reused block after block
+    one.launch = L;
+    one.launch.grid = {1, 1, 1};
+    one.thread_offsets.assign(threads + 1, 0);
+    BlockRun br;
+    br.shared.resize(kSharedWords);
+    t_pass = &pass;
+    try {
+      for (std::uint32_t i; (i = next.fetch_add(1)) < blocks;) {
+        const std::uint32_t b = only.empty() ? i : only[i];
+        // Count, then record into a buffer of the block's size: the two passes of record_launch, per block.
+        std::fill(one.thread_offsets.begin(), one.thread_offsets.end(), 0);
+        pass.counts = one.thread_offsets.data() + 1;
+        pass.events = nullptr;
+        pass.offsets = nullptr;
+        run_block(pass, b, br);
+        for (std::uint32_t t = 0; t < threads; ++t) one.thread_offsets[t + 1] += one.thread_offsets[t];
+        const std::uint64_t total = one.thread_offsets.back();
+        if (total > one.events.size()) {
+          one.events = EventBuffer(total);
+          for (std::uint64_t seen = largest; total > seen && !largest.compare_exchange_weak(seen, total);) {}
+        }
+        pass.counts = nullptr;
+        pass.events = one.events.data();
+        pass.offsets = one.thread_offsets.data();
+        run_block(pass, b, br);
+        set_shared_bases(one.launch, shared_offsets);
+        visit(w, b, one);
+      }
+    } catch (...) {
+      std::lock_guard lock(error_mutex);
+      if (!first_error) first_error = std::current_exception();
+      next = blocks;  // stop the others
+    }
+    t_pass = nullptr;
+    t_block = nullptr;
+    t_thread = nullptr;
+  };
+  std::vector<std::thread> pool;
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(worker, w);
+  worker(0);
+  for (auto& th : pool) th.join();
+  if (first_error) std::rethrow_exception(first_error);
+  set_shared_bases(trace.launch, shared_offsets);
+  return largest * sizeof(Event);
 }
 
 }  // namespace ts::emu

@@ -6,6 +6,8 @@
 // into their place in the trace.
 #pragma once
 
+#include <functional>
+#include <span>
 #include <stdexcept>
 #include <string>
 
@@ -26,6 +28,18 @@ class EmulatorError : public std::runtime_error {
 // trace.c has m * n elements; on return trace.c holds the kernel's result and
 // trace.events / trace.thread_offsets the recording. workers = 0: one per core.
 void record_launch(KernelKind kind, Trace& trace, unsigned workers = 0);
+
+// Runs the launch without keeping its events: each worker records one block at
+// a time (the same two passes, into a buffer of one block's size) and hands it
+// to visit(worker, block, one_block) as a trace of one block (launch.grid is
+// 1 x 1 x 1; `block` is its place in the real grid; the events buffer may be
+// longer than the block's events: thread_offsets bounds them). Workers call
+// visit concurrently, each with its own number below `workers`. On return
+// trace.c holds the result; returns the largest block buffer in bytes.
+// only: run just these blocks (C then holds only their cells); empty: all.
+using BlockVisitor = std::function<void(unsigned worker, std::uint32_t block, const Trace& one_block)>;
+std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
+                            std::span<const std::uint32_t> only = {});
 
 // The same for any kernel compiled in the emulator's mode (tests use this to
 // check that the emulator catches kernels that a GPU would not run safely).

@@ -26,6 +26,13 @@ inline thread_local uint3 threadIdx, blockIdx, blockDim, gridDim;
 struct Sink {
   static float load(ArrayId array, const float* base, std::uint32_t index);
   static void store(ArrayId array, float* base, std::uint32_t index, float value, std::uint8_t flags);
+  static void load_vector(ArrayId array, const float* base, std::uint32_t index, Width width, float* out);
+  static void store_vector(ArrayId array, float* base, std::uint32_t index, Width width, const float* values,
+                           const std::uint8_t* flags);
+  static void copy_async(ArrayId dst, float* dst_base, std::uint32_t dst_index, ArrayId src, const float* src_base,
+                         std::uint32_t src_index, Width width);
+  static void commit_async();
+  static void wait_async(int pending);
   static void barrier();
   static void shared_base(ArrayId array, const float* base);
 };
@@ -42,6 +49,9 @@ inline void __syncthreads() { Sink::barrier(); }
 
 using InMatrix = rec::GlobalArray<Sink, const float>;
 using OutMatrix = rec::GlobalArray<Sink, float>;
+
+TS_REC_VECTOR_API(Sink)
+TS_REC_ASYNC_COPY_API(Sink)
 
 }  // namespace ts::emu
 

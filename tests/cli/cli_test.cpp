@@ -35,7 +35,7 @@ TEST(Cli, RecordStatsExport) {
   ASSERT_EQ(ex.code, 0) << ex.err;
   const auto header = ex.out.substr(0, ex.out.find('\n'));
   for (const char* col : {"block_x", "block_y", "thread_x", "thread_y", "warp", "seq", "iter", "op", "space",
-                          "array", "row", "col", "addr", "value"})
+                          "array", "row", "col", "addr", "value", "width", "access", "async"})
     EXPECT_NE(header.find(col), std::string::npos) << col;
   const auto rows = std::count(ex.out.begin(), ex.out.end(), '\n') - 1;
   EXPECT_EQ(rows, j["events"].get<long>());
@@ -84,6 +84,21 @@ TEST(Cli, TruncatedTraceIsRefused) {
   expect_one_line_error(run("stats " + f.string() + " --json"), "truncated");
   expect_one_line_error(run("export " + f.string() + " --csv"), "truncated");
   fs::remove(f);
+}
+
+TEST(Cli, ExportNeverOverwritesItsInput) {
+  const fs::path t = temp("self.tstrace"), csv = temp("self.csv");
+  ASSERT_EQ(run("record --device cpu --size 8 --tile 4 -o " + t.string()).code, 0);
+  const auto size = fs::file_size(t);
+  expect_one_line_error(run("export " + t.string() + " --csv -o " + t.string()), "is the input");
+  EXPECT_EQ(fs::file_size(t), size);
+  EXPECT_NO_THROW(ts::load_trace(t));
+  { std::ofstream(csv) << "old"; }
+  const Result ok = run("export " + t.string() + " --csv -o " + csv.string());
+  ASSERT_EQ(ok.code, 0) << ok.err;
+  EXPECT_GT(fs::file_size(csv), 100u);  // replaced whole, through a temporary
+  fs::remove(t);
+  fs::remove(csv);
 }
 
 }  // namespace

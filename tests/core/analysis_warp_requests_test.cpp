@@ -161,7 +161,7 @@ Trace lopsided_warp(std::uint32_t n0, std::uint32_t n1) {
   L.k = static_cast<int>(std::max(n0, n1));
   L.grid = {1, 1, 1};
   L.block = {32, 1, 1};
-  L.iteration_rule = {0, 32, static_cast<std::uint32_t>(L.k), 1, 1};
+  L.iteration_rule = {0, 32, static_cast<std::uint32_t>(L.k), 1, 1, 0, 0};
   L.arrays[0] = {true, 0x10000, 1, static_cast<std::uint32_t>(L.k), static_cast<std::uint32_t>(L.k)};
   t.thread_offsets.assign(33, 0);
   t.thread_offsets[1] = n0;

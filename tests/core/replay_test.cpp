@@ -33,7 +33,7 @@ ReplayStep phase(std::uint32_t it, Phase p) { return {it, p, 0}; }
 TEST(ReplayTimeline, StagedKernelsTakeTilePlusThreeStepsPerIteration) {
   LaunchInfo L;
   L.k = 6;
-  L.iteration_rule = {2, 2, 6, 6, 3};  // tiled, TILE 2, K 6: 3 iterations
+  L.iteration_rule = {2, 2, 6, 6, 3, 0, 0};  // tiled, TILE 2, K 6: 3 iterations
   const ReplayTimeline tl(L);
   EXPECT_TRUE(tl.staged());
   EXPECT_EQ(tl.step_count(), 3u * (2 + 3) + 1);
@@ -52,7 +52,7 @@ TEST(ReplayTimeline, StagedKernelsTakeTilePlusThreeStepsPerIteration) {
 TEST(ReplayTimeline, NaiveKernelsStepOncePerK) {
   LaunchInfo L;
   L.k = 7;
-  L.iteration_rule = {0, 4, 7, 5, 2};  // naive, TILE 4, K 7
+  L.iteration_rule = {0, 4, 7, 5, 2, 0, 0};  // naive, TILE 4, K 7
   const ReplayTimeline tl(L);
   EXPECT_FALSE(tl.staged());
   EXPECT_EQ(tl.step_count(), 8u);

@@ -110,6 +110,57 @@ TEST(TraceFile, HostileEventsWithAValidChecksumAreRefused) {
   EXPECT_EQ(refusal(poke(3, 8, std::uint16_t{7u << 13})), Kind::Invalid);  // array 7: no such array
 }
 
+TEST(TraceFile, EventsAreWrittenInVersion1sLayout) {
+  // Version 1's words: epoch | array << 13 and iter | flags << 14, whatever
+  // the in-memory Event's bit-fields are.
+  const Trace t = test::small_trace(KernelKind::Tiled, 4, 8, 8, 8);
+  const auto bytes = saved_bytes(t, 1);
+  const std::size_t events_at = bytes.size() - 8 - t.events.size() * sizeof(Event);
+  for (std::size_t i : {std::size_t{0}, t.events.size() / 2, t.events.size() - 1}) {
+    const Event& e = t.events[i];
+    std::uint16_t w0, w1;
+    std::memcpy(&w0, bytes.data() + events_at + i * 12 + 8, 2);
+    std::memcpy(&w1, bytes.data() + events_at + i * 12 + 10, 2);
+    EXPECT_EQ(w0, e.epoch | (e.array << 13)) << "event " << i;
+    EXPECT_EQ(w1, e.iter | (e.flags << 14)) << "event " << i;
+  }
+}
+
+TEST(TraceFile, Version1EventsBeyondTheLimitsAreRefused) {
+  const Trace t = test::small_trace();
+  auto b = saved_bytes(t, 1);
+  const std::size_t events_at = b.size() - 8 - t.events.size() * sizeof(Event);
+  const std::uint16_t epoch_past_limit = kMaxEpoch + 1;  // version 1 holds it; an Event does not
+  std::memcpy(b.data() + events_at + 8, &epoch_past_limit, 2);
+  reseal(b);
+  EXPECT_EQ(refusal(b), Kind::Invalid);
+}
+
+// Version 1 has no access width or async flag: it refuses such traces;
+// version 2 codes every field and keeps them.
+TEST_P(TraceFileVersions, VectorAndAsyncAccessesAreKeptOrRefused) {
+  for (bool vector : {true, false}) {
+    Trace t = test::small_trace();
+    if (vector) t.events[0].width = static_cast<std::uint16_t>(Width::B16);
+    else t.events[0].async = 1;
+    const fs::path p = fs::temp_directory_path() / ("ts_file_test_v_" + std::to_string(::getpid()) + ".tstrace");
+    if (GetParam() == 2) {
+      const Trace u = load_trace_from_memory(saved_bytes(t, 2));
+      EXPECT_EQ(u.events[0].width, t.events[0].width);
+      EXPECT_EQ(u.events[0].async, t.events[0].async);
+      continue;
+    }
+    try {
+      save_trace(t, p, GetParam());
+      ADD_FAILURE() << "saved what the file cannot hold";
+    } catch (const TraceFileError& e) {
+      EXPECT_EQ(e.kind(), Kind::CannotWrite);
+      EXPECT_NE(std::string(e.what()).find("version 1"), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(p));
+  }
+}
+
 TEST_P(TraceFileVersions, HostileLaunchDescriptionIsRefused) {
   const Trace t = test::small_trace();
   auto b = saved_bytes(t, GetParam());

@@ -54,7 +54,7 @@ Trace four_by_four() {
   L.m = L.n = L.k = 4;
   L.grid = {1, 1, 1};
   L.block = {4, 4, 1};
-  L.iteration_rule = {2, 4, 4, 4, 1};
+  L.iteration_rule = {2, 4, 4, 4, 1, 0, 0};
   auto set = [&](ArrayId id, std::uint32_t base) {
     auto& a = L.arrays[static_cast<int>(id)];
     a = {true, base, 4, 4, 4};

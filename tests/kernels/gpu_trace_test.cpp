@@ -40,6 +40,8 @@ TEST_P(GpuTrace, EqualsEmulatorEventForEvent) {
     ASSERT_EQ(x.array, y.array) << "event " << i;
     ASSERT_EQ(x.index, y.index) << "event " << i;
     ASSERT_EQ(x.flags, y.flags) << "event " << i;
+    ASSERT_EQ(x.width, y.width) << "event " << i;
+    ASSERT_EQ(x.async, y.async) << "event " << i;
     ASSERT_EQ(x.epoch, y.epoch) << "event " << i;
     ASSERT_EQ(x.iter, y.iter) << "event " << i;
     if (x.array_id() == ArrayId::C) {

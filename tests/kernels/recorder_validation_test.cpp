@@ -1,6 +1,7 @@
 // Requests that cannot be recorded are refused up front, with a reason.
 #include <gtest/gtest.h>
 
+#include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"
 
@@ -48,6 +49,43 @@ TEST(RecordValidation, BeyondTheMemoryBasedLimit) {
   p.m = p.n = p.k = 64;
   p.event_limit = 1000;
   EXPECT_EQ(refusal(p), RecordError::Kind::TooLarge);
+}
+
+std::string refusal_message(const RecordParams& p) {
+  try {
+    validate(p);
+  } catch (const RecordError& e) {
+    EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted";
+  return {};
+}
+
+// What the loader would refuse is refused before recording, with the numbers.
+TEST(RecordValidation, GridBeyondCudaLimits) {
+  RecordParams p;
+  p.kernel = KernelKind::Naive;
+  p.tile = 2;
+  p.m = 140000;
+  p.n = p.k = 1;
+  const std::string why = refusal_message(p);
+  EXPECT_NE(why.find("70000"), std::string::npos) << why;  // grid.y = 140000 / 2
+  EXPECT_NE(why.find("65535"), std::string::npos) << why;
+  p.m = 131070;  // grid.y = 65535: allowed
+  EXPECT_NO_THROW(validate(p));
+}
+
+TEST(RecordValidation, HugeProductsReachTheLimitNotAnOverflow) {
+  // M*N*K far past 2^64: the counts saturate instead of wrapping below the limit.
+  const EventCounts c = expected_counts(KernelKind::Tiled, 2, 2147483647, 2147483647, 2147483647);
+  EXPECT_EQ(c.total(), ~std::uint64_t{0});
+  RecordParams p;
+  p.kernel = KernelKind::Naive;
+  p.tile = 32;
+  p.m = p.n = p.k = 65535;  // each matrix below 2^32 elements, 5.6e14 events
+  const std::string why = refusal_message(p);
+  EXPECT_NE(why.find("recording limit"), std::string::npos) << why;
 }
 
 TEST(RecordValidation, DefaultLimitIsMemoryBased) {

@@ -93,6 +93,22 @@ double matrices_share(const json& j) {
   return (x1 - x0) * (y1 - y0) / (j["width"].get<double>() * j["height"].get<double>());
 }
 
+// A, B and C whole inside the Matrices window: none cut off at its edges.
+void expect_matrices_inside_their_panel(const json& j) {
+  for (const json& p : j["panels"]) {
+    if (p["id"] != "matrices") continue;
+    const Box m = box(p);
+    for (const char* name : {"A", "B", "C"}) {
+      const json& g = j[name];
+      const double cell = g["cell"].get<double>(), x = g["x"].get<double>(), y = g["y"].get<double>();
+      EXPECT_GE(x, m.x) << name;
+      EXPECT_GE(y, m.y) << name;
+      EXPECT_LE(x + g["cols"].get<double>() * cell, m.x + m.w) << name;
+      EXPECT_LE(y + g["rows"].get<double>() * cell, m.y + m.h) << name;
+    }
+  }
+}
+
 struct ScreenSize {
   int width, height;
 };
@@ -113,6 +129,7 @@ TEST_P(AppLayout, EveryPanelFitsInBothModesAndTheMatricesDominatePresentation) {
       expect_tidy(j, s.width, s.height, every_panel);
       if (!j.is_object()) continue;
       EXPECT_TRUE(j["C"]["visible"].get<bool>());
+      expect_matrices_inside_their_panel(j);
       if (presentation) {
         EXPECT_GE(matrices_share(j), 0.40);
       }

@@ -88,6 +88,11 @@ TEST(Layout, ManyPanelsInANarrowColumnFormAGridNotSlivers) {
   for (std::size_t i = 3; i < r.panels.size(); ++i) EXPECT_GE(r.panels[i].h, 3 * 30.0f) << i;
 }
 
+TEST(Layout, ToolWindowsUnderWideMatricesFormAGridNotStrips) {
+  const LayoutResult r = compute_layout({0, 20, 1920, 1060}, app_items(true, 90), false, 16.0f);
+  for (std::size_t i = 7; i < r.panels.size(); ++i) EXPECT_GE(r.panels[i].h * 4, r.panels[i].w) << i;
+}
+
 TEST(Layout, ANewSizeGivesANewLayout) {
   const auto items = app_items(false, 90);
   const LayoutResult a = compute_layout({0, 20, 1280, 700}, items, false, 16.0f);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -25,8 +26,11 @@ class BenchPanelDir : public ::testing::Test {
     dir_ = fs::temp_directory_path() / ("ts_bench_panel_test_" + std::to_string(::getpid()));
     fs::create_directories(dir_ / "assets" / "bench");
     fs::current_path(dir_);
+    // Only this directory: not the results the app would find beside it or in the source tree.
+    setenv("TILESCOPE_ASSET_DIR", (dir_ / "no-assets").c_str(), 1);
   }
   void TearDown() override {
+    unsetenv("TILESCOPE_ASSET_DIR");
     fs::current_path(previous_);
     fs::remove_all(dir_);
   }

@@ -1,26 +1,63 @@
 // bank_conflicts.cpp — n-way conflicts and wavefronts of one warp-level shared access.
 #include "app/core/analysis/bank_conflicts.h"
 
+#include <algorithm>
+
 #include "app/core/analysis/small_sort.h"
 
 namespace ts {
 
-BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets) {
+namespace {
+
+// One phase: the lanes' words, each bank's distinct words.
+void add_phase(BankAccess& b, std::span<const std::uint64_t> word_bytes) {
+  if (word_bytes.empty()) return;
+  SmallSorted words(word_bytes, kBankWordBytes);
+  std::array<std::uint32_t, kBanks> per_bank{};
+  std::uint32_t ways = 0;
+  for (std::uint64_t w : words.values()) ways = std::max(ways, ++per_bank[w % kBanks]);
+  b.ways = std::max(b.ways, ways);
+  b.wavefront_count += ways;
+  ++b.phases;
+  b.broadcast_lanes += words.repeats();
+}
+
+}  // namespace
+
+BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
+                              std::span<const std::uint32_t> lanes) {
   BankAccess b;
   b.lanes = static_cast<std::uint32_t>(byte_offsets.size());
-  SmallSorted words(byte_offsets, kBankWordBytes);
-  b.distinct_words = words.distinct();
-  std::array<std::uint32_t, kBanks> per_bank{};
-  for (std::uint64_t w : words.values()) b.ways = std::max(b.ways, ++per_bank[w % kBanks]);
-  b.broadcast_lanes = words.repeats();
+  const AccessWords touched(byte_offsets, access_bytes);
+  b.distinct_words = SmallSorted(touched.bytes(), kBankWordBytes).distinct();
+  const std::uint32_t per = access_bytes > 4 ? access_bytes / 4 : 1;
+  if (per == 1) {
+    add_phase(b, byte_offsets);
+    return b;
+  }
+  // Lanes come in ascending order: a phase is a run of lanes that move 128 bytes together.
+  const std::uint32_t phase_lanes = 128 / access_bytes;
+  std::size_t i = 0;
+  while (i < byte_offsets.size()) {
+    const std::size_t phase = (i < lanes.size() ? lanes[i] : i) / phase_lanes;
+    std::size_t j = i + 1;
+    while (j < byte_offsets.size() && (j < lanes.size() ? lanes[j] : j) / phase_lanes == phase) ++j;
+    add_phase(b, touched.bytes().subspan(i * per, (j - i) * per));
+    i = j;
+  }
+  // A word shared by lanes of one phase is a broadcast; in words, not lanes: back to lanes.
+  b.broadcast_lanes /= per;
   return b;
 }
 
-BankLanes bank_lanes(std::span<const std::uint64_t> byte_offsets, std::span<const std::uint32_t> lanes) {
+BankLanes bank_lanes(std::span<const std::uint64_t> byte_offsets, std::span<const std::uint32_t> lanes,
+                     std::uint32_t access_bytes) {
   BankLanes out;
+  const AccessWords touched(byte_offsets, access_bytes);
+  const std::uint32_t per = access_bytes > 4 ? access_bytes / 4 : 1;
   for (std::size_t i = 0; i < byte_offsets.size() && i < lanes.size(); ++i)
-    out.lanes[bank_of(byte_offsets[i])].push_back(lanes[i]);
-  SmallSorted words(byte_offsets, kBankWordBytes);
+    for (std::uint32_t w = 0; w < per; ++w) out.lanes[bank_of(byte_offsets[i] + 4u * w)].push_back(lanes[i]);
+  SmallSorted words(touched.bytes(), kBankWordBytes);
   for (std::uint64_t w : words.values()) ++out.distinct_words[w % kBanks];
   return out;
 }

@@ -22,25 +22,35 @@ constexpr std::uint32_t bank_of(std::uint64_t byte_offset) {
   return static_cast<std::uint32_t>((byte_offset / kBankWordBytes) % kBanks);
 }
 
+// A 64-bit access is served by half-warps and a 128-bit one by quarter-warps
+// (phases of 16 and 8 lanes, each at most 128 bytes): each phase takes as many
+// wavefronts as its worst bank, and the access takes the phases' sum. Its
+// ideal is one wavefront per phase with an active lane.
 struct BankAccess {
   std::uint32_t lanes = 0;            // active lanes
   std::uint32_t distinct_words = 0;   // words actually delivered
-  std::uint32_t ways = 0;             // most distinct words in one bank; 0 without lanes
+  std::uint32_t ways = 0;             // most distinct words in one bank of one phase; 0 without lanes
   std::uint32_t broadcast_lanes = 0;  // lanes that share their word with another lane
-  std::uint32_t wavefronts() const { return ways; }
-  std::uint32_t conflicts() const { return ways > 0 ? ways - 1 : 0; }
+  std::uint32_t wavefront_count = 0;  // the phases' wavefronts together
+  std::uint32_t phases = 0;           // phases with an active lane
+  std::uint32_t wavefronts() const { return wavefront_count; }
+  std::uint32_t conflicts() const { return wavefront_count - phases; }
 };
 
-// byte_offsets: one 4-byte access per active lane (offsets in the block's
-// shared window), at most kWarpSize of them.
-BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets);
+// byte_offsets: one access of access_bytes (4, 8 or 16) per active lane
+// (offsets in the block's shared window), at most kWarpSize of them; lanes[i]
+// is the lane that made access i (needed for 8- and 16-byte accesses, whose
+// phases go by lane number).
+BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes = 4,
+                              std::span<const std::uint32_t> lanes = {});
 
 // For the bank view: which lanes hit each bank, and with how many distinct words.
 struct BankLanes {
   std::array<std::vector<std::uint32_t>, kBanks> lanes;  // lane numbers per bank
   std::array<std::uint32_t, kBanks> distinct_words{};
 };
-// lanes[i] is the lane that made access byte_offsets[i].
-BankLanes bank_lanes(std::span<const std::uint64_t> byte_offsets, std::span<const std::uint32_t> lanes);
+// lanes[i] is the lane that made access byte_offsets[i], of access_bytes each.
+BankLanes bank_lanes(std::span<const std::uint64_t> byte_offsets, std::span<const std::uint32_t> lanes,
+                     std::uint32_t access_bytes = 4);
 
 }  // namespace ts

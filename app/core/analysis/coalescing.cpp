@@ -7,10 +7,11 @@
 
 namespace ts {
 
-GlobalFootprint global_footprint(std::span<const std::uint64_t> byte_addresses) {
+GlobalFootprint global_footprint(std::span<const std::uint64_t> byte_addresses, std::uint32_t access_bytes) {
   GlobalFootprint f;
   f.lanes = static_cast<std::uint32_t>(byte_addresses.size());
-  SmallSorted words(byte_addresses, kElementBytes);
+  const AccessWords touched(byte_addresses, access_bytes);
+  SmallSorted words(touched.bytes(), kElementBytes);
   f.words = words.distinct();
   // Sorted words give sorted sectors and lines: count the changes.
   std::uint64_t last_sector = ~0ull, last_line = ~0ull;
@@ -22,8 +23,9 @@ GlobalFootprint global_footprint(std::span<const std::uint64_t> byte_addresses) 
   return f;
 }
 
-std::vector<std::uint64_t> touched_sectors(std::span<const std::uint64_t> byte_addresses) {
-  SmallSorted sectors(byte_addresses, kSectorBytes);
+std::vector<std::uint64_t> touched_sectors(std::span<const std::uint64_t> byte_addresses, std::uint32_t access_bytes) {
+  const AccessWords touched(byte_addresses, access_bytes);
+  SmallSorted sectors(touched.bytes(), kSectorBytes);
   return {sectors.values().begin(), sectors.values().end()};
 }
 

@@ -16,7 +16,7 @@ namespace ts {
 inline constexpr std::uint32_t kWarpSize = 32;
 inline constexpr std::uint64_t kSectorBytes = 32;
 inline constexpr std::uint64_t kLineBytes = 128;
-inline constexpr std::uint64_t kElementBytes = 4;  // every access is one float
+inline constexpr std::uint64_t kElementBytes = 4;  // a float: the unit of words and of scalar accesses
 
 struct GlobalFootprint {
   std::uint32_t lanes = 0;    // active lanes (accesses)
@@ -29,11 +29,14 @@ struct GlobalFootprint {
   }
 };
 
-// byte_addresses: one 4-byte access per active lane, at most kWarpSize of them.
-GlobalFootprint global_footprint(std::span<const std::uint64_t> byte_addresses);
+// byte_addresses: one access of access_bytes (4, 8 or 16) per active lane, at
+// most kWarpSize of them. A warp's vector access is still one request; its
+// sectors are those of every byte it touches.
+GlobalFootprint global_footprint(std::span<const std::uint64_t> byte_addresses, std::uint32_t access_bytes = 4);
 
 // The distinct sectors the accesses touch, as sector numbers (address / 32),
 // ascending: the warp view draws lane -> sector with these.
-std::vector<std::uint64_t> touched_sectors(std::span<const std::uint64_t> byte_addresses);
+std::vector<std::uint64_t> touched_sectors(std::span<const std::uint64_t> byte_addresses,
+                                           std::uint32_t access_bytes = 4);
 
 }  // namespace ts

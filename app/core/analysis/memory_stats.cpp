@@ -49,18 +49,19 @@ void MemoryStats::add(const MemoryStats& o) {
   alignment.add(o.alignment);
 }
 
-void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std::uint64_t> addresses) {
+void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std::uint64_t> addresses,
+                   std::span<const std::uint32_t> lanes) {
   AccessTotals& t = stats.by_array[static_cast<int>(r.array)][static_cast<int>(r.op)];
   ++t.requests;
   t.accesses += addresses.size();
   if (r.space() == Space::Global) {
-    const GlobalFootprint f = global_footprint(addresses);
+    const GlobalFootprint f = global_footprint(addresses, r.width_bytes());
     t.sectors += f.sectors;
     t.lines += f.lines;
     t.ideal_sectors += f.ideal_sectors();
     ++t.histogram[std::min<std::uint32_t>(f.sectors, kWarpSize)];
   } else {
-    const BankAccess b = shared_bank_access(addresses);
+    const BankAccess b = shared_bank_access(addresses, r.width_bytes(), lanes);
     t.wavefronts += b.wavefronts();
     t.bank_conflicts += b.conflicts();
     t.broadcast_lanes += b.broadcast_lanes;
@@ -74,7 +75,7 @@ void count_warp(MemoryStats& stats, WarpAligner& aligner, std::uint32_t block, s
                 std::uint32_t step) {
   aligner.align(block, warp);
   for (const WarpRequest& r : aligner.requests())
-    if (step == kAllSteps || r.iter == step) count_request(stats, r, aligner.addresses(r));
+    if (step == kAllSteps || r.iter == step) count_request(stats, r, aligner.addresses(r), aligner.lane_numbers(r));
 }
 
 }  // namespace
@@ -166,11 +167,11 @@ nlohmann::json totals_json(Space space, const AccessTotals& t) {
 
 }  // namespace
 
-nlohmann::json memory_details_json(const Trace& trace, const MemoryStats& s) {
+nlohmann::json memory_details_json(const LaunchInfo& launch, const MemoryStats& s) {
   nlohmann::json by_array = nlohmann::json::object();
   for (int a = 0; a < kArrayCount; ++a) {
     const auto id = static_cast<ArrayId>(a);
-    if (!trace.launch.arrays[a].present) continue;
+    if (!launch.arrays[a].present) continue;
     nlohmann::json ops = nlohmann::json::object();
     for (int op = 0; op < 2; ++op)
       if (s.by_array[a][op].requests != 0) ops[op_name(static_cast<Op>(op))] = totals_json(space_of(id), s.by_array[a][op]);

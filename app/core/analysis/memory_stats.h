@@ -39,7 +39,8 @@ struct MemoryStats {
 };
 
 // Adds one warp-level request (its lanes' byte addresses) to the totals.
-void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses);
+void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses,
+                   std::span<const std::uint32_t> lanes);
 
 // A step is a k-iteration (Event::iter); the last one is C's store.
 inline constexpr std::uint32_t kAllSteps = 0xFFFFFFFFu;
@@ -54,6 +55,6 @@ MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t 
 // The flat counters named as in `tilescope stats --json` (global_load_requests, ...).
 nlohmann::json memory_counters_json(const MemoryStats& stats);
 // Per array and op, with histograms, and the alignment counts.
-nlohmann::json memory_details_json(const Trace& trace, const MemoryStats& stats);
+nlohmann::json memory_details_json(const LaunchInfo& launch, const MemoryStats& stats);
 
 }  // namespace ts

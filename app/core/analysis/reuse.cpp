@@ -3,6 +3,7 @@
 #include "app/core/analysis/reuse.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 #include "app/core/analysis/epoch_runs.h"
@@ -14,82 +15,6 @@ namespace {
 // from a damaged file and is left out rather than allocated.
 constexpr std::uint64_t kMaxSharedWords = 1u << 16;
 
-enum class Slot : std::uint8_t { Empty, Staged, Padding };
-
-struct SharedTileState {
-  std::vector<Slot> slot;
-  std::vector<std::uint32_t> reads;
-};
-
-class StagedReuse {
- public:
-  explicit StagedReuse(ReuseStats& out) : out_(out) {}
-  void store(SharedTileState& t, std::uint32_t word, bool padding) {
-    retire(t, word);
-    t.slot[word] = padding ? Slot::Padding : Slot::Staged;
-    t.reads[word] = 0;
-    if (padding) ++out_.padding_values;
-  }
-  void load(SharedTileState& t, std::uint32_t word) {
-    if (t.slot[word] == Slot::Staged) ++t.reads[word];
-  }
-  void retire(SharedTileState& t, std::uint32_t word) {
-    if (t.slot[word] != Slot::Staged) return;
-    const std::uint32_t r = t.reads[word];
-    ++out_.staged_values;
-    out_.staged_reads += r;
-    min_ = std::min(min_, r);
-    out_.staged_reads_max = std::max(out_.staged_reads_max, r);
-    t.slot[word] = Slot::Empty;
-  }
-  void finish() { out_.staged_reads_min = out_.staged_values ? min_ : 0; }
-
- private:
-  ReuseStats& out_;
-  std::uint32_t min_ = std::numeric_limits<std::uint32_t>::max();
-};
-
-// Walks each block barrier epoch by barrier epoch: within an epoch, every
-// thread's stores land before any thread's loads are counted (a load in the
-// same epoch as another thread's store to that slot would be a race).
-void shared_reuse(const Trace& t, ReuseStats& out) {
-  const LaunchInfo& L = t.launch;
-  SharedTileState tiles[kArrayCount];
-  bool any = false;
-  for (int a = 0; a < kArrayCount; ++a) {
-    const ArrayLayout& l = L.arrays[a];
-    if (space_of(static_cast<ArrayId>(a)) != Space::Shared || !l.present || l.elements() > kMaxSharedWords) continue;
-    tiles[a].slot.assign(l.elements(), Slot::Empty);
-    tiles[a].reads.assign(l.elements(), 0);
-    any = true;
-  }
-  if (!any) return;
-  StagedReuse reuse(out);
-  const Event* ev = t.events.data();
-  EpochRuns runs;
-  for (std::uint64_t block = 0, blocks = L.grid.count(); block < blocks; ++block) {
-    runs.reset(t, block * L.threads_per_block(), L.threads_per_block());
-    while (runs.next()) {
-      for (std::uint32_t i = 0; i < L.threads_per_block(); ++i)
-        for (std::uint64_t q = runs.begin(i); q < runs.end(i); ++q) {
-          const Event& e = ev[q];
-          if (e.space() == Space::Shared && e.op() == Op::Store && !tiles[e.array].slot.empty())
-            reuse.store(tiles[e.array], e.index, e.is_padding());
-        }
-      for (std::uint32_t i = 0; i < L.threads_per_block(); ++i)
-        for (std::uint64_t q = runs.begin(i); q < runs.end(i); ++q) {
-          const Event& e = ev[q];
-          if (e.space() == Space::Shared && e.op() == Op::Load && !tiles[e.array].slot.empty())
-            reuse.load(tiles[e.array], e.index);
-        }
-    }
-    // The block ends: its tiles' last values are retired, and the next block starts empty.
-    for (SharedTileState& tile : tiles)
-      for (std::uint32_t w = 0; w < tile.slot.size(); ++w) reuse.retire(tile, w);
-  }
-  reuse.finish();
-}
-
 void min_max(const std::vector<std::uint32_t>& v, std::uint32_t& lo, std::uint32_t& hi) {
   if (v.empty()) return;
   const auto [a, b] = std::minmax_element(v.begin(), v.end());
@@ -97,24 +22,105 @@ void min_max(const std::vector<std::uint32_t>& v, std::uint32_t& lo, std::uint32
   hi = *b;
 }
 
+void count_load(std::span<std::uint32_t> loads, std::uint32_t index, bool atomic) {
+  if (index >= loads.size()) return;  // the loader checked every index; a block trace may be partial
+  if (atomic) std::atomic_ref<std::uint32_t>(loads[index]).fetch_add(1, std::memory_order_relaxed);
+  else ++loads[index];
+}
+
 }  // namespace
 
-ReuseStats analyze_reuse(const Trace& t) {
-  ReuseStats r;
-  const LaunchInfo& L = t.launch;
-  r.a_loads.assign(L.arrays[0].present ? L.arrays[0].elements() : 0, 0);
-  r.b_loads.assign(L.arrays[1].present ? L.arrays[1].elements() : 0, 0);
-  for (const Event& e : t.events.span()) {
+ReuseAccumulator::ReuseAccumulator(const LaunchInfo& L) {
+  for (int a = 0; a < kArrayCount; ++a) {
+    const ArrayLayout& l = L.arrays[a];
+    if (space_of(static_cast<ArrayId>(a)) != Space::Shared || !l.present || l.elements() > kMaxSharedWords) continue;
+    tiles_[a].slot.assign(l.elements(), Slot::Empty);
+    tiles_[a].reads.assign(l.elements(), 0);
+  }
+}
+
+void ReuseAccumulator::shared_store(SharedTileState& t, std::uint32_t word, bool padding) {
+  retire(t, word);
+  t.slot[word] = padding ? Slot::Padding : Slot::Staged;
+  t.reads[word] = 0;
+  if (padding) ++sums_.padding_values;
+}
+
+void ReuseAccumulator::retire(SharedTileState& t, std::uint32_t word) {
+  if (t.slot[word] != Slot::Staged) return;
+  const std::uint32_t r = t.reads[word];
+  ++sums_.staged_values;
+  sums_.staged_reads += r;
+  staged_min_ = std::min(staged_min_, r);
+  sums_.staged_reads_max = std::max(sums_.staged_reads_max, r);
+  t.slot[word] = Slot::Empty;
+}
+
+// Walks the block barrier epoch by barrier epoch: within an epoch, every
+// thread's stores land before any thread's loads are counted (a load in the
+// same epoch as another thread's store to that slot would be a race).
+void ReuseAccumulator::add_block(const Trace& t, std::uint32_t block, std::span<std::uint32_t> a_loads,
+                                 std::span<std::uint32_t> b_loads, bool atomic) {
+  const std::uint32_t threads = t.launch.threads_per_block();
+  const std::uint64_t first = std::uint64_t{block} * threads;
+  const Event* ev = t.events.data();
+  for (std::uint64_t q = t.thread_offsets[first], end = t.thread_offsets[first + threads]; q < end; ++q) {
+    const Event& e = ev[q];
     if (e.space() != Space::Global) continue;
     if (e.op() == Op::Store) {
-      ++r.global_stores;
+      ++sums_.global_stores;
       continue;
     }
-    ++r.global_loads;
-    // The loader checked every index against its array's size.
-    if (e.array_id() == ArrayId::A) ++r.a_loads[e.index];
-    else if (e.array_id() == ArrayId::B) ++r.b_loads[e.index];
+    ++sums_.global_loads;
+    if (e.array_id() == ArrayId::A) count_load(a_loads, e.index, atomic);
+    else if (e.array_id() == ArrayId::B) count_load(b_loads, e.index, atomic);
   }
+  bool any = false;
+  for (const SharedTileState& tile : tiles_) any |= !tile.slot.empty();
+  if (!any) return;
+  EpochRuns runs;
+  runs.reset(t, first, threads);
+  while (runs.next()) {
+    for (std::uint32_t i = 0; i < threads; ++i)
+      for (std::uint64_t q = runs.begin(i); q < runs.end(i); ++q) {
+        const Event& e = ev[q];
+        if (e.space() == Space::Shared && e.op() == Op::Store && !tiles_[e.array].slot.empty())
+          shared_store(tiles_[e.array], e.index, e.is_padding());
+      }
+    for (std::uint32_t i = 0; i < threads; ++i)
+      for (std::uint64_t q = runs.begin(i); q < runs.end(i); ++q) {
+        const Event& e = ev[q];
+        if (e.space() == Space::Shared && e.op() == Op::Load && !tiles_[e.array].slot.empty() &&
+            tiles_[e.array].slot[e.index] == Slot::Staged)
+          ++tiles_[e.array].reads[e.index];
+      }
+  }
+  // The block ends: its tiles' last values are retired, and the next block starts empty.
+  for (SharedTileState& tile : tiles_)
+    for (std::uint32_t w = 0; w < tile.slot.size(); ++w) retire(tile, w);
+}
+
+void ReuseAccumulator::merge(const ReuseAccumulator& o) {
+  sums_.global_loads += o.sums_.global_loads;
+  sums_.global_stores += o.sums_.global_stores;
+  sums_.staged_values += o.sums_.staged_values;
+  sums_.padding_values += o.sums_.padding_values;
+  sums_.staged_reads += o.sums_.staged_reads;
+  sums_.staged_reads_max = std::max(sums_.staged_reads_max, o.sums_.staged_reads_max);
+  staged_min_ = std::min(staged_min_, o.staged_min_);
+}
+
+ReuseStats ReuseAccumulator::finish(const LaunchInfo& L, std::vector<std::uint32_t> a_loads,
+                                    std::vector<std::uint32_t> b_loads) const {
+  ReuseStats r = sums_;
+  r.a_loads = std::move(a_loads);
+  r.b_loads = std::move(b_loads);
+  r.staged_reads_min = r.staged_values ? staged_min_ : 0;
+  complete_reuse(r, L);
+  return r;
+}
+
+void complete_reuse(ReuseStats& r, const LaunchInfo& L) {
   min_max(r.a_loads, r.a_min, r.a_max);
   min_max(r.b_loads, r.b_min, r.b_max);
   const std::uint64_t m = static_cast<std::uint64_t>(L.m), n = static_cast<std::uint64_t>(L.n),
@@ -125,8 +131,22 @@ ReuseStats analyze_reuse(const Trace& t) {
   r.flops = 2 * m * n * k;
   if (r.global_bytes_loaded) r.arithmetic_intensity = static_cast<double>(r.flops) / static_cast<double>(r.global_bytes_loaded);
   if (r.min_bytes) r.ideal_arithmetic_intensity = static_cast<double>(r.flops) / static_cast<double>(r.min_bytes);
-  shared_reuse(t, r);
-  return r;
+}
+
+std::uint64_t ReuseAccumulator::memory_bytes() const {
+  std::uint64_t bytes = sizeof *this;
+  for (const SharedTileState& t : tiles_) bytes += t.slot.capacity() + t.reads.capacity() * sizeof(std::uint32_t);
+  return bytes;
+}
+
+ReuseStats analyze_reuse(const Trace& t) {
+  const LaunchInfo& L = t.launch;
+  std::vector<std::uint32_t> a_loads(L.arrays[0].present ? L.arrays[0].elements() : 0, 0);
+  std::vector<std::uint32_t> b_loads(L.arrays[1].present ? L.arrays[1].elements() : 0, 0);
+  ReuseAccumulator acc(L);
+  for (std::uint64_t block = 0, blocks = L.grid.count(); block < blocks; ++block)
+    acc.add_block(t, static_cast<std::uint32_t>(block), a_loads, b_loads, false);
+  return acc.finish(L, std::move(a_loads), std::move(b_loads));
 }
 
 nlohmann::json reuse_counters_json(const ReuseStats& r) {

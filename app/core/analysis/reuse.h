@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -40,6 +41,38 @@ struct ReuseStats {
 };
 
 ReuseStats analyze_reuse(const Trace& trace);
+
+// Fills what follows from the loads: per-element min and max, bytes, FLOPs,
+// arithmetic intensity (global_loads, global_stores and the per-element counts set).
+void complete_reuse(ReuseStats& reuse, const LaunchInfo& launch);
+
+// analyze_reuse one block at a time, for counters taken while a launch streams
+// past (kernels/counter.h): each worker adds the blocks it ran, then the
+// workers' accumulators merge. The per-element load counts are the caller's,
+// shared by the workers and incremented atomically when `atomic` is set.
+class ReuseAccumulator {
+ public:
+  explicit ReuseAccumulator(const LaunchInfo& launch);
+  void add_block(const Trace& trace, std::uint32_t block, std::span<std::uint32_t> a_loads,
+                 std::span<std::uint32_t> b_loads, bool atomic);
+  void merge(const ReuseAccumulator& other);
+  // The totals, with the per-element counts moved in.
+  ReuseStats finish(const LaunchInfo& launch, std::vector<std::uint32_t> a_loads, std::vector<std::uint32_t> b_loads) const;
+  std::uint64_t memory_bytes() const;
+
+ private:
+  enum class Slot : std::uint8_t { Empty, Staged, Padding };
+  struct SharedTileState {
+    std::vector<Slot> slot;
+    std::vector<std::uint32_t> reads;
+  };
+  void shared_store(SharedTileState& t, std::uint32_t word, bool padding);
+  void retire(SharedTileState& t, std::uint32_t word);
+
+  SharedTileState tiles_[kArrayCount];
+  ReuseStats sums_;  // the scalars only
+  std::uint32_t staged_min_ = 0xFFFFFFFFu;
+};
 
 // The flat counters of `tilescope stats --json` (global_bytes_loaded, min_bytes, arithmetic_intensity, ...).
 nlohmann::json reuse_counters_json(const ReuseStats& reuse);

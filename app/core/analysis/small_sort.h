@@ -1,5 +1,5 @@
 // small_sort.h — the distinct values of one warp's accesses, sorted, without a
-// heap allocation for the usual 32 lanes (this runs once per warp request, a
+// heap allocation for the usual 32 lanes (128 words of 16-byte accesses) (this runs once per warp request, a
 // million times for a trace of N = 256).
 #pragma once
 
@@ -44,10 +44,40 @@ class SmallSorted {
   std::uint32_t repeats() const { return repeats_; }
 
  private:
-  std::array<std::uint64_t, 32> inline_;
+  std::array<std::uint64_t, 128> inline_;  // a warp's 16-byte accesses, as words
   std::vector<std::uint64_t> heap_;
   std::span<const std::uint64_t> values_;
   std::uint32_t repeats_ = 0;
+};
+
+}  // namespace ts
+
+namespace ts {
+
+// The 4-byte words of accesses of access_bytes each, starting at byte_addresses,
+// as byte addresses: what a vector access touches, for the counts above.
+class AccessWords {
+ public:
+  AccessWords(std::span<const std::uint64_t> byte_addresses, std::uint32_t access_bytes) {
+    const std::uint32_t per = access_bytes > 4 ? access_bytes / 4 : 1;
+    if (per == 1) {
+      words_ = byte_addresses;
+      return;
+    }
+    const std::size_t n = byte_addresses.size() * per;
+    std::uint64_t* out = n <= inline_.size() ? inline_.data() : (heap_.resize(n), heap_.data());
+    for (std::size_t i = 0; i < byte_addresses.size(); ++i)
+      for (std::uint32_t w = 0; w < per; ++w) out[i * per + w] = byte_addresses[i] + 4u * w;
+    words_ = {out, n};
+  }
+  AccessWords(const AccessWords&) = delete;
+  AccessWords& operator=(const AccessWords&) = delete;
+  std::span<const std::uint64_t> bytes() const { return words_; }
+
+ private:
+  std::array<std::uint64_t, 128> inline_;
+  std::vector<std::uint64_t> heap_;
+  std::span<const std::uint64_t> words_;
 };
 
 }  // namespace ts

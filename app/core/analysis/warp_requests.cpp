@@ -8,9 +8,18 @@
 namespace ts {
 namespace {
 
-// (array, op) pairs: the kinds of access an instruction can make.
-constexpr int kCombos = kArrayCount * 2;
-constexpr int combo_of(const Event& e) { return e.array * 2 + ((e.flags & kFlagStore) ? 1 : 0); }
+// (array, op, async, width): the kinds of access an instruction can make.
+constexpr int kWidths = 3;
+constexpr int kCombos = kArrayCount * 2 * 2 * kWidths;
+constexpr int combo_of(const Event& e) {
+  return ((e.array * 2 + ((e.flags & kFlagStore) ? 1 : 0)) * 2 + e.async) * kWidths + e.width;
+}
+
+// Only the first element of a vector access takes a slot: the access is one
+// lane's part of one instruction, however many floats it moves.
+bool starts_access(const Event* ev, std::uint64_t i, std::uint64_t run_begin) {
+  return first_of_access(ev[i], i > run_begin ? &ev[i - 1] : nullptr);
+}
 
 }  // namespace
 
@@ -22,6 +31,7 @@ void WarpAligner::align(std::uint32_t block, std::uint32_t warp, bool program_or
   requests_.clear();
   lanes_.clear();
   addresses_.clear();
+  lane_numbers_.clear();
   order_.clear();
   const LaunchInfo& L = trace_->launch;
   const std::uint32_t per_block = L.threads_per_block();
@@ -52,6 +62,7 @@ void WarpAligner::align_epoch(std::uint16_t epoch) {
   std::uint32_t rows[kCombos] = {};
   for (std::uint32_t l = 0; l < lane_count_; ++l)
     for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) {
+      if (!starts_access(ev, i, runs_.begin(l))) continue;
       const int c = combo_of(ev[i]);
       rows[c] = std::max(rows[c], ++counts[c][l]);
     }
@@ -70,7 +81,8 @@ void WarpAligner::align_epoch(std::uint16_t epoch) {
     for (int c = 0; c < kCombos; ++c)
       for (std::uint32_t l = 0; l < lane_count_; ++l) offset[c][l] = fill[c][l] = at, at += counts[c][l];
     for (std::uint32_t l = 0; l < lane_count_; ++l)
-      for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) sparse_[fill[combo_of(ev[i])][l]++] = i;
+      for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i)
+        if (starts_access(ev, i, runs_.begin(l))) sparse_[fill[combo_of(ev[i])][l]++] = i;
     for (int c = 0; c < kCombos; ++c) {
       bool partial = false;
       for (std::uint32_t l = 0; l < lane_count_; ++l)
@@ -88,6 +100,7 @@ void WarpAligner::align_epoch(std::uint16_t epoch) {
   std::uint32_t next[kCombos][kWarpSize] = {};
   for (std::uint32_t l = 0; l < lane_count_; ++l)
     for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) {
+      if (!starts_access(ev, i, runs_.begin(l))) continue;
       const int c = combo_of(ev[i]);
       slots_[(std::size_t{first_row[c]} + next[c][l]++) * lane_count_ + l] = i + 1;
     }
@@ -114,8 +127,10 @@ void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, 
     if (runs_.end(l) - runs_.begin(l) > runs_.end(longest) - runs_.begin(longest)) longest = l;
   for (std::uint32_t r = 0; r < rows; ++r) {
     WarpRequest req;
-    req.array = static_cast<ArrayId>(combo / 2);
-    req.op = static_cast<Op>(combo % 2);
+    req.width = static_cast<Width>(combo % kWidths);
+    req.async = (combo / kWidths) % 2 != 0;
+    req.op = static_cast<Op>((combo / kWidths / 2) % 2);
+    req.array = static_cast<ArrayId>(combo / kWidths / 4);
     req.epoch = epoch;
     req.ordinal = r;
     req.first = static_cast<std::uint32_t>(lanes_.size());
@@ -126,6 +141,7 @@ void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, 
       const std::uint64_t e = s - 1;
       lanes_.push_back({l, e});
       addresses_.push_back(trace_->address(req.array, ev[e].index));
+      lane_numbers_.push_back(l);
       position = std::min(position, e - runs_.begin(l));
     }
     req.count = static_cast<std::uint32_t>(lanes_.size()) - req.first;

@@ -11,6 +11,9 @@
 // which ones is not recorded: the lane is matched to the instructions at which
 // its addresses keep one constant distance from a lane that made them all (the
 // kernels' indices are affine in the lane), or, failing that, to the first ones.
+// A vector access (8 or 16 bytes) is one lane's part of one instruction: its
+// elements' events count once, and a request's lane event and address are
+// those of the access's first element.
 #pragma once
 
 #include <cstdint>
@@ -35,7 +38,10 @@ struct WarpRequest {
   std::uint16_t iter = 0;    // k-iteration (the step), from the first lane's event
   std::uint32_t ordinal = 0;  // n-th access of this (array, op) in the epoch
   std::uint32_t first = 0, count = 0;  // into WarpAligner::lanes() and addresses()
+  Width width = Width::B4;    // bytes each lane moves
+  bool async = false;         // a cp.async copy's global read or shared write
   Space space() const { return space_of(array); }
+  std::uint32_t width_bytes() const { return bytes_of(width); }
 };
 
 // How often lanes had to be matched to instructions they may have skipped.
@@ -62,9 +68,11 @@ class WarpAligner {
 
   std::span<const WarpRequest> requests() const { return requests_; }
   // The active lanes of a request, ascending, and their byte addresses (global:
-  // device addresses; shared: offsets in the block's shared window).
+  // device addresses; shared: offsets in the block's shared window), each the
+  // first of width_bytes() bytes.
   std::span<const LaneEvent> lanes(const WarpRequest& r) const { return {lanes_.data() + r.first, r.count}; }
   std::span<const std::uint64_t> addresses(const WarpRequest& r) const { return {addresses_.data() + r.first, r.count}; }
+  std::span<const std::uint32_t> lane_numbers(const WarpRequest& r) const { return {lane_numbers_.data() + r.first, r.count}; }
 
   // Accumulated over every align() call.
   const AlignmentCounts& alignment() const { return alignment_; }
@@ -88,6 +96,7 @@ class WarpAligner {
   std::vector<WarpRequest> requests_;
   std::vector<LaneEvent> lanes_;
   std::vector<std::uint64_t> addresses_;
+  std::vector<std::uint32_t> lane_numbers_;
   AlignmentCounts alignment_;
 };
 

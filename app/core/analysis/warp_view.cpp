@@ -29,14 +29,14 @@ std::vector<WarpRequestView> warp_request_views(const Trace& trace, std::uint32_
       lane_numbers.push_back(l.lane);
     }
     if (r.space() == Space::Global) {
-      v.footprint = global_footprint(addresses);
-      v.sectors = touched_sectors(addresses);
+      v.footprint = global_footprint(addresses, r.width_bytes());
+      v.sectors = touched_sectors(addresses, r.width_bytes());
       for (LaneView& l : v.lanes)
         l.sector = static_cast<std::uint32_t>(std::lower_bound(v.sectors.begin(), v.sectors.end(), l.address / kSectorBytes) -
                                               v.sectors.begin());
     } else {
-      v.banks = shared_bank_access(addresses);
-      v.bank_lanes = bank_lanes(addresses, lane_numbers);
+      v.banks = shared_bank_access(addresses, r.width_bytes(), lane_numbers);
+      v.bank_lanes = bank_lanes(addresses, lane_numbers, r.width_bytes());
       // Each bank serves its distinct words one wavefront after another, in address order.
       std::map<std::uint64_t, std::uint32_t> rank;
       for (const LaneView& l : v.lanes) rank.emplace(l.address / kBankWordBytes, 0);

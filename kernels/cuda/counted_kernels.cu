@@ -1,0 +1,115 @@
+// counted_kernels.cu — whole-launch counters on the GPU with the counting build
+// of the kernels (mode_counted.cuh): one launch, no event buffer. Each block
+// zeroes its counters in shared memory, runs the kernel, and adds its counters
+// to the launch's totals.
+// clang-format off
+#include "kernels/cuda/mode_counted.cuh"
+#include "kernels/all_kernels.h"
+// clang-format on
+
+#include <cuda_runtime.h>
+
+#include <vector>
+
+#include "kernels/cuda/cuda_check.cuh"
+#include "kernels/cuda/device_buffer.cuh"
+#include "kernels/dispatch.h"
+
+namespace ts::gpu {
+namespace {
+
+using gpu_count::kCombos;
+using gpu_count::kFields;
+
+template <KernelKind KIND, int TILE>
+__global__ void counted_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
+  using namespace ts::gpu_count;
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  const unsigned me = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+  for (unsigned i = me; i < kCombos * kFields; i += threads) (&s_counts[0][0])[i] = 0;
+  ::__syncthreads();
+  run_kernel<KIND, TILE>(InMatrix{a, ArrayId::A}, InMatrix{b, ArrayId::B}, OutMatrix{c, ArrayId::C}, m, n, k);
+  ::__syncthreads();
+  for (unsigned i = me; i < kCombos * kFields; i += threads)
+    if (const std::uint32_t v = (&s_counts[0][0])[i]; v != 0) atomicAdd(&c_count.totals[i], static_cast<unsigned long long>(v));
+}
+
+struct Session {
+  DeviceBuffer a, b, c, totals, a_loads, b_loads, errors;
+};
+
+Session& session() {
+  static Session s;
+  return s;
+}
+
+}  // namespace
+
+void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
+  LaunchInfo& L = trace.launch;
+  Session& s = session();
+  const std::size_t mk = trace.a.size(), kn = trace.b.size(), mn = trace.c.size();
+  float* d_a = s.a.get<float>(mk);
+  float* d_b = s.b.get<float>(kn);
+  float* d_c = s.c.get<float>(mn);
+  auto* d_totals = s.totals.get<unsigned long long>(kCombos * kFields);
+  auto* d_a_loads = s.a_loads.get<std::uint32_t>(mk);
+  auto* d_b_loads = s.b_loads.get<std::uint32_t>(kn);
+  auto* d_errors = s.errors.get<std::uint32_t>(1);
+  TS_CUDA_CHECK(cudaMemcpy(d_a, trace.a.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(d_b, trace.b.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));  // poison: NaN until written
+  TS_CUDA_CHECK(cudaMemset(d_totals, 0, kCombos * kFields * sizeof(unsigned long long)));
+  TS_CUDA_CHECK(cudaMemset(d_a_loads, 0, mk * sizeof(std::uint32_t)));
+  TS_CUDA_CHECK(cudaMemset(d_b_loads, 0, kn * sizeof(std::uint32_t)));
+  TS_CUDA_CHECK(cudaMemset(d_errors, 0, sizeof(std::uint32_t)));
+
+  gpu_count::CountLaunch cl{};
+  for (int arr = 0; arr < kArrayCount; ++arr) cl.elements[arr] = L.arrays[arr].present ? L.arrays[arr].elements() : 0;
+  cl.totals = d_totals;
+  cl.a_loads = d_a_loads;
+  cl.b_loads = d_b_loads;
+  cl.errors = d_errors;
+  TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_count::c_count, &cl, sizeof cl));
+  const dim3 grid(L.grid.x, L.grid.y, L.grid.z), block(L.block.x, L.block.y, L.block.z);
+  dispatch(kind, L.tile, [&]<KernelKind K, int T>() {
+    counted_kernel<K, T><<<grid, block>>>(d_a, d_b, d_c, L.m, L.n, L.k);
+  });
+  TS_CUDA_CHECK_LAUNCH();
+  std::uint32_t errors = 0;
+  TS_CUDA_CHECK(cudaMemcpy(&errors, d_errors, sizeof errors, cudaMemcpyDeviceToHost));
+  if (errors & gpu_count::kErrOutOfBounds) throw GpuError("the counting kernel made an access outside its arrays");
+
+  std::vector<unsigned long long> totals(kCombos * kFields);
+  TS_CUDA_CHECK(cudaMemcpy(totals.data(), d_totals, totals.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
+  out = DeviceCounts{};
+  for (int combo = 0; combo < kCombos; ++combo) {
+    const unsigned long long* f = totals.data() + combo * kFields;
+    AccessTotals& t = out.memory.by_array[combo / 2][combo % 2];
+    t.requests = f[gpu_count::kRequests];
+    t.accesses = f[gpu_count::kAccesses];
+    if (space_of(static_cast<ArrayId>(combo / 2)) == Space::Global) {
+      t.sectors = f[gpu_count::kSectors];
+      t.lines = f[gpu_count::kLines];
+      t.ideal_sectors = f[gpu_count::kIdeal];
+    } else {
+      t.wavefronts = f[gpu_count::kSectors];
+      t.bank_conflicts = f[gpu_count::kLines];
+      t.broadcast_lanes = f[gpu_count::kIdeal];
+    }
+    for (int bin = 0; bin < gpu_count::kBins; ++bin) t.histogram[bin] = f[gpu_count::kHistogram + bin];
+    out.padding_stores += f[gpu_count::kPadding];
+  }
+  out.a_loads.resize(mk);
+  out.b_loads.resize(kn);
+  TS_CUDA_CHECK(cudaMemcpy(out.a_loads.data(), d_a_loads, mk * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  TS_CUDA_CHECK(cudaMemcpy(out.b_loads.data(), d_b_loads, kn * sizeof(std::uint32_t), cudaMemcpyDeviceToHost));
+  TS_CUDA_CHECK(cudaMemcpy(trace.c.data(), d_c, mn * sizeof(float), cudaMemcpyDeviceToHost));
+  out.device_bytes = (mk + kn + mn) * sizeof(float) + (mk + kn) * sizeof(std::uint32_t) +
+                     kCombos * kFields * sizeof(unsigned long long);
+  L.arrays[0].base = reinterpret_cast<std::uint64_t>(d_a);
+  L.arrays[1].base = reinterpret_cast<std::uint64_t>(d_b);
+  L.arrays[2].base = reinterpret_cast<std::uint64_t>(d_c);
+}
+
+}  // namespace ts::gpu

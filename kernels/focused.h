@@ -1,0 +1,27 @@
+// focused.h — a focused trace: every event of chosen blocks only, at any N.
+//
+// The emulator runs just those blocks (blocks are independent), each into a
+// block-sized buffer, and the trace keeps their events; the other blocks'
+// threads have none, and LaunchInfo::traced_blocks says which are there. C
+// holds the traced blocks' cells (the others stay NaN). The whole-launch
+// numbers of the same launch come from count_launch (counter.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "app/core/trace.h"
+#include "kernels/recorder.h"
+
+namespace ts {
+
+// blocks: linear ids, ascending (parse_block_selection). Throws RecordError.
+// The recording runs on the emulator whatever params.device says.
+Trace record_focused(const RecordParams& params, const std::vector<std::uint32_t>& blocks);
+
+// Blocks per wave on a GPU preset (app/core/gpu_presets.h): the occupancy
+// calculator's blocks per SM times its SMs; 0, with why, when it is not known.
+std::uint64_t blocks_per_wave(KernelKind kind, int tile, const std::string& preset, std::string& why);
+
+}  // namespace ts

@@ -1,0 +1,176 @@
+// Vector (8- and 16-byte) and cp.async accesses in the analysis: one request
+// per warp instruction, sectors of every byte touched, shared wavefronts by
+// half-warp (8 bytes) and quarter-warp (16 bytes) phases.
+#include <gtest/gtest.h>
+
+#include <functional>
+
+#include "app/core/analysis/bank_conflicts.h"
+#include "app/core/analysis/coalescing.h"
+#include "app/core/analysis/memory_stats.h"
+#include "app/core/analysis/warp_requests.h"
+
+namespace ts {
+namespace {
+
+// One warp of 32 threads; A is 1 x 1024 floats in global memory, As 1 x 1024
+// in shared memory. Each lane's accesses come from `program(lane, add)`.
+using Add = std::function<void(ArrayId, std::uint32_t index, Width, std::uint8_t flags, bool async)>;
+
+Trace one_warp(const std::function<void(std::uint32_t lane, const Add&)>& program) {
+  Trace t;
+  LaunchInfo& L = t.launch;
+  L.kernel = "hand-made";
+  L.tile = 32;
+  L.m = L.n = 1;
+  L.k = 1024;
+  L.grid = {1, 1, 1};
+  L.block = {32, 1, 1};
+  L.iteration_rule = {1, 32, 1024, 1, 32, 0, 0};
+  L.arrays[0] = {true, 0x10000, 1, 1024, 1024};
+  L.arrays[static_cast<int>(ArrayId::As)] = {true, 0, 1, 1024, 1024};
+  std::vector<Event> events;
+  t.thread_offsets.assign(1, 0);
+  for (std::uint32_t lane = 0; lane < 32; ++lane) {
+    program(lane, [&](ArrayId a, std::uint32_t index, Width w, std::uint8_t flags, bool async) {
+      for (std::uint32_t f = 0; f < floats_of(w); ++f) {
+        Event e{};
+        e.index = index + f;
+        e.array = static_cast<std::uint16_t>(a);
+        e.width = static_cast<std::uint16_t>(w);
+        e.flags = flags;
+        e.async = async ? 1 : 0;
+        events.push_back(e);
+      }
+    });
+    t.thread_offsets.push_back(events.size());
+  }
+  t.events = EventBuffer(events.size());
+  for (std::size_t i = 0; i < events.size(); ++i) t.events[i] = events[i];
+  return t;
+}
+
+const AccessTotals& totals(const MemoryStats& s, ArrayId a, Op op) {
+  return s.by_array[static_cast<int>(a)][static_cast<int>(op)];
+}
+
+TEST(VectorAccess, AWarpsFloat4LoadIsOneRequestOf16Sectors) {
+  const Trace t = one_warp([](std::uint32_t lane, const Add& add) { add(ArrayId::A, 4 * lane, Width::B16, 0, false); });
+  const MemoryStats s = analyze_memory(t, 1);
+  const AccessTotals& a = totals(s, ArrayId::A, Op::Load);
+  EXPECT_EQ(a.requests, 1u);
+  EXPECT_EQ(a.accesses, 32u);  // lanes, not floats
+  EXPECT_EQ(a.sectors, 16u);   // 512 bytes
+  EXPECT_EQ(a.lines, 4u);
+  EXPECT_EQ(a.ideal_sectors, 16u);
+}
+
+TEST(VectorAccess, TwoFloat4LoadsInALaneAreTwoRequests) {
+  const Trace t = one_warp([](std::uint32_t lane, const Add& add) {
+    add(ArrayId::A, 4 * lane, Width::B16, 0, false);
+    add(ArrayId::A, 128 + 4 * lane, Width::B16, 0, false);
+    add(ArrayId::A, lane, Width::B4, 0, false);  // and a scalar one: a third instruction
+  });
+  WarpAligner aligner(t);
+  aligner.align(0, 0, true);
+  ASSERT_EQ(aligner.requests().size(), 3u);
+  EXPECT_EQ(aligner.requests()[0].width, Width::B16);
+  EXPECT_EQ(aligner.requests()[1].width, Width::B16);
+  EXPECT_EQ(aligner.requests()[2].width, Width::B4);
+  EXPECT_EQ(aligner.addresses(aligner.requests()[1])[1], 0x10000u + (128 + 4) * 4);
+  const MemoryStats s = analyze_memory(t, 1);
+  const AccessTotals& a = totals(s, ArrayId::A, Op::Load);
+  EXPECT_EQ(a.requests, 3u);
+  EXPECT_EQ(a.sectors, 16u + 16u + 4u);
+}
+
+TEST(VectorAccess, StridedFloat2TouchesTheSectorsOfEveryByte) {
+  // Lane l reads floats 8l and 8l + 1: one 8-byte access per 32-byte sector.
+  const Trace t = one_warp([](std::uint32_t lane, const Add& add) { add(ArrayId::A, 8 * lane, Width::B8, 0, false); });
+  const MemoryStats s = analyze_memory(t, 1);
+  const AccessTotals& a = totals(s, ArrayId::A, Op::Load);
+  EXPECT_EQ(a.requests, 1u);
+  EXPECT_EQ(a.sectors, 32u);
+  EXPECT_EQ(a.ideal_sectors, 8u);
+}
+
+TEST(VectorAccess, SharedFloat4IsServedByQuarterWarps) {
+  // Consecutive float4s: each quarter-warp moves 128 bytes, one wavefront each.
+  const Trace t = one_warp([](std::uint32_t lane, const Add& add) {
+    add(ArrayId::As, 4 * lane, Width::B16, kFlagStore, false);
+    add(ArrayId::As, 32 * lane, Width::B16, 0, false);  // a row of 32 floats apart: banks 0-3 only
+  });
+  const MemoryStats s = analyze_memory(t, 1);
+  const AccessTotals& st = totals(s, ArrayId::As, Op::Store);
+  EXPECT_EQ(st.requests, 1u);
+  EXPECT_EQ(st.wavefronts, 4u);
+  EXPECT_EQ(st.bank_conflicts, 0u);
+  const AccessTotals& ld = totals(s, ArrayId::As, Op::Load);
+  EXPECT_EQ(ld.requests, 1u);
+  EXPECT_EQ(ld.wavefronts, 32u);  // 8 lanes of a phase in the same 4 banks: 8 each
+  EXPECT_EQ(ld.bank_conflicts, 28u);
+}
+
+TEST(VectorAccess, SharedFloat2IsServedByHalfWarps) {
+  const std::vector<std::uint64_t> offsets = [] {
+    std::vector<std::uint64_t> o;
+    for (std::uint64_t l = 0; l < 32; ++l) o.push_back(8 * l);
+    return o;
+  }();
+  std::vector<std::uint32_t> lanes(32);
+  for (std::uint32_t l = 0; l < 32; ++l) lanes[l] = l;
+  const BankAccess b = shared_bank_access(offsets, 8, lanes);
+  EXPECT_EQ(b.phases, 2u);
+  EXPECT_EQ(b.wavefronts(), 2u);
+  EXPECT_EQ(b.conflicts(), 0u);
+  EXPECT_EQ(b.distinct_words, 64u);
+  // Only the second half-warp active: one phase.
+  const BankAccess half = shared_bank_access(std::span(offsets).subspan(16), 8, std::span(lanes).subspan(16));
+  EXPECT_EQ(half.phases, 1u);
+  EXPECT_EQ(half.wavefronts(), 1u);
+}
+
+TEST(VectorAccess, BroadcastFloat4CostsOneWavefrontPerPhase) {
+  const std::vector<std::uint64_t> same(32, 64);
+  std::vector<std::uint32_t> lanes(32);
+  for (std::uint32_t l = 0; l < 32; ++l) lanes[l] = l;
+  const BankAccess b = shared_bank_access(same, 16, lanes);
+  EXPECT_EQ(b.distinct_words, 4u);
+  EXPECT_EQ(b.wavefronts(), 4u);
+  EXPECT_EQ(b.conflicts(), 0u);
+}
+
+TEST(VectorAccess, AsyncCopiesAreTheirOwnInstructions) {
+  // A cp.async (global read + shared write) next to an ordinary load of A.
+  const Trace t = one_warp([](std::uint32_t lane, const Add& add) {
+    add(ArrayId::A, 4 * lane, Width::B16, 0, true);
+    add(ArrayId::As, 4 * lane, Width::B16, kFlagStore, true);
+    add(ArrayId::A, 4 * lane, Width::B16, 0, false);
+  });
+  WarpAligner aligner(t);
+  aligner.align(0, 0, true);
+  ASSERT_EQ(aligner.requests().size(), 3u);
+  EXPECT_TRUE(aligner.requests()[0].async);
+  EXPECT_TRUE(aligner.requests()[1].async);
+  EXPECT_FALSE(aligner.requests()[2].async);
+  const MemoryStats s = analyze_memory(t, 1);
+  EXPECT_EQ(totals(s, ArrayId::A, Op::Load).requests, 2u);
+}
+
+TEST(VectorAccess, ElementsRegroupByAlignment) {
+  Event e{};
+  e.width = static_cast<std::uint16_t>(Width::B16);
+  e.index = 8;
+  EXPECT_TRUE(first_of_access(e, nullptr));
+  Event next = e;
+  next.index = 9;
+  EXPECT_EQ(next.lane_element(), 1u);
+  EXPECT_FALSE(first_of_access(next, &e));
+  Event other_array = e;
+  other_array.index = 9;
+  other_array.array = static_cast<std::uint16_t>(ArrayId::B);
+  EXPECT_TRUE(first_of_access(other_array, &e));  // a damaged file: a new access
+}
+
+}  // namespace
+}  // namespace ts

@@ -1,0 +1,66 @@
+// The GPU's whole-launch counters (the counting build of the kernels) against
+// the same launch's counters from the emulator and from a GPU trace: every
+// kernel at TILE 16 and 32, a square, a non-square and a ragged shape.
+#include <gtest/gtest.h>
+
+#include "app/core/reference.h"
+#include "app/core/stats.h"
+#include "app/core/trace_index.h"
+#include "kernels/counter.h"
+#include "tests/kernels/kernel_cases.h"
+
+namespace ts {
+namespace {
+
+using test::KernelCase;
+
+// The counters both sides count the same way (the GPU has no per-slot reuse
+// and no lane realignment to report).
+nlohmann::json shared_keys(const TraceStats& s) {
+  nlohmann::json j = memory_counters_json(s.memory);
+  for (int a = 0; a < kArrayCount; ++a)
+    for (int op = 0; op < 2; ++op) {
+      const AccessTotals& t = s.memory.by_array[a][op];
+      const std::string key = std::string(array_name(static_cast<ArrayId>(a))) + "_" + op_name(static_cast<Op>(op));
+      j[key] = {{"accesses", t.accesses}, {"ideal_sectors", t.ideal_sectors}, {"broadcast_lanes", t.broadcast_lanes},
+                {"histogram", t.histogram}};
+    }
+  j["padding_stores"] = s.counts.padding_stores;
+  j["global_bytes_loaded"] = s.reuse.global_bytes_loaded;
+  j["shared_staged_values"] = s.reuse.staged_values;
+  j["loads_per_element"] = {s.reuse.a_min, s.reuse.a_max, s.reuse.b_min, s.reuse.b_max};
+  return j;
+}
+
+class CountersOnGpu : public ::testing::TestWithParam<KernelCase> {
+ protected:
+  void SetUp() override {
+    const gpu::DeviceStatus st = gpu::probe();
+    ASSERT_TRUE(st.available) << st.reason;
+  }
+};
+
+TEST_P(CountersOnGpu, EqualTheEmulatorsAndTheGpuTraces) {
+  const KernelCase c = GetParam();
+  RecordParams p = c.params(DeviceChoice::Gpu);
+  const LaunchCounters gpu = count_launch(p);
+  ASSERT_TRUE(gpu.launch.recorded_on_gpu());
+  p.seed = gpu.launch.seed;
+  RecordParams cpu = p;
+  cpu.device = DeviceChoice::Cpu;
+  const LaunchCounters emulated = count_launch(cpu);
+  EXPECT_EQ(shared_keys(gpu.stats), shared_keys(emulated.stats))
+      << nlohmann::json::diff(shared_keys(emulated.stats), shared_keys(gpu.stats)).dump(1);
+  const Trace trace = record(p);
+  const TraceIndex index(trace);
+  EXPECT_EQ(shared_keys(gpu.stats), shared_keys(compute_stats(trace, index)));
+  Trace inputs = prepare_launch(p);
+  EXPECT_LT(relative_error(gpu.c, reference_matmul(inputs.a, inputs.b, c.m, c.n, c.k)), 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKernels, CountersOnGpu,
+                         ::testing::ValuesIn(test::kernel_cases({16, 32}, {{64, 64, 64}, {48, 80, 32}, {37, 29, 45}})),
+                         test::kernel_case_name);
+
+}  // namespace
+}  // namespace ts

@@ -1,0 +1,97 @@
+// The whole-launch counters (kernels/counter.h) against `stats` of a full trace
+// of the same launch: equal key for key, for every kernel and TILE at a square,
+// a non-square and a ragged shape; and the streaming path's memory.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "app/core/stats.h"
+#include "app/core/trace_index.h"
+#include "kernels/counter.h"
+#include "tests/kernels/kernel_cases.h"
+
+namespace ts {
+namespace {
+
+using test::KernelCase;
+
+// What differs between two recordings of one launch by design: when, and the
+// counters' own additions.
+nlohmann::json comparable(nlohmann::json j) {
+  j["launch"].erase("date");
+  for (const char* key : {"counted", "peak_memory"}) j.erase(key);
+  return j;
+}
+
+class CountersEqualStats : public ::testing::TestWithParam<KernelCase> {};
+
+TEST_P(CountersEqualStats, KeyForKey) {
+  const KernelCase c = GetParam();
+  RecordParams p = c.params(DeviceChoice::Cpu);
+  p.cpu_workers = 2;  // two workers share the per-element counts
+  const Trace t = record(p);
+  p.seed = t.launch.seed;  // the same inputs, counted without a trace
+  const LaunchCounters counted = count_launch(p);
+  const TraceIndex index(t);
+  const nlohmann::json want = comparable(stats_to_json(t, compute_stats(t, index)));
+  const nlohmann::json got = comparable(counters_to_json(counted));
+  ASSERT_EQ(got, want) << nlohmann::json::diff(want, got).dump(1);
+  EXPECT_GT(counted.events, 0u);
+  ASSERT_EQ(counted.c.size(), t.c.size());
+  EXPECT_EQ(std::memcmp(counted.c.data(), t.c.data(), t.c.size() * sizeof(float)), 0) << "C differs";
+}
+
+INSTANTIATE_TEST_SUITE_P(AllKernels, CountersEqualStats,
+                         ::testing::ValuesIn(test::kernel_cases({2, 4, 8, 16, 32},
+                                                                {{64, 64, 64}, {48, 80, 32}, {37, 29, 45}})),
+                         test::kernel_case_name);
+
+RecordParams tiled(int size) {
+  RecordParams p = test::record_params(DeviceChoice::Cpu, KernelKind::Tiled, 16, size, size, size);
+  p.cpu_workers = 2;
+  return p;
+}
+
+// The streaming path holds the inputs, the per-element counts and one block
+// per worker: O(N^2 + N) where a full trace is O(N^3).
+TEST(CountersMemory, PeakStaysFarBelowTheFullTrace) {
+  const LaunchCounters small = count_launch(tiled(128));
+  const LaunchCounters large = count_launch(tiled(256));
+  for (const LaunchCounters* c : {&small, &large}) {
+    EXPECT_EQ(c->peak_bytes, c->inputs_bytes + c->element_counts_bytes + c->block_buffers_bytes);
+    EXPECT_LT(c->peak_bytes * 20, c->events * sizeof(Event)) << "peak " << c->peak_bytes;
+  }
+  // Twice N: about 8 times the events, 4 times the inputs, twice one block's events.
+  EXPECT_GT(large.events, small.events * 7);
+  EXPECT_LE(large.block_buffers_bytes, small.block_buffers_bytes * 2 + 4096);
+  EXPECT_LE(large.peak_bytes, small.peak_bytes * 4);
+  const std::uint64_t estimate = counters_memory_estimate(tiled(256), 2);
+  EXPECT_GE(estimate, large.peak_bytes) << "the up-front estimate must bound what was used";
+}
+
+TEST(CountersMemory, BeyondTheLimitIsRefusedWithTheNumbers) {
+  RecordParams p = tiled(4096);
+  p.event_limit = 1000;  // 12 kB
+  try {
+    count_launch(p);
+    FAIL() << "expected a refusal";
+  } catch (const RecordError& e) {
+    EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge);
+    EXPECT_NE(std::string(e.what()).find("MiB for the inputs"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("M=4096"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Counters, PastTheTraceLimitStillCounts) {
+  RecordParams p = tiled(64);
+  p.event_limit = 1000;  // a trace of this launch would be refused ...
+  EXPECT_THROW(validate(p), RecordError);
+  p.event_limit = 0;
+  const std::uint64_t events = count_launch(p).events;
+  p.event_limit = events / 2;  // ... and the counters (a few blocks' events) are not
+  EXPECT_EQ(count_launch(p).events, events);
+}
+
+}  // namespace
+}  // namespace ts
