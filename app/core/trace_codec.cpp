@@ -67,14 +67,16 @@ using EpochField = Field<2, 0, 12, false>;
 using ArrayField = Field<2, 12, 3, false>;
 using IterField = Field<2, 16, 12, false>;
 using FlagsField = Field<2, 28, 2, false>;
+using AsyncField = Field<2, 15, 1, false>;
+using WidthField = Field<2, 30, 2, false>;
 // Not coded yet: the async bit (word 2, bit 15) and the width (bits 30-31);
 // save_trace refuses a trace that sets them, so a decoded event has them 0.
 
 // Every Event field but the value (coded by prediction below), one stream each.
 // A new field: one struct above and one entry here and in kFieldNames.
-using EventFields = std::tuple<IndexField, EpochField, ArrayField, IterField, FlagsField>;
+using EventFields = std::tuple<IndexField, EpochField, ArrayField, IterField, FlagsField, AsyncField, WidthField>;
 constexpr std::size_t kFieldCount = std::tuple_size_v<EventFields>;
-constexpr const char* kFieldNames[kFieldCount] = {"index", "epoch", "array", "iter", "flags"};
+constexpr const char* kFieldNames[kFieldCount] = {"index", "epoch", "array", "iter", "flags", "async", "width"};
 
 // Streams of the whole trace, then each segment's, in file order.
 enum GlobalStream : std::size_t { kA, kB, kC, kThreadEvents, kBlockTiming, kGlobalStreams };

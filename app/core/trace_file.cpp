@@ -344,7 +344,7 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 void save_trace(const Trace& t, const std::filesystem::path& path, std::uint32_t version) {
   if (version != 1 && version != 2)
     throw TraceFileError(Kind::UnsupportedVersion, "cannot write trace file version " + std::to_string(version));
-  for (const Event& e : t.events.span())
+  for (const Event& e : version == 1 ? t.events.span() : std::span<const Event>{})  // version 2 codes every field
     if (e.width != static_cast<std::uint16_t>(Width::B4) || e.async)
       throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": trace file version " +
                                                   std::to_string(version) +

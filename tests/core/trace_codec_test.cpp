@@ -63,7 +63,10 @@ TEST(TraceCodec, UnpredictableEventsRoundTrip) {
     switch (rng() % 4) {
       case 0: e.value = std::bit_cast<float>(static_cast<std::uint32_t>(rng())); break;
       case 1: e.value = specials[rng() % 4]; break;
-      case 2: e.epoch = rng() % (kMaxEpoch + 1), e.iter = rng() % (kMaxIteration + 1), e.flags = rng() % 4; break;
+      case 2:
+        e.epoch = rng() % (kMaxEpoch + 1), e.iter = rng() % (kMaxIteration + 1), e.flags = rng() % 4;
+        e.async = rng() % 2, e.width = rng() % 3;
+        break;
       default: break;
     }
   }
