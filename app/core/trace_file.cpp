@@ -1,9 +1,13 @@
 // trace_file.cpp — save and load .tstrace files, and refuse broken ones.
 #include "app/core/trace_file.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -13,7 +17,9 @@
 #include <vector>
 
 #include "app/core/launch_json.h"
+#include "app/core/safe_file.h"
 #include "app/core/trace_codec.h"
+#include "app/core/trace_validation.h"
 
 namespace ts {
 namespace {
@@ -74,6 +80,14 @@ class Source {
   void skip_padding(std::uint64_t n) {
     std::byte pad[16];
     read(pad, n);
+  }
+  // Reads n bytes into the checksum only.
+  void skip(std::uint64_t n) {
+    std::byte buf[1 << 16];
+    for (std::uint64_t step; n > 0; n -= step) {
+      step = std::min<std::uint64_t>(n, sizeof buf);
+      read(buf, step);
+    }
   }
   std::uint32_t crc() const { return static_cast<std::uint32_t>(crc_); }
   void read_raw(void* dst, std::uint64_t n) { raw_read(dst, n); }
@@ -157,6 +171,8 @@ void check_header(const FileHeader& h, std::uint64_t file_bytes) {
   if (h.json_bytes > kMaxJsonBytes) invalid("launch description of " + std::to_string(h.json_bytes) + " bytes");
   for (std::uint64_t c : {h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count})
     if (c > kMaxCount) invalid("a section count over 2^32");
+  // Refused from the header alone, before a byte of a (perhaps sparse, 16 GiB) file is read.
+  if (h.event_count > kMaxEvents) invalid(std::to_string(h.event_count) + " events (at most " + std::to_string(kMaxEvents) + ")");
   if (h.version == 2) {  // compressed: the streams' sizes are checked as they are read
     const std::uint64_t least = sizeof(FileHeader) + h.json_bytes + sizeof(Footer);
     if (file_bytes < least)
@@ -171,44 +187,6 @@ void check_header(const FileHeader& h, std::uint64_t file_bytes) {
   if (file_bytes > l.total)
     throw TraceFileError(Kind::Corrupt, "corrupt: " + std::to_string(file_bytes - l.total) +
                                             " unexpected bytes after the trace");
-}
-
-// Everything later code relies on: sizes agree, offsets are monotone, every
-// event names an array that exists and an element inside it.
-void check_content(const Trace& t) {
-  const LaunchInfo& L = t.launch;
-  if (L.m < 1 || L.n < 1 || L.k < 1) invalid("matrix sizes below 1");
-  if (L.tile < 1 || L.tile > 1024) invalid("tile " + std::to_string(L.tile));
-  const std::uint64_t m = L.m, n = L.n, k = L.k;
-  if (t.a.size() != m * k || t.b.size() != k * n || t.c.size() != m * n) invalid("matrix sizes disagree with M, N, K");
-  // CUDA's own limits, which also keep every product below 2^64.
-  if (L.grid.x == 0 || L.grid.y == 0 || L.grid.z == 0 || L.grid.x > 0x7FFFFFFFu || L.grid.y > 65535 ||
-      L.grid.z > 65535 || L.block.x == 0 || L.block.y == 0 || L.block.z == 0 || L.block.count() > 1024)
-    invalid("grid or block shape");
-  if (L.thread_count() != t.thread_count()) invalid("thread count disagrees with the launch shape");
-  if (!t.block_timing.empty() && t.block_timing.size() != L.grid.count()) invalid("block timing count");
-  const IterationRule& r = L.iteration_rule;
-  if (r.tile == 0 || r.k != k || r.n != n || r.global_by_k > 1) invalid("iteration rule");
-  const ArrayLayout& la = L.arrays[0];
-  const ArrayLayout& lb = L.arrays[1];
-  const ArrayLayout& lc = L.arrays[2];
-  if (!la.present || la.rows != m || la.cols != k || la.ld != k) invalid("layout of A");
-  if (!lb.present || lb.rows != k || lb.cols != n || lb.ld != n) invalid("layout of B");
-  if (!lc.present || lc.rows != m || lc.cols != n || lc.ld != n) invalid("layout of C");
-  std::uint64_t limit[kArrayCount];
-  for (int a = 0; a < kArrayCount; ++a) {
-    const ArrayLayout& l = L.arrays[a];
-    if (l.present && (l.cols > l.ld || l.elements() > kMaxCount)) invalid("layout of " + std::string(array_name(ArrayId(a))));
-    limit[a] = l.present ? l.elements() : 0;
-  }
-  if (t.thread_offsets.front() != 0 || t.thread_offsets.back() != t.events.size()) invalid("thread offsets");
-  for (std::size_t i = 1; i < t.thread_offsets.size(); ++i)
-    if (t.thread_offsets[i] < t.thread_offsets[i - 1]) invalid("thread offsets go backwards");
-  const Event* e = t.events.data();
-  for (std::uint64_t i = 0, n_ev = t.events.size(); i < n_ev; ++i) {
-    if (e[i].array >= kArrayCount || e[i].index >= limit[e[i].array])
-      invalid("event " + std::to_string(i) + " is malformed");
-  }
 }
 
 void parse_launch(const std::string& json, Trace& t) {
@@ -230,6 +208,23 @@ void check_footer(Source& src, std::uint32_t version) {
     throw TraceFileError(Kind::Corrupt, "corrupt: the checksum does not match the contents");
 }
 
+// A compressed file can claim far more than its own size; what it decodes to
+// must also fit in a quarter of this machine's memory (the recorder's rule), so
+// that a small hostile file is refused with the numbers instead of exhausting
+// memory.
+void check_fits_in_memory(const SectionCounts& c) {
+  const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return;
+  const std::uint64_t budget = static_cast<std::uint64_t>(pages) / 4 * static_cast<std::uint64_t>(page);
+  // Each count is below 2^32 (check_header): the sum cannot overflow.
+  const std::uint64_t bytes = (c.a + c.b + c.c) * sizeof(float) + (c.threads + 1) * sizeof(std::uint64_t) +
+                              c.timing * sizeof(BlockTiming) + c.events * sizeof(Event);
+  if (bytes > budget)
+    throw TraceFileError(Kind::Invalid, "too large: the trace needs " + std::to_string(bytes >> 20) +
+                                            " MiB in memory; this machine allows " + std::to_string(budget >> 20) +
+                                            " MiB (a quarter of its memory)");
+}
+
 // Version 2: the compressed body is read whole (it is small), checked against
 // the checksum, then decoded against the launch it describes.
 Trace read_trace_v2(Source& src, const FileHeader& h, std::uint64_t file_bytes) {
@@ -240,12 +235,18 @@ Trace read_trace_v2(Source& src, const FileHeader& h, std::uint64_t file_bytes) 
   check_footer(src, 2);
   Trace t;
   parse_launch(json, t);
+  const SectionCounts counts{h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count};
+  // The claims are checked before the decoder allocates anything; a
+  // compressed body may hold up to kZstdMaxExpansion times its size.
+  validate_launch(t.launch);
+  validate_sections(t.launch, counts, file_bytes, kZstdMaxExpansion);
+  check_fits_in_memory(counts);
   try {
-    decode_v2_body(body, {h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count}, t);
+    decode_v2_body(body, counts, t);
   } catch (const std::bad_alloc&) {
     invalid("more events than this machine can hold (" + std::to_string(h.event_count) + ")");
   }
-  check_content(t);
+  validate_trace(t, file_bytes, kZstdMaxExpansion);
   return t;
 }
 
@@ -267,7 +268,21 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
   std::string json(l.json, '\0');
   src.read(json.data(), l.json);
   src.skip_padding(l.json_pad);
+  // The launch's claims are checked before any section is allocated, so that
+  // memory follows what the file holds. A refusal here is reported as
+  // corruption when the rest of the file fails its checksum (streamed, not
+  // allocated): a flipped bit is not an attack.
   Trace t;
+  try {
+    parse_launch(json, t);
+    validate_launch(t.launch);
+    validate_sections(t.launch, {h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count},
+                      file_bytes);
+  } catch (const TraceFileError&) {
+    src.skip(l.total - sizeof(Footer) - (sizeof(FileHeader) + l.json + l.json_pad));
+    check_footer(src, 1);
+    throw;
+  }
   t.a.resize(h.a_count);
   t.b.resize(h.b_count);
   t.c.resize(h.c_count);
@@ -287,8 +302,7 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
     std::memcpy(&x, &e, sizeof x);
     if (!from_v1(x, e)) invalid("an event counts more barriers or iterations than this tilescope holds");
   }
-  parse_launch(json, t);
-  check_content(t);
+  validate_trace(t, file_bytes);
   return t;
 }
 
@@ -297,7 +311,10 @@ class Sink {
   explicit Sink(std::FILE* f) : f_(f) {}
   void write(const void* p, std::uint64_t n) {
     if (n == 0) return;  // crc32_z of a null buffer would reset the CRC
-    if (std::fwrite(p, 1, n, f_) != n) ok_ = false;
+    if (ok_ && std::fwrite(p, 1, n, f_) != n) {
+      ok_ = false;
+      error_ = errno ? errno : EIO;
+    }
     crc_ = crc32_z(crc_, static_cast<const Bytef*>(p), n);
   }
   void pad(std::uint64_t n) {
@@ -305,11 +322,13 @@ class Sink {
     write(zeros, n);
   }
   bool ok() const { return ok_; }
+  int error() const { return error_; }  // the errno of the first failed write
   std::uint32_t crc() const { return static_cast<std::uint32_t>(crc_); }
 
  private:
   std::FILE* f_;
   bool ok_ = true;
+  int error_ = 0;
   uLong crc_ = crc32_z(0, nullptr, 0);
 };
 
@@ -362,42 +381,49 @@ void save_trace(const Trace& t, const std::filesystem::path& path, std::uint32_t
   h.event_count = t.events.size();
   const std::vector<std::byte> body = version == 2 ? encode_v2_body(t) : std::vector<std::byte>{};
 
-  std::filesystem::path tmp = path;
-  tmp += ".partial";
-  FilePtr f(std::fopen(tmp.c_str(), "wb"));
-  if (!f) throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": " + std::strerror(errno));
-  Sink out(f.get());
-  out.write(&h, sizeof h);
-  out.write(json.data(), json.size());
-  if (version == 2) out.write(body.data(), body.size());
-  else write_v1_sections(out, t, layout_of(h));
-  const Footer footer{out.crc(), kEndMagic};
-  out.write(&footer, sizeof footer);
-  const bool flushed = std::fflush(f.get()) == 0;
-  f.reset();
-  std::error_code ec;
-  if (!out.ok() || !flushed) {
-    std::filesystem::remove(tmp, ec);
-    throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": the disk is full or failing");
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": " + ec.message());
+  try {
+    AtomicFile file(path);  // a unique temporary, synced and renamed over path once complete
+    Sink out(file.stream());
+    out.write(&h, sizeof h);
+    out.write(json.data(), json.size());
+    if (version == 2) out.write(body.data(), body.size());
+    else write_v1_sections(out, t, layout_of(h));
+    const Footer footer{out.crc(), kEndMagic};
+    out.write(&footer, sizeof footer);
+    if (!out.ok()) throw SafeFileError("cannot write " + path.string() + ": " + std::strerror(out.error()));
+    file.commit();
+  } catch (const SafeFileError& e) {
+    throw TraceFileError(Kind::CannotWrite, e.what());
   }
 }
 
 Trace load_trace(const std::filesystem::path& path) {
-  std::error_code ec;
-  if (std::filesystem::is_directory(path, ec))
-    throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": it is a directory");
-  FilePtr f(std::fopen(path.c_str(), "rb"));
-  if (!f) throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": " + std::strerror(errno));
-  const auto bytes = std::filesystem::file_size(path, ec);
-  if (ec) throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": " + ec.message());
+  // Only a regular file is a trace: a FIFO would block the open and the reads,
+  // a device or /proc file has no size to check against. O_NONBLOCK keeps the
+  // open itself from waiting on a FIFO's writer; fstat then decides.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    const int err = errno;
+    ::close(fd);
+    const std::string why = S_ISDIR(st.st_mode)    ? "it is a directory"
+                            : S_ISFIFO(st.st_mode) ? "it is a FIFO, not a regular file"
+                            : st.st_mode           ? "it is not a regular file"
+                                                   : std::strerror(err);
+    throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": " + why);
+  }
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  FilePtr f(::fdopen(fd, "rb"));
+  if (!f) {
+    const int err = errno;
+    ::close(fd);
+    throw TraceFileError(Kind::CannotOpen, "cannot open " + path.string() + ": " + std::strerror(err));
+  }
   FileSource src(f.get());
   try {
-    return read_trace(src, bytes);
+    return read_trace(src, static_cast<std::uint64_t>(st.st_size));
   } catch (const TraceFileError& e) {
     throw TraceFileError(e.kind(), path.string() + ": " + e.what());
   }

@@ -9,7 +9,9 @@ namespace ts {
 TraceIndex::TraceIndex(const Trace& t) : trace_(&t) {
   const LaunchInfo& L = t.launch;
   steps_ = L.iteration_rule.iterations + 1;
-  const std::uint64_t blocks = L.grid.count();
+  // A focused trace keeps boxes for its traced blocks only: at N = 4096 a
+  // table for every block of the grid would dwarf the events themselves.
+  const std::uint64_t blocks = L.focused() ? L.traced_blocks.size() : L.grid.count();
   const std::uint64_t per_block = L.block.count();
   const std::uint32_t no_row = std::numeric_limits<std::uint32_t>::max();
   boxes_.assign(blocks * steps_ * 2, TileBox{no_row, 0, no_row, 0, 0});
@@ -23,7 +25,8 @@ TraceIndex::TraceIndex(const Trace& t) : trace_(&t) {
   const Event* ev = t.events.data();
   const std::uint64_t threads = t.thread_count();
   for (std::uint64_t th = 0; th < threads; ++th) {
-    const std::uint64_t block = th / per_block;
+    const std::uint64_t block = slot_of(static_cast<std::uint32_t>(th / per_block));
+    if (block == kNoSlot) continue;  // an untraced block of a focused trace: no events
     for (std::uint64_t e = t.thread_offsets[th], end = t.thread_offsets[th + 1]; e < end; ++e) {
       const Event& x = ev[e];
       if (x.array == static_cast<std::uint8_t>(ArrayId::C)) {
@@ -69,7 +72,16 @@ TileBox TraceIndex::block_loads(std::uint32_t block, std::uint32_t iter, ArrayId
   if (block >= trace_->launch.grid.count() || iter >= steps_ ||
       (array != ArrayId::A && array != ArrayId::B))
     return {};
-  return boxes_[(std::uint64_t{block} * steps_ + iter) * 2 + (array == ArrayId::A ? 0 : 1)];
+  const std::uint64_t slot = slot_of(block);
+  if (slot == kNoSlot) return {};
+  return boxes_[(slot * steps_ + iter) * 2 + (array == ArrayId::A ? 0 : 1)];
+}
+
+std::uint64_t TraceIndex::slot_of(std::uint32_t block) const {
+  const LaunchInfo& L = trace_->launch;
+  if (!L.focused()) return block;
+  const auto it = std::lower_bound(L.traced_blocks.begin(), L.traced_blocks.end(), block);
+  return it != L.traced_blocks.end() && *it == block ? static_cast<std::uint64_t>(it - L.traced_blocks.begin()) : kNoSlot;
 }
 
 std::optional<EventRef> TraceIndex::c_writer(std::uint32_t row, std::uint32_t col) const {

@@ -63,7 +63,11 @@ class TraceIndex {
 
   const Trace* trace_;
   std::uint32_t steps_ = 0;
-  std::vector<TileBox> boxes_;  // [block][step][A, B]
+  // The row of boxes_ that holds a block: its linear id, or its place among a
+  // focused trace's traced blocks (kNoSlot for a block not traced).
+  static constexpr std::uint64_t kNoSlot = ~std::uint64_t{0};
+  std::uint64_t slot_of(std::uint32_t block) const;
+  std::vector<TileBox> boxes_;  // [block slot][step][A, B]
   std::vector<std::uint32_t> c_event_;  // per cell of C: writing event + 1, 0 = none
   std::vector<std::uint32_t> c_thread_;
   ElementLoads a_loads_, b_loads_;

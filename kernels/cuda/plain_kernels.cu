@@ -8,6 +8,7 @@
 #include "kernels/catalog.h"
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
+#include "kernels/cuda/no_gpu_reason.h"
 #include "kernels/cuda/plain_kernels.cuh"
 #include "kernels/dispatch.h"
 
@@ -48,13 +49,13 @@ DeviceStatus probe() {
   DeviceStatus st;
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
-  if (err != cudaSuccess) {
+  if (err != cudaSuccess || count == 0) {
     cudaGetLastError();  // clear it
-    st.reason = std::string("no usable CUDA GPU: ") + cudaGetErrorString(err);
-    return st;
-  }
-  if (count == 0) {
-    st.reason = "no CUDA GPU found";
+    // Without any driver CUDA says "driver version is insufficient": say what is missing instead.
+    const CountFailure failure = err == cudaErrorInsufficientDriver           ? CountFailure::InsufficientDriver
+                                 : err == cudaErrorNoDevice || err == cudaSuccess ? CountFailure::NoDevice
+                                                                                  : CountFailure::Other;
+    st.reason = no_gpu_reason(failure, nvidia_driver_present(), err == cudaSuccess ? "" : cudaGetErrorString(err));
     return st;
   }
   cudaDeviceProp prop{};

@@ -64,7 +64,10 @@ TEST(TraceCodec, UnpredictableEventsRoundTrip) {
       case 0: e.value = std::bit_cast<float>(static_cast<std::uint32_t>(rng())); break;
       case 1: e.value = specials[rng() % 4]; break;
       case 2:
-        e.epoch = rng() % (kMaxEpoch + 1), e.iter = rng() % (kMaxIteration + 1), e.flags = rng() % 4;
+        // Any field value a valid trace can hold (validation refuses an
+        // iteration past the rule's or padding on anything but a shared store).
+        e.epoch = rng() % (kMaxEpoch + 1), e.iter = rng() % (t.launch.iteration_rule.iterations + 1);
+        e.flags = rng() % 2 | (e.array >= 3 && rng() % 2 ? kFlagStore | kFlagPadding : 0);
         e.async = rng() % 2, e.width = rng() % 3;
         break;
       default: break;
@@ -104,7 +107,8 @@ TEST(TraceCodec, ClaimsTheStreamsCannotHoldAreRefusedBeforeAllocating) {
     auto b = good;
     std::memcpy(b.data() + field, &big, 8);
     reseal(b);
-    EXPECT_EQ(refusal(b), Kind::Truncated) << field;
+    const Kind kind = refusal(b);  // by the launch's own counts, or by what the streams hold
+    EXPECT_TRUE(kind == Kind::Invalid || kind == Kind::Truncated) << field;
   }
 }
 

@@ -1,29 +1,30 @@
 // fuzz_trace_loader.cpp — libFuzzer entry: any bytes go to the trace loader,
-// which must either load them or refuse them with a TraceFileError. Each input
-// is tried twice: as it is, and with its checksum rewritten to match, so that
-// mutations also reach the checks behind the checksum. The corpus holds files
-// of both versions (*_v2.tstrace: the compressed streams), so mutations reach
-// version 2's stream decoder as well as version 1's checks.
+// which must either load them or refuse them with a TraceFileError; whatever
+// loads then goes through every consumer (consumers.h): index, stats with
+// every analysis, the replay across all steps, comparison and CSV export.
+// Each input is tried twice: as it is, and with its checksum rewritten to
+// match, so that mutations also reach the checks behind the checksum.
 //   CC=clang CXX=clang++ cmake -B build-fuzz -DTILESCOPE_FUZZ=ON -DTILESCOPE_SANITIZE=ON -DTILESCOPE_CUDA=OFF
-//   build-fuzz/tests/fuzz/fuzz_trace_loader -max_total_time=60 tests/fuzz/corpus
-#include <zlib.h>
-
+//   build-fuzz/tests/fuzz/fuzz_trace_loader -max_total_time=60 CORPUS_DIR
+// (seed CORPUS_DIR with build-fuzz/tests/fuzz/make_fuzz_seeds CORPUS_DIR).
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <span>
-#include <vector>
 
 #include "app/core/trace_file.h"
 #include "app/core/trace_index.h"
+#include "tests/fuzz/consumers.h"
+#include "tests/fuzz/resealed.h"
 
 namespace {
+
+volatile std::uint64_t g_sink;
 
 void try_load(std::span<const std::uint8_t> bytes) {
   try {
     const ts::Trace t = ts::load_trace_from_memory(std::as_bytes(bytes));
-    const ts::TraceIndex index(t);  // whatever loads must also index
-    (void)index.c_writer(0, 0);
+    const ts::TraceIndex index(t);
+    g_sink = ts::fuzz::run_consumers(t, index);
   } catch (const ts::TraceFileError&) {
   }
 }
@@ -31,13 +32,6 @@ void try_load(std::span<const std::uint8_t> bytes) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  try_load({data, size});
-  if (size >= 72) {
-    std::vector<std::uint8_t> sealed(data, data + size);
-    const std::size_t body = size - 8;
-    const auto crc = static_cast<std::uint32_t>(crc32_z(0, sealed.data(), body));
-    std::memcpy(sealed.data() + body, &crc, sizeof crc);
-    try_load(sealed);
-  }
+  ts::fuzz::as_is_and_resealed(data, size, try_load);
   return 0;
 }

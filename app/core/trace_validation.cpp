@@ -1,0 +1,170 @@
+// trace_validation.cpp — check a trace's claims (see trace_validation.h for
+// the invariants), with overflow-checked arithmetic throughout.
+#include "app/core/trace_validation.h"
+
+#include <cstdio>
+#include <limits>
+
+#include "app/core/checked_math.h"
+#include "app/core/trace_file.h"
+
+namespace ts {
+namespace {
+
+constexpr std::uint64_t kMaxIndexable = std::numeric_limits<std::uint32_t>::max();  // an event's index
+
+[[noreturn]] void invalid(const std::string& what) {
+  throw TraceFileError(TraceFileError::Kind::Invalid, "invalid trace: " + what);
+}
+
+std::string num(std::uint64_t x) { return std::to_string(x); }
+
+// a * b, or a refusal naming what the product counts.
+std::uint64_t mul(std::uint64_t a, std::uint64_t b, const char* what) {
+  const auto r = checked_mul(a, b);
+  if (!r) invalid(std::string(what) + " overflows 64 bits (" + num(a) + " x " + num(b) + ")");
+  return *r;
+}
+
+std::uint64_t add(std::uint64_t a, std::uint64_t b, const char* what) {
+  const auto r = checked_add(a, b);
+  if (!r) invalid(std::string(what) + " overflows 64 bits");
+  return *r;
+}
+
+void check_string(const std::string& s, const char* field, std::size_t max_bytes, bool identifier) {
+  if (s.size() > max_bytes) invalid(std::string(field) + " of " + num(s.size()) + " bytes (at most " + num(max_bytes) + ")");
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    const bool ok = identifier ? (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                                     c == '_' || c == '-'
+                               : c >= 0x20 && c < 0x7F;
+    if (!ok) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02X", c);
+      invalid(std::string(field) + " holds the byte " + hex + (identifier ? " (letters, digits, _ and - only)" : " (printable ASCII only)"));
+    }
+  }
+}
+
+// The threads a launch shape runs (L2), or a refusal.
+std::uint64_t launch_threads(const LaunchInfo& L) {
+  return mul(L.grid.count(), L.block.count(), "grid x block threads");
+}
+
+}  // namespace
+
+void validate_launch(const LaunchInfo& L) {
+  // L5 first: later messages quote nothing from the file but numbers.
+  check_string(L.kernel, "kernel name", kMaxKernelName, true);
+  if (L.kernel.empty()) invalid("empty kernel name");
+  if (L.recorder != "gpu" && L.recorder != "emulator") invalid("recorder is neither gpu nor emulator");
+  check_string(L.device_name, "device name", kMaxDeviceName, false);
+  check_string(L.date, "date", kMaxDate, false);
+
+  // L1
+  if (L.m < 1 || L.n < 1 || L.k < 1)
+    invalid("matrix sizes below 1 (M=" + std::to_string(L.m) + " N=" + std::to_string(L.n) + " K=" + std::to_string(L.k) + ")");
+  const std::uint64_t m = L.m, n = L.n, k = L.k;
+  if (m * k > kMaxIndexable || k * n > kMaxIndexable || m * n > kMaxIndexable)
+    invalid("a matrix of 2^32 elements or more (M=" + num(m) + " N=" + num(n) + " K=" + num(k) + ")");
+  if (L.tile < 1 || L.tile > 1024) invalid("TILE " + std::to_string(L.tile));
+
+  // L2: CUDA's limits keep grid.count() below 2^63; the product with the block is checked.
+  const Dim3 g = L.grid, b = L.block;
+  if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7FFFFFFFu || g.y > 65535 || g.z > 65535)
+    invalid("grid " + num(g.x) + " x " + num(g.y) + " x " + num(g.z) + " is outside CUDA's limits");
+  if (b.x == 0 || b.y == 0 || b.z == 0 || b.x > 1024 || b.y > 1024 || b.z > 64 || b.count() > 1024)
+    invalid("block " + num(b.x) + " x " + num(b.y) + " x " + num(b.z) + " is outside CUDA's limits");
+  const std::uint64_t threads = launch_threads(L);
+  if (threads > kMaxIndexable) invalid(num(threads) + " threads (at most 2^32 - 1)");
+
+  // L3
+  const IterationRule& r = L.iteration_rule;
+  if (r.tile == 0 || r.k != k || r.n != n) invalid("iteration rule disagrees with K and N");
+  const std::uint64_t iterations = (k + r.tile - 1) / r.tile;
+  if (r.iterations != iterations)
+    invalid("iteration count " + num(r.iterations) + " (K=" + num(k) + " in steps of " + num(r.tile) + " makes " +
+            num(iterations) + ")");
+  if (iterations > kMaxIteration || std::uint64_t{r.barriers_per_iteration} * iterations > kMaxEpoch)
+    invalid(num(iterations) + " iterations of " + num(r.barriers_per_iteration) + " barriers exceed the event's fields");
+
+  // L4
+  const std::uint64_t natural[3][2] = {{m, k}, {k, n}, {m, n}};
+  for (int a = 0; a < 3; ++a) {
+    const ArrayLayout& l = L.arrays[a];
+    if (!l.present || l.rows != natural[a][0] || l.cols != natural[a][1] || l.ld != natural[a][1])
+      invalid(std::string("layout of ") + array_name(ArrayId(a)));
+  }
+  std::uint64_t shared_bytes = 0;
+  for (int a = 0; a < kArrayCount; ++a) {
+    const ArrayLayout& l = L.arrays[a];
+    if (!l.present) continue;
+    const std::string name = array_name(ArrayId(a));
+    if (l.rows == 0 || l.ld == 0 || l.cols > l.ld) invalid("layout of " + name);
+    const std::uint64_t bytes = mul(l.elements(), sizeof(float), "an array's bytes");
+    if (!checked_add(l.base, bytes)) invalid("layout of " + name + " ends past 2^64");
+    if (space_of(ArrayId(a)) == Space::Shared) {
+      shared_bytes += bytes;  // each below 2^34: no overflow
+      if (shared_bytes > kMaxSharedBytes)
+        invalid("shared tiles of " + num(shared_bytes) + " bytes (a block has at most " + num(kMaxSharedBytes) + ")");
+    }
+  }
+}
+
+void validate_sections(const LaunchInfo& L, const SectionCounts& s, std::uint64_t file_bytes,
+                       std::uint64_t max_expansion) {
+  const std::uint64_t m = L.m, n = L.n, k = L.k;
+  // S1
+  if (s.a != m * k || s.b != k * n || s.c != m * n) invalid("matrix sizes disagree with M, N, K");
+  const std::uint64_t threads = launch_threads(L);
+  if (s.threads != threads)
+    invalid(num(s.threads) + " threads stored; the launch shape runs " + num(threads));
+  if (s.timing != 0 && s.timing != L.grid.count()) invalid("block timing count " + num(s.timing));
+  // S2
+  if (s.events > kMaxEvents) invalid(num(s.events) + " events (at most " + num(kMaxEvents) + ")");
+  // S3
+  const std::uint64_t blocks = L.focused() ? L.traced_blocks.size() : L.grid.count();
+  const std::uint64_t block_steps = mul(blocks, std::uint64_t{L.iteration_rule.iterations} + 1, "blocks x steps");
+  if (block_steps > s.events + blocks)
+    invalid(num(blocks) + " blocks x " + num(L.iteration_rule.iterations) + " iterations with only " + num(s.events) +
+            " events");
+  // S4
+  std::uint64_t bytes = mul(add(add(s.a, s.b, "floats"), s.c, "floats"), sizeof(float), "float bytes");
+  bytes = add(bytes, mul(add(s.threads, 1, "offsets"), sizeof(std::uint64_t), "offset bytes"), "section bytes");
+  bytes = add(bytes, mul(s.timing, sizeof(BlockTiming), "timing bytes"), "section bytes");
+  bytes = add(bytes, mul(s.events, sizeof(Event), "event bytes"), "section bytes");
+  if (bytes > saturating_mul(file_bytes, max_expansion))
+    invalid("sections of " + num(bytes) + " bytes in a file of " + num(file_bytes));
+}
+
+SectionCounts section_counts(const Trace& t) {
+  return {t.a.size(), t.b.size(), t.c.size(), t.thread_count(), t.block_timing.size(), t.events.size()};
+}
+
+void validate_trace(const Trace& t, std::uint64_t file_bytes, std::uint64_t max_expansion) {
+  validate_launch(t.launch);
+  validate_sections(t.launch, section_counts(t), file_bytes, max_expansion);
+  for (std::size_t i = 0; i < t.block_timing.size(); ++i) {
+    const BlockTiming& bt = t.block_timing[i];
+    if (bt.sm >= kMaxSm || bt.start_ns > bt.end_ns) invalid("timing of block " + num(i));
+  }
+  // T1
+  const auto& off = t.thread_offsets;
+  if (off.empty() || off.front() != 0 || off.back() != t.events.size()) invalid("thread offsets");
+  for (std::size_t i = 1; i < off.size(); ++i)
+    if (off[i] < off[i - 1]) invalid("thread offsets go backwards at thread " + num(i - 1));
+  // T2
+  std::uint64_t limit[kArrayCount];
+  for (int a = 0; a < kArrayCount; ++a) limit[a] = t.launch.arrays[a].present ? t.launch.arrays[a].elements() : 0;
+  const std::uint32_t iterations = t.launch.iteration_rule.iterations;
+  const Event* e = t.events.data();
+  for (std::uint64_t i = 0, count = t.events.size(); i < count; ++i) {
+    const Event& x = e[i];
+    const bool padding_ok = !(x.flags & kFlagPadding) || ((x.flags & kFlagStore) && x.array >= 3);
+    if (x.array >= kArrayCount || x.index >= limit[x.array] || x.iter > iterations || !padding_ok)
+      invalid("event " + num(i) + " is malformed");
+  }
+}
+
+}  // namespace ts

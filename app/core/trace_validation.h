@@ -1,0 +1,76 @@
+// trace_validation.h — the one check of what a trace claims, run by every
+// loader before anything else sees the trace.
+//
+// A trace file is untrusted input (it travels between machines), and its
+// checksum proves nothing: anyone can write a valid one. Every loader —
+// version 1 in trace_file.cpp, and any later format's decoder — must call
+// validate_launch and validate_sections before it allocates the sections, and
+// validate_trace on the finished Trace before returning it. Each throws a
+// TraceFileError of kind Invalid naming the first claim that is false.
+//
+// What a validated trace guarantees to the index, stats, analyses, replay,
+// export and every panel:
+//   L1 1 <= M, N, K < 2^31 and M*K, K*N, M*N < 2^32 (an event's index is 32 bits);
+//      1 <= TILE <= 1024.
+//   L2 the grid and block obey CUDA's limits (grid.x < 2^31, grid.y, grid.z <=
+//      65535; block.x, block.y <= 1024, block.z <= 64, threads per block <=
+//      1024), and grid x block threads < 2^32, counted without overflow.
+//   L3 the iteration rule is the product's: rule.k = K, rule.n = N,
+//      1 <= rule.tile, iterations = ceil(K / rule.tile) <= kMaxIteration, and
+//      barriers_per_iteration * iterations <= kMaxEpoch.
+//   L4 A, B, C are present with their natural layouts (M x K, K x N, M x N,
+//      ld = cols); a shared tile, when present, has cols <= ld, rows and ld
+//      >= 1, and As and Bs together fit in kMaxSharedBytes; every array's
+//      last byte address fits in 64 bits.
+//   L5 kernel: 1..kMaxKernelName of [A-Za-z0-9_-]; recorder "gpu" or
+//      "emulator"; device name and date printable ASCII of at most
+//      kMaxDeviceName / kMaxDate bytes.
+//   S1 A, B, C hold M*K, K*N, M*N floats; there are grid x block threads;
+//      block timings are absent or one per block, with start <= end and SM
+//      numbers below kMaxSm.
+//   S2 events <= kMaxEvents (the recorder's own ceiling), so an event's
+//      position fits in 32 bits with room for one more.
+//   S3 blocks x (iterations + 1) <= events + blocks, counting the traced
+//      blocks of a focused trace (every traced block makes at least one
+//      access per iteration), which bounds the index's per-block,
+//      per-iteration table by the events themselves.
+//   S4 the sections' bytes are at most the file's bytes x the format's
+//      expansion (1 for an uncompressed format): what a file makes us
+//      allocate is bounded by what it really holds.
+//   T1 thread offsets start at 0, never go backwards, end at the event count.
+//   T2 every event names a present array and an element inside it, an
+//      iteration <= iterations, and the padding flag only on shared stores.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "app/core/trace.h"
+#include "app/core/trace_codec.h"  // SectionCounts: the element counts a file's header states
+
+namespace ts {
+
+inline constexpr std::uint64_t kMaxEvents = (8ull << 30) / sizeof(Event);  // 8 GiB of events
+inline constexpr std::uint64_t kMaxSharedBytes = 228 * 1024;               // per block, on any GPU so far
+inline constexpr std::uint32_t kMaxSm = 1024;
+inline constexpr std::size_t kMaxKernelName = 64;
+inline constexpr std::size_t kMaxDeviceName = 256;
+inline constexpr std::size_t kMaxDate = 64;
+
+
+// L1-L5: the launch description alone.
+void validate_launch(const LaunchInfo& launch);
+// S1-S4: the header's counts against the (validated) launch and the file's
+// real size, before any section is allocated.
+void validate_sections(const LaunchInfo& launch, const SectionCounts& counts, std::uint64_t file_bytes,
+                       std::uint64_t max_expansion = 1);
+// Everything above, then T1-T2 over the offsets and every event. The entry
+// point for every loader (a compressed format passes its codec's largest
+// expansion ratio).
+void validate_trace(const Trace& trace, std::uint64_t file_bytes, std::uint64_t max_expansion = 1);
+
+// The counts a finished trace holds, for validate_sections.
+SectionCounts section_counts(const Trace& trace);
+
+}  // namespace ts

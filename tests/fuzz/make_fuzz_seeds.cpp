@@ -1,0 +1,33 @@
+// make_fuzz_seeds.cpp — writes the fuzzers' seed corpus: honest traces of
+// several shapes and every crafted lie of tests/core/crafted_traces.h, each
+// with a valid checksum, so that mutation starts from files that pass the
+// checksum and reach the validation and the consumers behind it.
+//   make_fuzz_seeds DIR
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "tests/core/crafted_traces.h"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
+    return 2;
+  }
+  const std::filesystem::path dir = argv[1];
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  int written = 0;
+  auto put = [&](const std::string& name, const std::vector<std::byte>& bytes) {
+    std::ofstream out(dir / ("seed_" + name), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    written += out.good() ? 1 : 0;
+  };
+  put("honest_5x4x6", ts::crafted::encode(ts::crafted::honest()));
+  put("honest_1x1x1", ts::crafted::encode(ts::crafted::honest(1, 1, 1, 1, 1, 1)));
+  put("honest_7x3x17", ts::crafted::encode(ts::crafted::honest(7, 3, 17, 4, 4, 2)));
+  put("honest_2x9x3", ts::crafted::encode(ts::crafted::honest(2, 9, 3, 8, 8, 1)));
+  for (const auto& c : ts::crafted::hostile_cases()) put(c.name, c.bytes);
+  std::printf("wrote %d seed traces to %s\n", written, dir.c_str());
+  return written > 0 ? 0 : 1;
+}
