@@ -89,8 +89,10 @@ void apply_theme(bool presentation) {
   c[ImGuiCol_HeaderHovered] = ImVec4(0.5f, 0.5f, 0.5f, 1);
   c[ImGuiCol_HeaderActive] = yellow;
   c[ImGuiCol_CheckMark] = yellow;
-  c[ImGuiCol_SliderGrab] = yellow;
-  c[ImGuiCol_SliderGrabActive] = white;
+  // A slider's value is printed over its grab: a dark amber keeps the white
+  // text readable from the back of a room (a yellow grab hid the digits under it).
+  c[ImGuiCol_SliderGrab] = ImVec4(0.55f, 0.42f, 0.0f, 1);
+  c[ImGuiCol_SliderGrabActive] = ImVec4(0.7f, 0.55f, 0.0f, 1);
   c[ImGuiCol_Tab] = dim;
   c[ImGuiCol_TabActive] = ImVec4(0.5f, 0.45f, 0.0f, 1);
   c[ImGuiCol_PlotHistogram] = yellow;
