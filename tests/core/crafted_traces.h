@@ -32,7 +32,7 @@ inline Trace honest(std::uint32_t m = 5, std::uint32_t n = 4, std::uint32_t k = 
   L.k = static_cast<int>(k);
   L.block = {bx, by, 1};
   L.grid = {(n + bx - 1) / bx, (m + by - 1) / by, 1};
-  L.iteration_rule = {0, tile, k, n, (k + tile - 1) / tile};
+  L.iteration_rule = {0, tile, k, n, (k + tile - 1) / tile, 0, 0};
   L.recorder = "emulator";
   L.device_name = "CPU emulator";
   L.date = "2026-01-02T03:04:05Z";
@@ -58,13 +58,13 @@ inline Trace honest(std::uint32_t m = 5, std::uint32_t n = 4, std::uint32_t k = 
       for (std::uint32_t kk = 0; kk < k; ++kk) {
         const std::uint32_t ia = row * k + kk, ib = kk * n + col;
         const auto it = static_cast<std::uint16_t>(kk / tile);
-        ev.push_back(Event{.index = ia, .value = t.a[ia], .epoch = 0, .array = static_cast<std::uint16_t>(ArrayId::A), .iter = it});
-        ev.push_back(Event{.index = ib, .value = t.b[ib], .epoch = 0, .array = static_cast<std::uint16_t>(ArrayId::B), .iter = it});
+        ev.push_back(Event{.index = ia, .value = t.a[ia], .epoch = 0, .array = static_cast<std::uint16_t>(ArrayId::A), .async = 0, .iter = it, .flags = 0, .width = 0});
+        ev.push_back(Event{.index = ib, .value = t.b[ib], .epoch = 0, .array = static_cast<std::uint16_t>(ArrayId::B), .async = 0, .iter = it, .flags = 0, .width = 0});
         sum += t.a[ia] * t.b[ib];
       }
       t.c[row * n + col] = sum;
       ev.push_back(Event{.index = row * n + col, .value = sum, .epoch = 0, .array = static_cast<std::uint16_t>(ArrayId::C),
-                         .iter = static_cast<std::uint16_t>(L.iteration_rule.iterations), .flags = kFlagStore});
+                         .async = 0, .iter = static_cast<std::uint16_t>(L.iteration_rule.iterations), .flags = kFlagStore, .width = 0});
     }
     t.thread_offsets.push_back(ev.size());
   }
