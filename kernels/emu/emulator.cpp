@@ -16,6 +16,7 @@
 #include <exception>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -243,18 +244,23 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   }
 }
 
-void run_pass(const Pass& pass, unsigned workers) {
-  const auto blocks = static_cast<std::uint32_t>(pass.grid.count());
+// Spreads the indices [0, blocks) over `workers` threads (at least one, at most
+// one per index). Each thread calls setup(w) once, which points t_pass at the
+// pass it uses and returns its own state, then body(state, w, i, br) for each
+// index it takes, with a BlockRun of its own. The first exception stops the
+// others and is rethrown here.
+template <class Setup, class Body>
+void run_workers(unsigned workers, std::uint32_t blocks, Setup&& setup, Body&& body) {
   std::atomic<std::uint32_t> next{0};
   std::exception_ptr first_error;
   std::mutex error_mutex;
-  auto worker = [&] {
+  auto worker = [&](unsigned w) {
     BlockRun br;
     br.shared.resize(kSharedWords);
     br.in_flight.resize(kSharedWords);
-    t_pass = &pass;
     try {
-      for (std::uint32_t b; (b = next.fetch_add(1)) < blocks;) run_block(pass, b, br);
+      auto state = setup(w);
+      for (std::uint32_t i; (i = next.fetch_add(1)) < blocks;) body(state, w, i, br);
     } catch (...) {
       std::lock_guard lock(error_mutex);
       if (!first_error) first_error = std::current_exception();
@@ -266,10 +272,20 @@ void run_pass(const Pass& pass, unsigned workers) {
   };
   workers = std::max(1u, std::min(workers, blocks));
   std::vector<std::thread> pool;
-  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(worker);
-  worker();
+  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(worker, w);
+  worker(0);
   for (auto& th : pool) th.join();
   if (first_error) std::rethrow_exception(first_error);
+}
+
+void run_pass(const Pass& pass, unsigned workers) {
+  run_workers(
+      workers, static_cast<std::uint32_t>(pass.grid.count()),
+      [&](unsigned) {
+        t_pass = &pass;
+        return 0;
+      },
+      [&](int, unsigned, std::uint32_t b, BlockRun& br) { run_block(pass, b, br); });
 }
 
 }  // namespace
@@ -460,26 +476,29 @@ std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, con
     if (b >= L.grid.count()) throw EmulatorError("block " + std::to_string(b) + " is outside the grid");
   const std::uint32_t threads = L.threads_per_block();
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
-  workers = std::max(1u, std::min(workers, blocks));
   std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
   const Pass base = make_pass(entry, trace, shared_offsets);
   std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison, as in record_launch
-  std::atomic<std::uint32_t> next{0};
   std::atomic<std::uint64_t> largest{0};
-  std::exception_ptr first_error;
-  std::mutex error_mutex;
-  auto worker = [&](unsigned w) {
-    Pass pass = base;
-    pass.one_block = true;
+  struct Worker {
+    Pass pass;
     Trace one;  // one block's events, reused block after block
-    one.launch = L;
-    one.launch.grid = {1, 1, 1};
-    one.thread_offsets.assign(threads + 1, 0);
-    BlockRun br;
-    br.shared.resize(kSharedWords);
-    t_pass = &pass;
-    try {
-      for (std::uint32_t i; (i = next.fetch_add(1)) < blocks;) {
+  };
+  run_workers(
+      workers, blocks,
+      [&](unsigned) {
+        auto s = std::make_unique<Worker>();
+        s->pass = base;
+        s->pass.one_block = true;
+        s->one.launch = L;
+        s->one.launch.grid = {1, 1, 1};
+        s->one.thread_offsets.assign(threads + 1, 0);
+        t_pass = &s->pass;
+        return s;
+      },
+      [&](std::unique_ptr<Worker>& s, unsigned w, std::uint32_t i, BlockRun& br) {
+        Pass& pass = s->pass;
+        Trace& one = s->one;
         const std::uint32_t b = only.empty() ? i : only[i];
         // Count, then record into a buffer of the block's size: the two passes of record_launch, per block.
         std::fill(one.thread_offsets.begin(), one.thread_offsets.end(), 0);
@@ -499,21 +518,7 @@ std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, con
         run_block(pass, b, br);
         set_shared_bases(one.launch, shared_offsets);
         visit(w, b, one);
-      }
-    } catch (...) {
-      std::lock_guard lock(error_mutex);
-      if (!first_error) first_error = std::current_exception();
-      next = blocks;  // stop the others
-    }
-    t_pass = nullptr;
-    t_block = nullptr;
-    t_thread = nullptr;
-  };
-  std::vector<std::thread> pool;
-  for (unsigned w = 1; w < workers; ++w) pool.emplace_back(worker, w);
-  worker(0);
-  for (auto& th : pool) th.join();
-  if (first_error) std::rethrow_exception(first_error);
+      });
   set_shared_bases(trace.launch, shared_offsets);
   return largest * sizeof(Event);
 }
