@@ -116,13 +116,19 @@ void time_loading(const std::filesystem::path& path, int runs, FileFigures& f) {
   f.load_index_ms = median(both);
 }
 
-Figures measure(ts::DeviceChoice device, int n, int runs, unsigned workers) {
+// The launch every row measures: tiled, TILE 16, N^3.
+ts::RecordParams benchmark_launch(ts::DeviceChoice device, int n, unsigned workers) {
   ts::RecordParams p;
   p.kernel = ts::KernelKind::Tiled;
   p.tile = 16;
   p.m = p.n = p.k = n;
   p.device = device;
   p.cpu_workers = workers;
+  return p;
+}
+
+Figures measure(ts::DeviceChoice device, int n, int runs, unsigned workers) {
+  const ts::RecordParams p = benchmark_launch(device, n, workers);
   Figures f;
   { const ts::Trace warm = ts::record(p); }  // context, allocations, page cache
   const auto dir = std::filesystem::temp_directory_path();
@@ -198,12 +204,7 @@ struct CounterFigures {
 };
 
 CounterFigures measure_counters(ts::DeviceChoice device, int n, int runs, unsigned workers) {
-  ts::RecordParams p;
-  p.kernel = ts::KernelKind::Tiled;
-  p.tile = 16;
-  p.m = p.n = p.k = n;
-  p.device = device;
-  p.cpu_workers = workers;
+  const ts::RecordParams p = benchmark_launch(device, n, workers);
   CounterFigures f;
   if (device == ts::DeviceChoice::Gpu) ts::count_launch(p);  // warm-up: context, allocations
   for (int r = 0; r < runs; ++r) {
