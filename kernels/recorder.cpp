@@ -12,6 +12,7 @@
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"
+#include "kernels/user/user_record.h"
 
 namespace ts {
 namespace {
@@ -42,38 +43,50 @@ void fill_inputs(Trace& t, const RecordParams& p, std::uint64_t seed) {
   fill(t.b);
 }
 
+void set_layout(LaunchInfo& L, ArrayId id, std::uint64_t base, int rows, int cols, int ld) {
+  auto& a = L.arrays[static_cast<int>(id)];
+  a.present = true;
+  a.base = base;
+  a.rows = static_cast<std::uint32_t>(rows);
+  a.cols = static_cast<std::uint32_t>(cols);
+  a.ld = static_cast<std::uint32_t>(ld);
+}
+
 LaunchInfo describe(const RecordParams& p) {
   LaunchInfo L;
   L.kernel = std::string(kernel_info(p.kernel).name);
   L.tile = p.tile;
-  L.m = p.m;
-  L.n = p.n;
-  L.k = p.k;
   const LaunchShape shape = launch_shape(p.kernel, p.tile, p.m, p.n);
   L.grid = shape.grid;
   L.block = shape.block;
   L.iteration_rule = iteration_rule(p.kernel, p.tile, p.m, p.n, p.k);
-  auto set = [&](ArrayId id, std::uint64_t base, int rows, int cols, int ld) {
-    auto& a = L.arrays[static_cast<int>(id)];
-    a.present = true;
-    a.base = base;
-    a.rows = static_cast<std::uint32_t>(rows);
-    a.cols = static_cast<std::uint32_t>(cols);
-    a.ld = static_cast<std::uint32_t>(ld);
-  };
-  // The emulator's addresses: each matrix 256-byte aligned, like cudaMalloc's.
-  auto align = [](std::uint64_t x) { return (x + 255) & ~std::uint64_t{255}; };
-  const std::uint64_t a_base = 0x10000000;
-  const std::uint64_t b_base = align(a_base + std::uint64_t(p.m) * p.k * 4);
-  const std::uint64_t c_base = align(b_base + std::uint64_t(p.k) * p.n * 4);
-  set(ArrayId::A, a_base, p.m, p.k, p.k);
-  set(ArrayId::B, b_base, p.k, p.n, p.n);
-  set(ArrayId::C, c_base, p.m, p.n, p.n);
-  for (const SharedTile& s : shared_tiles(p.kernel, p.tile)) set(s.id, 0, s.rows, s.cols, s.cols);
+  set_matrix_layouts(L, p.m, p.n, p.k);
+  for (const SharedTile& s : shared_tiles(p.kernel, p.tile)) set_layout(L, s.id, 0, s.rows, s.cols, s.cols);
   return L;
 }
 
 }  // namespace
+
+void set_matrix_layouts(LaunchInfo& L, int m, int n, int k) {
+  L.m = m;
+  L.n = n;
+  L.k = k;
+  // The emulator's addresses: each matrix 256-byte aligned, like cudaMalloc's.
+  auto align = [](std::uint64_t x) { return (x + 255) & ~std::uint64_t{255}; };
+  const std::uint64_t a_base = 0x10000000;
+  const std::uint64_t b_base = align(a_base + std::uint64_t(m) * k * 4);
+  const std::uint64_t c_base = align(b_base + std::uint64_t(k) * n * 4);
+  set_layout(L, ArrayId::A, a_base, m, k, k);
+  set_layout(L, ArrayId::B, b_base, k, n, n);
+  set_layout(L, ArrayId::C, c_base, m, n, n);
+}
+
+void fill_launch_inputs(Trace& t, const RecordParams& params) {
+  std::uint64_t seed = params.seed;
+  if (seed == 0) seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
+  t.launch.seed = seed;
+  fill_inputs(t, params, seed);
+}
 
 const char* device_choice_name(DeviceChoice d) {
   switch (d) {
@@ -93,6 +106,7 @@ std::uint64_t default_event_limit() {
 
 void validate_shape(const RecordParams& p) {
   using K = RecordError::Kind;
+  if (p.user) return validate_user(p);
   if (!is_valid_tile(p.tile))
     throw RecordError(K::InvalidParams, "TILE must be a power of two from 2 to 32 (2, 4, 8, 16, 32), got " +
                                             std::to_string(p.tile));
@@ -108,6 +122,7 @@ void validate_shape(const RecordParams& p) {
 
 void validate(const RecordParams& p) {
   using K = RecordError::Kind;
+  if (p.user) return validate_user(p);
   validate_shape(p);
   const EventCounts counts = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
   const std::uint64_t limit = p.event_limit ? p.event_limit : default_event_limit();
@@ -149,14 +164,12 @@ bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status) {
 Trace prepare_launch(const RecordParams& params) {
   Trace t;
   t.launch = describe(params);
-  std::uint64_t seed = params.seed;
-  if (seed == 0) seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
-  t.launch.seed = seed;
-  fill_inputs(t, params, seed);
+  fill_launch_inputs(t, params);
   return t;
 }
 
 Trace record(const RecordParams& params) {
+  if (params.user) return record_user_kernel(params);
   validate(params);
   using K = RecordError::Kind;
   gpu::DeviceStatus gpu_status;

@@ -3,12 +3,14 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "app/core/trace.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/kernel_kind.h"
+#include "kernels/user/user_kernel.h"
 
 namespace ts {
 
@@ -24,11 +26,18 @@ struct RecordParams {
   std::uint64_t seed = 0;                // 0: a fresh random seed
   std::uint64_t event_limit = 0;         // 0: default_event_limit()
   unsigned cpu_workers = 0;              // 0: one per core
+  // A kernel the user wrote (kernels/user/): it replaces kernel and tile; m, n, k,
+  // device, inputs and seed still apply.
+  std::optional<UserKernelSpec> user;
 };
 
 class RecordError : public std::runtime_error {
  public:
-  enum class Kind { InvalidParams, TooLarge, NoGpu, GpuFailed, EmulatorFailed };
+  enum class Kind {
+    InvalidParams, TooLarge, NoGpu, GpuFailed, EmulatorFailed,
+    KernelUnavailable,  // a user kernel's file or compiler is missing
+    KernelCompile,      // a user kernel does not compile, or has no such entry
+  };
   RecordError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
   Kind kind() const { return kind_; }
 
@@ -51,6 +60,10 @@ Trace record(const RecordParams& params);
 // The launch description and its seeded inputs, C poisoned with NaN, no events
 // yet: what the recorders and the counters start from.
 Trace prepare_launch(const RecordParams& params);
+// The matrices' layouts (A, B, C at the emulator's addresses) and M, N, K.
+void set_matrix_layouts(LaunchInfo& launch, int m, int n, int k);
+// Seeds (params.seed, or a fresh one) and fills A and B; C is NaN.
+void fill_launch_inputs(Trace& trace, const RecordParams& params);
 // Where the recording runs for params.device; throws RecordError(NoGpu) for
 // --device gpu without one. status: what the probe said (empty for --device cpu).
 bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status);

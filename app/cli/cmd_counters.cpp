@@ -35,6 +35,8 @@ Command add_counters_command(CLI::App& parent) {
   return {app, [opts, json, verbose, workers]() -> int {
             RecordParams params;
             if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err);
+            if (params.user)
+              return fail("counters take tilescope's own kernels; record a --kernel-file and run `tilescope stats` on it");
             params.cpu_workers = *workers;
             try {
               const auto t0 = std::chrono::steady_clock::now();

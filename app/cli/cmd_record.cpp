@@ -6,12 +6,15 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "app/cli/commands.h"
 #include "app/cli/record_options.h"
 #include "app/core/trace_file.h"
 #include "app/core/block_selection.h"
+#include "app/core/display_text.h"
 #include "app/core/gpu_presets.h"
+#include "app/core/reference.h"
 #include "kernels/catalog.h"
 #include "kernels/counter.h"
 #include "kernels/focused.h"
@@ -74,6 +77,42 @@ int record_focused_trace(const RecordParams& params, const FocusOptions& focus, 
   return 0;
 }
 
+// A user kernel's exit codes (README, "Your own kernel"): 3 it does not compile, 4 it
+// stopped (an access outside its arrays, a divergent barrier), 5 C != A x B.
+inline constexpr int kExitKernelCompile = 3;
+inline constexpr int kExitKernelFault = 4;
+inline constexpr int kExitWrongResult = 5;
+
+// A compiler's diagnostics: the first line as the message, then the compiler's own lines.
+void fail_with_details(const std::string& text) {
+  const auto nl = text.find('\n');
+  fail(text.substr(0, nl));
+  if (nl == std::string::npos) return;
+  std::istringstream rest(text.substr(nl + 1));
+  for (std::string line; std::getline(rest, line);) std::fprintf(stderr, "  %s\n", escape_control(line).c_str());
+}
+
+int record_error_exit(const RecordError& e) {
+  switch (e.kind()) {
+    case RecordError::Kind::InvalidParams: return fail(e.what()), kExitUsage;
+    case RecordError::Kind::KernelCompile: return fail_with_details(e.what()), kExitKernelCompile;
+    case RecordError::Kind::EmulatorFailed:
+    case RecordError::Kind::GpuFailed: return fail(e.what()), kExitKernelFault;
+    default: return fail(e.what());
+  }
+}
+
+// A user kernel's C is held to the reference after every recording; the trace is kept either way.
+int check_user_result(const Trace& trace, const std::string& out) {
+  const std::string wrong = check_matmul(trace.a, trace.b, trace.c, trace.launch.m, trace.launch.n, trace.launch.k);
+  if (wrong.empty()) {
+    std::printf("C equals A x B (checked in double precision)\n");
+    return 0;
+  }
+  fail(trace.launch.kernel + " computed a wrong C: " + wrong + " (the trace is in " + out + ")");
+  return kExitWrongResult;
+}
+
 }  // namespace
 
 Command add_record_command(CLI::App& parent) {
@@ -92,6 +131,8 @@ Command add_record_command(CLI::App& parent) {
   return {app, [opts, out, focus]() -> int {
             RecordParams params;
             if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err);
+            if (params.user && (!focus->blocks.empty() || focus->counters))
+              return fail("--blocks and --counters take tilescope's own kernels, not --kernel-file"), kExitUsage;
             if (!focus->blocks.empty()) {
               if (std::string why = unwritable_reason(*out); !why.empty())
                 return fail("cannot write " + *out + ": " + why);
@@ -100,7 +141,7 @@ Command add_record_command(CLI::App& parent) {
             try {
               validate(params);
             } catch (const RecordError& e) {
-              return fail(e.what());
+              return params.user ? record_error_exit(e) : fail(e.what());
             }
             if (std::string why = unwritable_reason(*out); !why.empty())
               return fail("cannot write " + *out + ": " + why);
@@ -113,8 +154,9 @@ Command add_record_command(CLI::App& parent) {
                           trace.launch.kernel.c_str(), trace.launch.tile, trace.launch.m, trace.launch.n,
                           trace.launch.k, trace.launch.device_name.c_str(),
                           static_cast<unsigned long long>(trace.events.size()), secs, out->c_str());
+              if (params.user) return check_user_result(trace, *out);
             } catch (const RecordError& e) {
-              return fail(e.what());
+              return params.user ? record_error_exit(e) : fail(e.what());
             } catch (const TraceFileError& e) {
               return fail(e.what());
             } catch (const std::bad_alloc&) {

@@ -19,9 +19,26 @@ void add_record_options(CLI::App& app, RecordOptions& o) {
   add_launch_options(app, o);
   app.add_option("--device", o.device, "gpu, cpu (the emulator) or auto")->capture_default_str();
   app.add_option("--inputs", o.inputs, "random (uniform in [-1, 1]) or integers (0..4)")->capture_default_str();
+  app.add_option("--kernel-file", o.kernel_file,
+                 "Record a kernel of your own: a file that includes <tilescope/kernel.h> (examples/kernels/)");
+  app.add_option("--entry", o.entry,
+                 "With --kernel-file: the function, void NAME(InMatrix A, InMatrix B, OutMatrix C, int M, int N, int K)");
+  app.add_option("--block", o.block, "With --kernel-file: threads per block, XxY")->capture_default_str();
+  app.add_option("--block-tile", o.block_tile,
+                 "With --kernel-file: the ROWSxCOLS cells of C one block computes (default: the block's YxX); "
+                 "the grid is ceil(N/COLS) x ceil(M/ROWS)");
+  app.add_option("-D,--define", o.defines, "With --kernel-file: a compile-time constant NAME=VALUE (repeatable)");
 }
 
 std::string to_record_params(const RecordOptions& o, RecordParams& p) {
+  if (!o.kernel_file.empty()) {
+    p.user.emplace();
+    if (std::string err = user_spec_from_flags(o.kernel_file, o.entry, o.block, o.block_tile, o.defines, *p.user);
+        !err.empty())
+      return "--kernel-file: " + err;
+  } else if (!o.entry.empty() || !o.defines.empty() || !o.block_tile.empty()) {
+    return "--entry, --block-tile and -D go with --kernel-file FILE";
+  }
   const auto kind = find_kernel(o.kernel);
   if (!kind) return "unknown kernel '" + o.kernel + "' (choose one of " + kernel_names() + ")";
   p.kernel = *kind;

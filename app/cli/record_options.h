@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <vector>
 
 #include "kernels/recorder.h"
 
@@ -17,11 +18,15 @@ struct RecordOptions {
   std::string device = "auto";
   std::string inputs = "random";
   std::uint64_t seed = 0;
+  // A kernel of the user's own (--kernel-file): replaces --kernel and --tile.
+  std::string kernel_file, entry, block = "16x16", block_tile;
+  std::vector<std::string> defines;
 };
 
 // What ran: --kernel --tile --size --m --k --n --seed.
 void add_launch_options(CLI::App& app, RecordOptions& opts);
-// The launch options, plus how to record: --device --inputs.
+// The launch options, plus how to record: --device --inputs, and a user's kernel:
+// --kernel-file --entry --block --block-tile -D.
 void add_record_options(CLI::App& app, RecordOptions& opts);
 // Fills params; returns an error message, empty when the options are valid.
 std::string to_record_params(const RecordOptions& opts, RecordParams& params);

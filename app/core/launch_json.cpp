@@ -53,6 +53,11 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
           {"seed", L.seed},
           {"arrays", arrays}};
   if (L.focused()) j["traced_blocks"] = L.traced_blocks;  // absent: every block (files written before focused traces)
+  if (const auto& u = L.user_kernel)  // absent: one of tilescope's own kernels
+    j["user_kernel"] = {{"file", u->file},
+                        {"entry", u->entry},
+                        {"defines", u->defines},
+                        {"block_tile", nlohmann::json::array({u->tile_rows, u->tile_cols})}};
   return j;
 }
 
@@ -99,6 +104,20 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
         throw nlohmann::json::type_error::create(302, "traced_blocks: ascending blocks of the grid", &*it);
       L.traced_blocks.push_back(block);
     }
+  }
+  if (const auto it = j.find("user_kernel"); it != j.end()) {
+    UserKernelInfo u;
+    u.file = it->at("file").get<std::string>();
+    u.entry = it->at("entry").get<std::string>();
+    const auto& defines = it->at("defines");
+    if (!defines.is_array()) throw nlohmann::json::type_error::create(302, "user_kernel.defines: a list", &defines);
+    for (const auto& d : defines) u.defines.push_back(d.get<std::string>());
+    const auto& tile = it->at("block_tile");
+    if (!tile.is_array() || tile.size() != 2)
+      throw nlohmann::json::type_error::create(302, "user_kernel.block_tile: [rows, cols]", &tile);
+    u.tile_rows = json_integer_or_throw<std::uint32_t>(tile.at(0));
+    u.tile_cols = json_integer_or_throw<std::uint32_t>(tile.at(1));
+    L.user_kernel = std::move(u);
   }
   return L;
 }

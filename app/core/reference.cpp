@@ -1,7 +1,9 @@
 // reference.cpp — double-precision matmul, blocked over k for cache reuse.
 #include "app/core/reference.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 
 namespace ts {
@@ -29,6 +31,55 @@ double relative_error(std::span<const float> c, std::span<const double> ref) {
     norm += ref[i] * ref[i];
   }
   return norm == 0 ? std::sqrt(diff) : std::sqrt(diff / norm);
+}
+
+std::string check_matmul(std::span<const float> a, std::span<const float> b, std::span<const float> c, int m, int n,
+                         int k) {
+  const double u = std::ldexp(1.0, -24);
+  std::vector<double> ref(static_cast<std::size_t>(n)), mag(static_cast<std::size_t>(n));
+  std::uint64_t wrong = 0;
+  double worst_excess = -1;  // error / bound of the worst cell (infinity: not finite)
+  int worst_r = 0, worst_c = 0;
+  double worst_ref = 0;
+  for (int i = 0; i < m; ++i) {
+    std::fill(ref.begin(), ref.end(), 0.0);
+    std::fill(mag.begin(), mag.end(), 0.0);
+    for (int p = 0; p < k; ++p) {
+      const double av = a[std::size_t(i) * k + p];
+      const float* brow = b.data() + std::size_t(p) * n;
+      for (int j = 0; j < n; ++j) {
+        ref[j] += av * brow[j];
+        mag[j] += std::fabs(av * brow[j]);
+      }
+    }
+    for (int j = 0; j < n; ++j) {
+      const float got = c[std::size_t(i) * n + j];
+      const double bound = 2.0 * k * u * mag[j];
+      const double err = std::fabs(double(got) - ref[j]);
+      const double excess = !std::isfinite(got) ? std::numeric_limits<double>::infinity()
+                                                : (err > bound ? (bound > 0 ? err / bound : err + 1) : 0.0);
+      if (excess == 0.0) continue;
+      ++wrong;
+      if (excess > worst_excess) {
+        worst_excess = excess;
+        worst_r = i;
+        worst_c = j;
+        worst_ref = ref[j];
+      }
+    }
+  }
+  if (wrong == 0) return {};
+  const float got = c[std::size_t(worst_r) * n + worst_c];
+  char buf[320];
+  if (std::isnan(got))
+    std::snprintf(buf, sizeof buf, "C[%d][%d] was never written (NaN) where A x B gives %.7g; %llu of %llu cells are wrong",
+                  worst_r, worst_c, worst_ref, static_cast<unsigned long long>(wrong),
+                  static_cast<unsigned long long>(std::uint64_t(m) * n));
+  else
+    std::snprintf(buf, sizeof buf, "C[%d][%d] = %.7g but A x B gives %.7g there; %llu of %llu cells are wrong", worst_r,
+                  worst_c, double(got), worst_ref, static_cast<unsigned long long>(wrong),
+                  static_cast<unsigned long long>(std::uint64_t(m) * n));
+  return buf;
 }
 
 }  // namespace ts

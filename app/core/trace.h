@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,8 +30,17 @@ struct ArrayLayout {
   std::uint64_t elements() const { return std::uint64_t{rows} * ld; }
 };
 
+// A kernel the user wrote (kernels/user/): how to compile it again.
+struct UserKernelInfo {
+  std::string file;                  // the source file, as given
+  std::string entry;                 // the function recorded
+  std::vector<std::string> defines;  // "NAME=VALUE", in order
+  std::uint32_t tile_rows = 0, tile_cols = 0;  // the cells of C one block computes
+  friend bool operator==(const UserKernelInfo&, const UserKernelInfo&) = default;
+};
+
 struct LaunchInfo {
-  std::string kernel;  // command-line name from the catalog, e.g. "tiled"
+  std::string kernel;  // command-line name from the catalog, e.g. "tiled"; "FILE:ENTRY" for a user kernel
   int tile = 0;
   int m = 0, n = 0, k = 0;
   Dim3 grid, block;
@@ -43,6 +53,7 @@ struct LaunchInfo {
   // A focused trace holds the events of these blocks only (linear ids,
   // ascending); the other blocks' threads have none. Empty: every block.
   std::vector<std::uint32_t> traced_blocks;
+  std::optional<UserKernelInfo> user_kernel;  // set for a kernel the user wrote
 
   bool focused() const { return !traced_blocks.empty(); }
   bool block_traced(std::uint32_t block_linear) const;

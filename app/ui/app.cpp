@@ -118,6 +118,7 @@ int run_app(const AppOptions& options) {
     state->advance_playback(std::chrono::duration<double>(now - last_frame).count());
     last_frame = now;
     if (state->poll_loader()) ++state->view.fit_requests;
+    state->watch_kernel_file();  // a user kernel saved in an editor records again (the idle wait is 0.5 s)
     automation.before_frame(*state);
 
     if (state->view.text_scale != applied_text_scale) {  // crisp text: rebuild the atlas at the new size

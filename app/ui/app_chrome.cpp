@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "app/ui/app_state.h"
 #include "app/ui/input.h"
@@ -23,6 +26,45 @@ ImVec4 notice_color(NoticeLevel level) {
 
 }  // namespace
 
+// File > Open kernel...: the flags of `record --kernel-file`, then Record.
+void draw_open_kernel_menu(AppState& app) {
+  if (!ImGui::BeginMenu("Open kernel...")) return;
+  KernelForm& f = app.kernel_form;
+  const float w = ImGui::GetFontSize() * 22;
+  ImGui::TextDisabled("A file that includes <tilescope/kernel.h> (examples/kernels/)");
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText("file", f.file, sizeof f.file);
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText("entry (the function)", f.entry, sizeof f.entry);
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText("block XxY", f.block, sizeof f.block);
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText("block tile ROWSxCOLS (empty: the block's)", f.block_tile, sizeof f.block_tile);
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText("defines NAME=VALUE ...", f.defines, sizeof f.defines);
+  ImGui::TextDisabled("Size, inputs and device: the Controls panel. Saving the file records it again.");
+  if (ImGui::Button("Compile and record")) {
+    std::vector<std::string> defines;
+    std::istringstream words(f.defines);
+    for (std::string d; words >> d;) defines.push_back(d);
+    UserKernelSpec spec;
+    if (std::string err = user_spec_from_flags(f.file, f.entry, f.block, f.block_tile, defines, spec); !err.empty())
+      app.notify(NoticeLevel::Error, err);
+    else
+      app.open_kernel(std::move(spec));
+    ImGui::CloseCurrentPopup();
+  }
+  if (app.params.user) {
+    ImGui::SameLine();
+    if (ImGui::Button("Back to tilescope's kernels")) {
+      app.params.user.reset();
+      app.record();
+      ImGui::CloseCurrentPopup();
+    }
+  }
+  ImGui::EndMenu();
+}
+
 float draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels, WindowLayout& layout) {
   ImGui::PushFont(app.fonts.ui);
   const float height = ImGui::GetFrameHeight();
@@ -32,6 +74,7 @@ float draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels,
   }
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Record again, new random inputs", nullptr, false, !app.busy())) app.record_new_inputs();
+    draw_open_kernel_menu(app);
     if (ImGui::MenuItem("Export PNG of the window", "F12")) app.screenshot_request = "tilescope.png";
     ImGui::TextDisabled("Open and save traces: Controls panel");
     ImGui::EndMenu();

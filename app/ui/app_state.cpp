@@ -88,6 +88,21 @@ bool AppState::wait_for_loader() {
   return installed;
 }
 
+void AppState::open_kernel(UserKernelSpec spec) {
+  params.user = std::move(spec);
+  record();
+}
+
+void AppState::watch_kernel_file() {
+  if (!params.user || now() - kernel_checked_at_ < 0.5) return;
+  kernel_checked_at_ = now();
+  const std::int64_t stamp = kernel_file_stamp(params.user->file);
+  if (stamp == 0 || stamp == params.user->file_stamp) return;
+  params.user->file_stamp = stamp;
+  notify(NoticeLevel::Info, params.user->file + " changed: compiling and recording it again");
+  record();
+}
+
 void AppState::open_trace(const std::filesystem::path& path) { loader_.open(path); }
 
 void AppState::save_trace(const std::filesystem::path& path) {
@@ -117,6 +132,8 @@ bool AppState::poll_loader() {
   install(std::move(r->trace));
   notify(NoticeLevel::Info, launch_title(trace_->trace.launch) + ": " + r->message + ", " +
                                 recorded_by(trace_->trace.launch));
+  if (!trace_->wrong_result.empty())
+    notify(NoticeLevel::Error, trace_->trace.launch.kernel + " computed a wrong C: " + trace_->wrong_result);
   return true;
 }
 
@@ -135,8 +152,14 @@ void AppState::install(std::shared_ptr<const LoadedTrace> trace) {
   }
   // The new trace's own parameters become the controls' (opening a file too).
   const LaunchInfo& L = trace_->trace.launch;
-  if (const auto kind = find_kernel(L.kernel)) params.kernel = *kind;
-  params.tile = L.tile;
+  if (const auto& u = L.user_kernel) {  // a user kernel: watch its file, and record it again as it was
+    params.user = UserKernelSpec{u->file, u->entry, L.block, static_cast<int>(u->tile_rows),
+                                 static_cast<int>(u->tile_cols), u->defines, kernel_file_stamp(u->file)};
+  } else {
+    params.user.reset();
+    if (const auto kind = find_kernel(L.kernel)) params.kernel = *kind;
+    params.tile = L.tile;
+  }
   params.m = L.m;
   params.n = L.n;
   params.k = L.k;

@@ -79,6 +79,15 @@ struct ScreenLayout {
   ScreenGrid a, b, c;
 };
 
+// What File > Open kernel... edits: the flags of `record --kernel-file`, as typed.
+struct KernelForm {
+  char file[512] = "";
+  char entry[128] = "";
+  char block[32] = "16x16";
+  char block_tile[32] = "";
+  char defines[512] = "";  // "TILE=16 BK=8": space-separated NAME=VALUE
+};
+
 class AppState {
  public:
   AppState();
@@ -131,6 +140,14 @@ class AppState {
   std::string busy_what() const { return loader_.busy_what(); }
   double busy_seconds() const { return loader_.busy_seconds(); }
 
+  // ---- a kernel of the user's own (File > Open kernel..., --kernel-file) ----
+  // Records it (params.user = spec) with the inputs on screen.
+  void open_kernel(UserKernelSpec spec);
+  // Re-records when params.user's file changed on disk (its modification time,
+  // looked at every half second); call once a frame.
+  void watch_kernel_file();
+  KernelForm kernel_form;
+
   // The GPU, probed once at start (never throws; says why when absent).
   const gpu::DeviceStatus& gpu() const { return gpu_; }
 
@@ -161,6 +178,7 @@ class AppState {
   gpu::DeviceStatus gpu_;
   std::vector<Notice> notices_;
   double start_time_ = 0.0;
+  double kernel_checked_at_ = 0.0;  // when watch_kernel_file last looked at the file
 
   struct HighlightKey {
     std::uint64_t generation = ~0ull;

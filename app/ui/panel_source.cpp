@@ -13,6 +13,7 @@
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
+#include "kernels/user/user_kernel.h"
 
 namespace ts::ui {
 namespace {
@@ -48,6 +49,7 @@ struct PanelSource : Panel {
     if (!window) return;
     const LoadedTrace* lt = app.trace();
     if (!lt) return;
+    if (const auto& user = lt->trace.launch.user_kernel) return draw_user_source(app, *lt, *user);
     const auto kind = find_kernel(lt->trace.launch.kernel);
     if (!kind) {
       ImGui::TextWrapped("This trace's kernel '%s' is unknown to this build.", lt->trace.launch.kernel.c_str());
@@ -61,6 +63,7 @@ struct PanelSource : Panel {
     }
     if (file->name != shown_file_) {
       shown_file_ = file->name;
+      user_trace_ = nullptr;
       lines_ = split_lines(file->text);
     }
     const ReplayStep s = app.step();
@@ -68,6 +71,31 @@ struct PanelSource : Panel {
     const std::vector<int> hot = tagged_lines(lines_, tag, s.phase == Phase::Barrier || s.phase == Phase::Sync);
     ImGui::TextDisabled("kernels/%s  (template instantiated with TILE = %d)", std::string(info.source_file).c_str(),
                         lt->trace.launch.tile);
+    draw_lines(app, hot);
+  }
+
+  // A user kernel: its file as it is on disk now (the trace says which file; the app
+  // records it again when it changes). It has no phase tags: nothing is lit.
+  void draw_user_source(AppState& app, const LoadedTrace& lt, const UserKernelInfo& user) {
+    const std::int64_t stamp = kernel_file_stamp(user.file);
+    if (&lt != user_trace_ || stamp != user_stamp_) {
+      user_trace_ = &lt;
+      user_stamp_ = stamp;
+      try {
+        user_text_ = read_kernel_source(user.file);
+      } catch (const UserKernelError& e) {
+        user_text_ = std::string("// ") + e.what() + "\n";
+      }
+      shown_file_ = {};
+      lines_ = split_lines(user_text_);
+    }
+    std::string defines;
+    for (const std::string& d : user.defines) defines += " -D " + d;
+    ImGui::TextDisabled("%s  (entry %s%s)", user.file.c_str(), user.entry.c_str(), defines.c_str());
+    draw_lines(app, {});
+  }
+
+  void draw_lines(AppState& app, const std::vector<int>& hot) {
     ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(app.fonts.code(app.view.presentation));
     const float line_h = ImGui::GetTextLineHeight();
@@ -88,6 +116,9 @@ struct PanelSource : Panel {
   }
 
   std::string_view shown_file_;
+  const LoadedTrace* user_trace_ = nullptr;  // the trace whose user kernel user_text_ holds
+  std::int64_t user_stamp_ = 0;
+  std::string user_text_;
   std::vector<std::string_view> lines_;
   std::vector<int> last_hot_;
 };

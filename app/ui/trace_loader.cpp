@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <new>
 
+#include "app/core/reference.h"
 #include "app/core/trace_file.h"
 #include "kernels/catalog.h"
 
@@ -23,7 +24,7 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 
 bool same_recording(const RecordParams& a, const RecordParams& b) {
   return a.kernel == b.kernel && a.tile == b.tile && a.m == b.m && a.n == b.n && a.k == b.k && a.device == b.device &&
-         a.inputs == b.inputs && a.seed == b.seed;
+         a.inputs == b.inputs && a.seed == b.seed && a.user == b.user;
 }
 
 }  // namespace
@@ -33,6 +34,8 @@ std::shared_ptr<LoadedTrace> LoadedTrace::record(const RecordParams& params) {
   auto t0 = std::chrono::steady_clock::now();
   loaded->trace = ts::record(params);
   loaded->record_ms = ms_since(t0);
+  const Trace& t = loaded->trace;
+  if (params.user) loaded->wrong_result = check_matmul(t.a, t.b, t.c, t.launch.m, t.launch.n, t.launch.k);
   t0 = std::chrono::steady_clock::now();
   loaded->index = std::make_unique<TraceIndex>(loaded->trace);
   loaded->index_ms = ms_since(t0);

@@ -33,6 +33,7 @@ struct LoadedTrace {
   std::unique_ptr<TraceIndex> index;  // refers to `trace`: a LoadedTrace never moves
   std::string origin;                 // "recorded live" or "opened t.tstrace"
   double record_ms = 0.0, index_ms = 0.0;
+  std::string wrong_result;           // a user kernel's C against A x B (reference.h); empty: right
 
   std::uint64_t memory_bytes() const { return trace.memory_bytes() + (index ? index->memory_bytes() : 0); }
 

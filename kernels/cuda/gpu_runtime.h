@@ -12,6 +12,7 @@
 #include "app/core/timing_recording.h"
 #include "app/core/trace.h"
 #include "kernels/kernel_kind.h"
+#include "kernels/user/user_kernel.h"
 
 namespace ts::gpu {
 
@@ -35,6 +36,13 @@ DeviceStatus probe();
 // Records one launch with the instrumented kernel: the same contract as
 // emu::record_launch, plus per-block SM ids and start/end times.
 void record_launch(KernelKind kind, Trace& trace);
+
+// Records a kernel the user wrote (kernels/user/): NVRTC compiles it in the
+// recorded mode (cached like the emulator's objects), the driver API loads and
+// launches it. The same contract as record_launch; trace.launch.arrays of As and
+// Bs get the shapes the kernel declared. event_limit: refused after counting.
+// Throws UserKernelError for a source that does not compile, GpuError else.
+void record_user_launch(const UserKernelSpec& spec, Trace& trace, std::uint64_t event_limit);
 
 // Whole-launch counters from the counting build of the kernels
 // (counted_kernels.cu, mode_counted.cuh): every access is grouped on the device

@@ -10,6 +10,7 @@ DeviceStatus probe() {
 }
 
 void record_launch(KernelKind, Trace&) { throw GpuError(probe().reason); }
+void record_user_launch(const UserKernelSpec&, Trace&, std::uint64_t) { throw GpuError(probe().reason); }
 void count_launch(KernelKind, Trace&, DeviceCounts&) { throw GpuError(probe().reason); }
 
 void run_plain(KernelKind, int, const float*, const float*, float*, int, int, int) {

@@ -106,6 +106,8 @@ struct Pass {
   KernelArgs args{};
   // Byte offset of each shared tile in the block's shared memory, as declared.
   std::array<std::atomic<std::int64_t>, kArrayCount>* shared_offsets = nullptr;
+  // Each shared tile's rows << 32 | cols, as declared (a user kernel's are known only here).
+  std::array<std::atomic<std::uint64_t>, kArrayCount>* shared_shapes = nullptr;
 };
 
 // A cp.async copy issued and not yet waited for: its value lands at the wait.
@@ -124,6 +126,7 @@ struct FiberThread {
   uint3 tid;
   bool at_barrier = false, done = false;
   std::uint32_t shared_declared = 0;
+  std::uint32_t declared_rows = 0, declared_cols = 0;  // the tile this thread declared last
   std::exception_ptr error;
   ctx::fiber caller;
 };
@@ -399,6 +402,10 @@ void Sink::barrier() {
 void Sink::shared_base(ArrayId array, const float* base) {
   const auto offset = static_cast<std::int64_t>((base - t_block->shared.data()) * sizeof(float));
   (*t_pass->shared_offsets)[static_cast<int>(array)].store(offset, std::memory_order_relaxed);
+  // SharedArray2D announces its base right after TS_SHARED declared its words.
+  const FiberThread& t = *t_thread;
+  (*t_pass->shared_shapes)[static_cast<int>(array)].store(std::uint64_t{t.declared_rows} << 32 | t.declared_cols,
+                                                          std::memory_order_relaxed);
 }
 
 float* shared_words(std::uint32_t rows, std::uint32_t cols) {
@@ -406,6 +413,8 @@ float* shared_words(std::uint32_t rows, std::uint32_t cols) {
   FiberThread& t = *t_thread;
   const std::uint32_t words = rows * cols;
   const std::uint32_t n = t.shared_declared++;
+  t.declared_rows = rows;
+  t.declared_cols = cols;
   if (n < br.decls.size()) {
     if (br.decls[n].words != words) fault("threads of a block declare different shared tiles");
     return br.shared.data() + br.decls[n].offset_words;
@@ -424,7 +433,12 @@ void record_launch(KernelKind kind, Trace& trace, unsigned workers) {
 
 namespace {
 
-Pass make_pass(KernelEntry entry, Trace& trace, std::array<std::atomic<std::int64_t>, kArrayCount>& shared_offsets) {
+struct SharedLayouts {
+  std::array<std::atomic<std::int64_t>, kArrayCount> offsets;
+  std::array<std::atomic<std::uint64_t>, kArrayCount> shapes;
+};
+
+Pass make_pass(KernelEntry entry, Trace& trace, SharedLayouts& shared) {
   const LaunchInfo& L = trace.launch;
   Pass pass;
   pass.rule = L.iteration_rule;
@@ -433,29 +447,44 @@ Pass make_pass(KernelEntry entry, Trace& trace, std::array<std::atomic<std::int6
   for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.arrays[a].present ? L.arrays[a].elements() : 0;
   pass.entry = entry;
   pass.args = {trace.a.data(), trace.b.data(), trace.c.data(), L.m, L.n, L.k};
-  for (auto& o : shared_offsets) o = -1;
-  pass.shared_offsets = &shared_offsets;
+  for (auto& o : shared.offsets) o = -1;
+  for (auto& s : shared.shapes) s = 0;
+  pass.shared_offsets = &shared.offsets;
+  pass.shared_shapes = &shared.shapes;
   return pass;
 }
 
-void set_shared_bases(LaunchInfo& launch, const std::array<std::atomic<std::int64_t>, kArrayCount>& shared_offsets) {
-  for (int a = 0; a < kArrayCount; ++a)
-    if (const std::int64_t off = shared_offsets[a]; off >= 0) launch.arrays[a].base = static_cast<std::uint64_t>(off);
+// Where each declared shared tile lives, and its shape as the kernel declared it.
+void set_shared_bases(LaunchInfo& launch, const SharedLayouts& shared) {
+  for (int a = 0; a < kArrayCount; ++a) {
+    const std::int64_t off = shared.offsets[a];
+    if (off < 0) continue;
+    ArrayLayout& l = launch.arrays[a];
+    l.base = static_cast<std::uint64_t>(off);
+    const std::uint64_t shape = shared.shapes[a];
+    l.present = true;
+    l.rows = static_cast<std::uint32_t>(shape >> 32);
+    l.cols = l.ld = static_cast<std::uint32_t>(shape);
+  }
 }
 
 }  // namespace
 
-void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
+void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers, std::uint64_t event_limit) {
   const LaunchInfo& L = trace.launch;
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
-  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
-  Pass pass = make_pass(entry, trace, shared_offsets);
+  SharedLayouts shared;
+  Pass pass = make_pass(entry, trace, shared);
 
   const std::uint64_t threads = L.thread_count();
   trace.thread_offsets.assign(threads + 1, 0);
   pass.counts = trace.thread_offsets.data() + 1;  // counts land one slot right, then a prefix sum
   run_pass(pass, workers);
   for (std::uint64_t t = 0; t < threads; ++t) trace.thread_offsets[t + 1] += trace.thread_offsets[t];
+  if (event_limit && trace.thread_offsets.back() > event_limit)
+    throw EmulatorError("the launch makes " + std::to_string(trace.thread_offsets.back()) +
+                        " accesses, more than the recording limit of " + std::to_string(event_limit) +
+                        " events: record a smaller size");
 
   trace.events = EventBuffer(trace.thread_offsets.back());
   std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison: every cell must be written
@@ -463,7 +492,7 @@ void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
   pass.events = trace.events.data();
   pass.offsets = trace.thread_offsets.data();
   run_pass(pass, workers);
-  set_shared_bases(trace.launch, shared_offsets);
+  set_shared_bases(trace.launch, shared);
 }
 
 std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
@@ -476,8 +505,8 @@ std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, con
     if (b >= L.grid.count()) throw EmulatorError("block " + std::to_string(b) + " is outside the grid");
   const std::uint32_t threads = L.threads_per_block();
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
-  std::array<std::atomic<std::int64_t>, kArrayCount> shared_offsets;
-  const Pass base = make_pass(entry, trace, shared_offsets);
+  SharedLayouts shared;
+  const Pass base = make_pass(entry, trace, shared);
   std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison, as in record_launch
   std::atomic<std::uint64_t> largest{0};
   struct Worker {
@@ -516,10 +545,10 @@ std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, con
         pass.events = one.events.data();
         pass.offsets = one.thread_offsets.data();
         run_block(pass, b, br);
-        set_shared_bases(one.launch, shared_offsets);
+        set_shared_bases(one.launch, shared);
         visit(w, b, one);
       });
-  set_shared_bases(trace.launch, shared_offsets);
+  set_shared_bases(trace.launch, shared);
   return largest * sizeof(Event);
 }
 

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "app/core/trace.h"
+#include "kernels/emu/kernel_args.h"
 #include "kernels/kernel_kind.h"
 
 namespace ts::emu {
@@ -43,13 +44,8 @@ std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, con
 
 // The same for any kernel compiled in the emulator's mode (tests use this to
 // check that the emulator catches kernels that a GPU would not run safely).
-struct KernelArgs {
-  const float* a;
-  const float* b;
-  float* c;
-  int m, n, k;
-};
-using KernelEntry = void (*)(const KernelArgs&);
-void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers = 0);
+// (kernel_args.h.) event_limit: refuse, after the counting pass, a launch that
+// would make more events (0: no limit; a user kernel's count is known only then).
+void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers = 0, std::uint64_t event_limit = 0);
 
 }  // namespace ts::emu

@@ -1,0 +1,123 @@
+// A kernel the user wrote is compiled with the system compiler, recorded on
+// the emulator and held to what tilescope's own kernels are held to. Every
+// case shares the compiled objects through the build tree's cache.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "app/core/reference.h"
+#include "kernels/catalog.h"
+#include "kernels/recorder.h"
+#include "kernels/user/cpu_compiler.h"
+#include "tests/kernels/user_kernel_support.h"
+
+namespace ts {
+namespace {
+
+class UserKernel : public ::testing::Test {
+ protected:
+  void SetUp() override { test::use_test_kernel_cache(); }
+};
+
+std::string record_error(const RecordParams& p, RecordError::Kind want) {
+  try {
+    record(p);
+  } catch (const RecordError& e) {
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(want)) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "recorded a kernel that should have been refused";
+  return {};
+}
+
+TEST_F(UserKernel, TiledCopyIsRightAtARaggedSize) {
+  const RecordParams p = test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 37, 29, 45);
+  const Trace t = record(p);
+  EXPECT_EQ(check_matmul(t.a, t.b, t.c, p.m, p.n, p.k), "");
+  ASSERT_TRUE(t.launch.user_kernel);
+  EXPECT_EQ(t.launch.user_kernel->entry, "matmul_tiled");
+  EXPECT_EQ(t.launch.grid, (Dim3{4, 5, 1}));  // ceil(29 / 8) x ceil(37 / 8)
+  const ArrayLayout& as = t.launch.arrays[static_cast<int>(ArrayId::As)];
+  EXPECT_TRUE(as.present);
+  EXPECT_EQ(as.rows, 8u);
+  EXPECT_EQ(as.cols, 8u);
+  EXPECT_EQ(t.launch.iteration_rule.barriers_per_iteration, 2u);  // derived from its barriers
+  EXPECT_EQ(t.launch.iteration_rule.iterations, 6u);              // ceil(45 / 8)
+}
+
+// The same source, as the catalog's kernel and as a user's file: the same trace.
+TEST_F(UserKernel, TiledCopyEqualsTheBuiltInTiledEventForEvent) {
+  for (const auto [m, n, k] : {std::array{64, 64, 64}, std::array{37, 29, 45}}) {
+    const RecordParams user = test::user_params(test::tiled_copy_file(), "matmul_tiled", 16, m, n, k);
+    RecordParams own = user;
+    own.user.reset();
+    own.kernel = KernelKind::Tiled;
+    own.tile = 16;
+    const Trace a = record(own), b = record(user);
+    ASSERT_EQ(a.thread_offsets, b.thread_offsets);
+    ASSERT_EQ(a.events.size(), b.events.size());
+    EXPECT_EQ(std::memcmp(a.events.data(), b.events.data(), a.events.size() * sizeof(Event)), 0);
+    EXPECT_EQ(a.c, b.c);
+    EXPECT_EQ(a.launch.grid, b.launch.grid);
+    for (int arr = 0; arr < kArrayCount; ++arr) {
+      EXPECT_EQ(a.launch.arrays[arr].rows, b.launch.arrays[arr].rows) << arr;
+      EXPECT_EQ(a.launch.arrays[arr].cols, b.launch.arrays[arr].cols) << arr;
+      EXPECT_EQ(a.launch.arrays[arr].base, b.launch.arrays[arr].base) << arr;
+    }
+    const IterationRule &ra = a.launch.iteration_rule, &rb = b.launch.iteration_rule;
+    EXPECT_EQ(std::memcmp(&ra, &rb, sizeof ra), 0);
+  }
+}
+
+TEST_F(UserKernel, SecondCompileComesFromTheCache) {
+  const RecordParams p = test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 8, 8, 8);
+  compile_for_emulator(*p.user);
+  const CompiledCpuKernel again = compile_for_emulator(*p.user);
+  EXPECT_TRUE(again.cached);
+  EXPECT_NE(again.entry, nullptr);
+}
+
+TEST_F(UserKernel, SyntaxErrorNamesTheUsersFileAndLine) {
+  const std::string file = std::string(TILESCOPE_SOURCE_TREE) + "/tests/kernels/data/syntax_error.cu";
+  const std::string what = record_error(test::user_params(file, "broken", 4, 8, 8, 8), RecordError::Kind::KernelCompile);
+  EXPECT_NE(what.find(file + ":5:"), std::string::npos) << what;
+  EXPECT_EQ(what.find("<tilescope wrapper>:"), std::string::npos) << what;  // no error in tilescope's own lines
+}
+
+TEST_F(UserKernel, MissingEntryIsSaidSo) {
+  const std::string what = record_error(test::user_params(test::tiled_copy_file(), "matmul_tiling", 8, 8, 8, 8),
+                                        RecordError::Kind::KernelCompile);
+  EXPECT_NE(what.find("defines no kernel matmul_tiling("), std::string::npos) << what;
+}
+
+TEST_F(UserKernel, MissingCompilerIsSaidSo) {
+  setenv("TILESCOPE_CXX", "/nonexistent/c++", 1);
+  const std::string what = record_error(test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 8, 8, 8),
+                                        RecordError::Kind::KernelUnavailable);
+  unsetenv("TILESCOPE_CXX");
+  EXPECT_NE(what.find("no C++ compiler"), std::string::npos) << what;
+}
+
+TEST_F(UserKernel, WrongResultNamesTheWorstCell) {
+  const RecordParams p = test::user_params(test::example_file("missing_barrier.cu"), "matmul_tiled", 16, 64, 64, 64);
+  const Trace t = record(p);  // it runs: only its result is wrong
+  const std::string wrong = check_matmul(t.a, t.b, t.c, p.m, p.n, p.k);
+  EXPECT_NE(wrong.find("but A x B gives"), std::string::npos) << wrong;
+  EXPECT_EQ(wrong.rfind("C[", 0), 0u) << wrong;
+}
+
+TEST_F(UserKernel, OutOfBoundsStopsTheEmulator) {
+  const std::string what =
+      record_error(test::user_params(test::example_file("missing_bounds_check.cu"), "matmul_tiled", 16, 50, 50, 50),
+                   RecordError::Kind::EmulatorFailed);
+  EXPECT_NE(what.find("access outside"), std::string::npos) << what;
+}
+
+TEST(UserKernelSpec, BadDefineIsRefusedBeforeCompiling) {
+  RecordParams p = test::user_params("x.cu", "f", 8, 8, 8, 8);
+  p.user->defines = {"1TILE=4"};
+  EXPECT_THROW(validate(p), RecordError);
+}
+
+}  // namespace
+}  // namespace ts
