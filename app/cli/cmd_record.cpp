@@ -109,6 +109,7 @@ int check_user_result(const Trace& trace, const std::string& out) {
     std::printf("C equals A x B (checked in double precision)\n");
     return 0;
   }
+  std::fflush(stdout);  // the "recorded" line first, also when both go to one pipe
   fail(trace.launch.kernel + " computed a wrong C: " + wrong + " (the trace is in " + out + ")");
   return kExitWrongResult;
 }

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/block_timing.h"  // GPU recordings only: where and when each block ran
 #include "app/core/dim3.h"
 #include "app/core/event.h"
 
@@ -62,13 +63,6 @@ struct LaunchInfo {
   bool recorded_on_gpu() const { return recorder == "gpu"; }
 };
 
-// GPU recordings only: where and when each block ran.
-struct BlockTiming {
-  std::uint32_t sm = 0;
-  std::uint32_t reserved = 0;
-  std::uint64_t start_ns = 0, end_ns = 0;  // %globaltimer
-};
-static_assert(sizeof(BlockTiming) == 24);
 
 // Events live in one uninitialised allocation: a trace of N = 256 holds
 // ~36 million of them and zero-filling 450 MB first would cost real time.

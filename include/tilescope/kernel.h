@@ -24,6 +24,7 @@
 
 #if defined(TILESCOPE_MODE_RECORDED)
 #include "kernels/cuda/mode_recorded.cuh"
+#include "kernels/cuda/recorded_thread.cuh"
 #else
 #include "kernels/emu/mode_emulator.h"
 #endif

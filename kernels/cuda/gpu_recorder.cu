@@ -4,7 +4,7 @@
 // prefix sum gives every thread its slot, the second writes the events there
 // (12 bytes each) together with each block's SM and start/end %globaltimer.
 // clang-format off
-#include "kernels/cuda/mode_recorded.cuh"
+#include "kernels/cuda/recorded_thread.cuh"
 #include "kernels/all_kernels.h"
 // clang-format on
 
@@ -15,7 +15,8 @@
 
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
-#include "kernels/cuda/device_clock.cuh"
+#include "kernels/cuda/gpu_record_passes.h"
+#include "kernels/cuda/gpu_runtime.h"
 #include "kernels/dispatch.h"
 
 namespace ts::gpu {
@@ -24,31 +25,14 @@ namespace {
 template <KernelKind KIND, int TILE>
 __global__ void recorded_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
   using namespace ts::gpu_rec;
-  const std::uint64_t me = global_thread_id();
-  const std::uint64_t block = me / (std::uint64_t{blockDim.x} * blockDim.y * blockDim.z);
-  if (c_launch.timing) {
-    atomicMin(reinterpret_cast<unsigned long long*>(&c_launch.timing[block].start_ns), global_timer_ns());
-    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) c_launch.timing[block].sm = sm_id();
-  }
-  ThreadState s{};
-  if (c_launch.events) {
-    s.out = c_launch.events + c_launch.offsets[me];
-    s.capacity = c_launch.offsets[me + 1] - c_launch.offsets[me];
-  }
-  c_launch.state[me] = s;
-
+  begin_recorded_thread();
   run_kernel<KIND, TILE>(InMatrix{a, ArrayId::A}, InMatrix{b, ArrayId::B}, OutMatrix{c, ArrayId::C}, m, n, k);
-
-  const std::uint64_t seq = c_launch.state[me].seq;
-  if (c_launch.counts) c_launch.counts[me] = seq;
-  if (c_launch.events && seq != c_launch.state[me].capacity) atomicOr(c_launch.errors, kErrUnderflow);
-  if (c_launch.timing)
-    atomicMax(reinterpret_cast<unsigned long long*>(&c_launch.timing[block].end_ns), global_timer_ns());
+  end_recorded_thread();
 }
 
 // Device memory kept between recordings.
 struct Session {
-  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, errors;
+  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, shared_shape, errors;
 };
 
 Session& session() {
@@ -71,7 +55,7 @@ void check_errors(std::uint32_t* d_errors, const char* pass) {
 
 }  // namespace
 
-void record_launch(KernelKind kind, Trace& trace) {
+void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::uint64_t event_limit) {
   LaunchInfo& L = trace.launch;
   Session& s = session();
   const std::uint64_t threads = L.thread_count();
@@ -86,12 +70,14 @@ void record_launch(KernelKind kind, Trace& trace) {
   auto* d_offsets = s.offsets.get<std::uint64_t>(threads + 1);
   auto* d_timing = s.timing.get<BlockTiming>(blocks);
   auto* d_shared = s.shared_base.get<std::uint64_t>(kArrayCount);
+  auto* d_shape = s.shared_shape.get<std::uint64_t>(kArrayCount);
   auto* d_errors = s.errors.get<std::uint32_t>(1);
   TS_CUDA_CHECK(cudaMemcpy(d_a, trace.a.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemcpy(d_b, trace.b.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));  // poison: NaN until written
   TS_CUDA_CHECK(cudaMemset(d_errors, 0, sizeof(std::uint32_t)));
   TS_CUDA_CHECK(cudaMemset(d_shared, 0xFF, kArrayCount * sizeof(std::uint64_t)));
+  TS_CUDA_CHECK(cudaMemset(d_shape, 0, kArrayCount * sizeof(std::uint64_t)));
 
   gpu_rec::RecordLaunch rl{};
   rl.rule = L.iteration_rule;
@@ -102,17 +88,11 @@ void record_launch(KernelKind kind, Trace& trace) {
   rl.state = d_state;
   rl.errors = d_errors;
 
-  const dim3 grid(L.grid.x, L.grid.y, L.grid.z), block(L.block.x, L.block.y, L.block.z);
-  auto launch = [&] {
-    dispatch(kind, L.tile, [&]<KernelKind K, int T>() {
-      recorded_kernel<K, T><<<grid, block>>>(d_a, d_b, d_c, L.m, L.n, L.k);
-    });
-    TS_CUDA_CHECK_LAUNCH();
-  };
+  auto launch = [&] { kernel.launch(d_a, d_b, d_c); };
 
   // Pass 1: count.
   rl.counts = d_counts;
-  TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_rec::c_launch, &rl, sizeof rl));
+  kernel.set_launch(&rl, sizeof rl);
   launch();
   check_errors(d_errors, "counting");
   trace.thread_offsets.assign(threads + 1, 0);
@@ -120,6 +100,9 @@ void record_launch(KernelKind kind, Trace& trace) {
                            cudaMemcpyDeviceToHost));
   for (std::uint64_t t = 0; t < threads; ++t) trace.thread_offsets[t + 1] += trace.thread_offsets[t];
   const std::uint64_t total = trace.thread_offsets.back();
+  if (event_limit && total > event_limit)
+    throw GpuError("the launch makes " + std::to_string(total) + " accesses, more than the recording limit of " +
+                   std::to_string(event_limit) + " events: record a smaller size");
 
   // Pass 2: record.
   Event* d_events = s.events.get<Event>(total ? total : 1);
@@ -133,7 +116,8 @@ void record_launch(KernelKind kind, Trace& trace) {
   rl.events = d_events;
   rl.timing = d_timing;
   rl.shared_base = d_shared;
-  TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_rec::c_launch, &rl, sizeof rl));
+  rl.shared_shape = d_shape;
+  kernel.set_launch(&rl, sizeof rl);
   launch();
   check_errors(d_errors, "recording");
 
@@ -142,13 +126,34 @@ void record_launch(KernelKind kind, Trace& trace) {
   TS_CUDA_CHECK(cudaMemcpy(trace.c.data(), d_c, mn * sizeof(float), cudaMemcpyDeviceToHost));
   trace.block_timing.resize(blocks);
   TS_CUDA_CHECK(cudaMemcpy(trace.block_timing.data(), d_timing, blocks * sizeof(BlockTiming), cudaMemcpyDeviceToHost));
-  std::uint64_t shared[kArrayCount];
+  std::uint64_t shared[kArrayCount], shape[kArrayCount];
   TS_CUDA_CHECK(cudaMemcpy(shared, d_shared, sizeof shared, cudaMemcpyDeviceToHost));
-  for (int arr = 3; arr < kArrayCount; ++arr)
-    if (L.arrays[arr].present) L.arrays[arr].base = shared[arr];  // the real shared-window address
+  TS_CUDA_CHECK(cudaMemcpy(shape, d_shape, sizeof shape, cudaMemcpyDeviceToHost));
+  for (int arr = 3; arr < kArrayCount; ++arr) {
+    if (shape[arr] == 0) continue;  // not declared
+    ArrayLayout& l = L.arrays[arr];
+    l.present = true;
+    l.base = shared[arr];  // the real shared-window address
+    l.rows = static_cast<std::uint32_t>(shape[arr] >> 32);
+    l.cols = l.ld = static_cast<std::uint32_t>(shape[arr]);
+  }
   L.arrays[0].base = reinterpret_cast<std::uint64_t>(d_a);
   L.arrays[1].base = reinterpret_cast<std::uint64_t>(d_b);
   L.arrays[2].base = reinterpret_cast<std::uint64_t>(d_c);
+}
+
+void record_launch(KernelKind kind, Trace& trace) {
+  const LaunchInfo& L = trace.launch;
+  const dim3 grid(L.grid.x, L.grid.y, L.grid.z), block(L.block.x, L.block.y, L.block.z);
+  record_passes(trace, {[](const void* rl, std::size_t bytes) {
+                          TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_rec::c_launch, rl, bytes));
+                        },
+                        [&](const float* a, const float* b, float* c) {
+                          dispatch(kind, L.tile, [&]<KernelKind K, int T>() {
+                            recorded_kernel<K, T><<<grid, block>>>(a, b, c, L.m, L.n, L.k);
+                          });
+                          TS_CUDA_CHECK_LAUNCH();
+                        }});
 }
 
 }  // namespace ts::gpu

@@ -11,7 +11,7 @@
 
 #include "app/core/dim3.h"
 #include "app/core/event.h"
-#include "app/core/trace.h"
+#include "app/core/block_timing.h"
 #include "kernels/recorded_memory.h"
 
 #define TS_KERNEL_NS ts::gpu_rec
@@ -40,6 +40,7 @@ struct RecordLaunch {
   Event* events;                        // recording pass: null while counting
   BlockTiming* timing;                  // recording pass: per block SM and times
   std::uint64_t* shared_base;           // per array: byte offset in shared memory
+  std::uint64_t* shared_shape;          // per array: rows << 32 | cols, as TS_SHARED declared it
   std::uint32_t* errors;
 };
 
@@ -150,6 +151,20 @@ TS_REC_ASYNC_COPY_API(Sink)
 
 }  // namespace ts::gpu_rec
 
-#define TS_SHARED(type, name, rows, cols)       \
-  __shared__ type name##_words[rows][cols];     \
-  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(name##_words, ::ts::ArrayId::name)
+namespace ts::gpu_rec {
+
+// A tile as TS_SHARED declares it, its shape noted for the recorder (a user
+// kernel's tiles are known only once it runs).
+template <class T, int ROWS, int COLS>
+__device__ __forceinline__ T (&declare_shared(T (&words)[ROWS][COLS], ArrayId array))[ROWS][COLS] {
+  if (c_launch.shared_shape && global_thread_id() == 0)
+    c_launch.shared_shape[static_cast<int>(array)] = std::uint64_t{ROWS} << 32 | std::uint32_t{COLS};
+  return words;
+}
+
+}  // namespace ts::gpu_rec
+
+#define TS_SHARED(type, name, rows, cols)                                                              \
+  __shared__ type name##_words[rows][cols];                                                            \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(                                 \
+      ::ts::gpu_rec::declare_shared(name##_words, ::ts::ArrayId::name), ::ts::ArrayId::name)

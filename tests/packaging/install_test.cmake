@@ -16,7 +16,7 @@ if(NOT (rc EQUAL 0))
   fail("cmake --install failed:\n${out}${err}")
 endif()
 
-set(expected bin/tilescope share/tilescope/bench/h200.json share/tilescope/timelines/h200_tiled_t16_4096.json
+set(expected bin/tilescope include/tilescope/kernel.h share/tilescope/bench/h200.json share/tilescope/timelines/h200_tiled_t16_4096.json
              share/tilescope/timelines/h200_tiled_t32_4096.json share/tilescope/ncu/memory-vs-ncu.json)
 if(HAVE_GUI)
   list(APPEND expected share/applications/tilescope.desktop share/icons/hicolor/scalable/apps/tilescope.svg)
@@ -37,6 +37,15 @@ endif()
 string(FIND "${out}" "tilescope ${VERSION}" at)
 if(NOT (at GREATER_EQUAL 0))
   fail("--version does not say 'tilescope ${VERSION}': ${out}")
+endif()
+
+# A user kernel compiles against the installed headers alone (none from the source tree).
+execute_process(COMMAND ${CMAKE_COMMAND} -E env TILESCOPE_CACHE_DIR=${WORK}/kernel-cache
+                        ${WORK}/usr/bin/tilescope record --kernel-file ${SOURCE_DIR}/examples/kernels/first_tiled.cu
+                        --entry matmul_tiled --block 8x8 -D TILE=8 --size 20 --device cpu -o ${WORK}/user.tstrace
+                WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT (rc EQUAL 0))
+  fail("the installed tilescope cannot record a user kernel: ${out}${err}")
 endif()
 foreach(word "CUDA" "GUI" "assets: ${WORK}/usr/share/tilescope")
   string(FIND "${out}" "${word}" at)

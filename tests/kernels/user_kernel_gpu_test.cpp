@@ -1,0 +1,95 @@
+// A user kernel on the GPU: NVRTC compiles it in the recorded mode, the driver
+// API runs it. A copy of kernels/tiled.h records, event for event, the trace
+// of the built-in tiled kernel on the GPU, and the emulator's trace of the
+// same file. The compile cases need libnvrtc only; the recordings need a GPU.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "app/core/reference.h"
+#include "kernels/cuda/gpu_runtime.h"
+#include "kernels/cuda/user_kernel_gpu.h"
+#include "kernels/recorder.h"
+#include "tests/kernels/user_kernel_support.h"
+
+namespace ts {
+namespace {
+
+void expect_same_events(const Trace& a, const Trace& b) {
+  ASSERT_EQ(a.thread_offsets, b.thread_offsets);
+  ASSERT_EQ(a.events.size(), b.events.size());
+  std::uint64_t differ = 0;
+  for (std::size_t i = 0; i < a.events.size(); ++i)
+    differ += std::memcmp(&a.events[i], &b.events[i], sizeof(Event)) != 0 ? 1 : 0;
+  EXPECT_EQ(differ, 0u) << "of " << a.events.size() << " events";
+  EXPECT_EQ(a.c, b.c);
+}
+
+TEST(UserKernelNvrtc, SyntaxErrorNamesTheUsersFileAndLine) {
+  test::use_test_kernel_cache();
+  const std::string file = std::string(TILESCOPE_SOURCE_TREE) + "/tests/kernels/data/syntax_error.cu";
+  try {
+    gpu::compile_for_gpu(*test::user_params(file, "broken", 4, 8, 8, 8).user, 90);
+    ADD_FAILURE() << "NVRTC compiled a syntax error";
+  } catch (const UserKernelError& e) {
+    EXPECT_EQ(e.kind(), UserKernelError::Kind::Compile);
+    EXPECT_NE(std::string(e.what()).find(file + "(5)"), std::string::npos) << e.what();
+  }
+}
+
+TEST(UserKernelNvrtc, TiledCopyCompilesAndIsCached) {
+  test::use_test_kernel_cache();
+  const UserKernelSpec spec = *test::user_params(test::tiled_copy_file(), "matmul_tiled", 16, 8, 8, 8).user;
+  gpu::compile_for_gpu(spec, 90);
+  EXPECT_TRUE(gpu::compile_for_gpu(spec, 90).cached);
+}
+
+class UserKernelGpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    test::use_test_kernel_cache();
+    const gpu::DeviceStatus st = gpu::probe();
+    if (!st.available) GTEST_SKIP() << st.reason;
+  }
+};
+
+TEST_F(UserKernelGpu, TiledCopyEqualsTheBuiltInTiledAndTheEmulator) {
+  for (const auto [m, n, k] : {std::array{64, 64, 64}, std::array{37, 29, 45}, std::array{50, 70, 33}}) {
+    for (int tile : {8, 16}) {
+      RecordParams user = test::user_params(test::tiled_copy_file(), "matmul_tiled", tile, m, n, k);
+      user.device = DeviceChoice::Gpu;
+      RecordParams own = user;
+      own.user.reset();
+      own.kernel = KernelKind::Tiled;
+      own.tile = tile;
+      RecordParams emulated = user;
+      emulated.device = DeviceChoice::Cpu;
+      const Trace on_gpu = record(user), builtin = record(own), emu = record(emulated);
+      SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) + " TILE " +
+                   std::to_string(tile));
+      EXPECT_EQ(on_gpu.launch.recorder, "gpu");
+      EXPECT_EQ(check_matmul(on_gpu.a, on_gpu.b, on_gpu.c, m, n, k), "");
+      expect_same_events(on_gpu, builtin);
+      expect_same_events(on_gpu, emu);
+      const ArrayLayout& as = on_gpu.launch.arrays[static_cast<int>(ArrayId::As)];
+      EXPECT_EQ(as.rows, static_cast<std::uint32_t>(tile));
+      EXPECT_EQ(as.cols, static_cast<std::uint32_t>(tile));
+      EXPECT_EQ(std::memcmp(&on_gpu.launch.iteration_rule, &emu.launch.iteration_rule, sizeof(IterationRule)), 0);
+    }
+  }
+}
+
+TEST_F(UserKernelGpu, OutOfBoundsIsReported) {
+  RecordParams p = test::user_params(test::example_file("missing_bounds_check.cu"), "matmul_tiled", 16, 50, 50, 50);
+  p.device = DeviceChoice::Gpu;
+  try {
+    record(p);
+    ADD_FAILURE() << "recorded an out-of-bounds kernel without a word";
+  } catch (const RecordError& e) {
+    EXPECT_EQ(e.kind(), RecordError::Kind::GpuFailed) << e.what();
+    EXPECT_NE(std::string(e.what()).find("outside its arrays"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ts
