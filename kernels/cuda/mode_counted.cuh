@@ -79,7 +79,11 @@ struct OpenRow {
 struct WarpRows {
   std::uint32_t open_combos;  // bit c: some row of combo c is open
   std::uint32_t next_stamp;
+  std::uint32_t finished;     // lanes done with the kernel: they join no more rows
   OpenRow rows[kOpenRows];
+  // One meeting's accesses, for the lane that groups them when lanes differ.
+  std::uint32_t stage_word[32];
+  std::uint8_t stage_kind[32], stage_per[32];
 };
 // Dynamic shared memory: one WarpRows per warp of the block.
 extern __shared__ WarpRows s_warp_rows[];
@@ -277,7 +281,7 @@ __device__ void join_rows(int combo, int per, unsigned group, const std::uint32_
   std::uint32_t open = 0;
   for (int i = 0; i < kOpenRows; ++i) {
     OpenRow& r = w.rows[i];
-    if (r.lanes != 0 && r.lanes == all) count_and_free(r);
+    if (r.lanes != 0 && (r.lanes | w.finished) == all) count_and_free(r);
     if (r.lanes != 0) open |= 1u << r.combo;
   }
   w.open_combos = open;
@@ -295,36 +299,49 @@ __device__ void flush_rows() {
 // lanes that are waiting or finished.
 __device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, bool padding) {
   const unsigned all = warp_lanes();
+  const std::uint32_t lane = lane_id();
+  const std::uint32_t first = __ffs(all) - 1;
   __syncwarp(all);
+  WarpRows& w = my_rows();
   const unsigned idle = __ballot_sync(all, kind >= kCombos);
   if (idle == all) {  // every lane waits or is done: a barrier some lanes never reach is flagged
     const unsigned finished = __ballot_sync(all, kind == kFinished);
-    if (finished != 0 && finished != all && lane_id() == static_cast<std::uint32_t>(__ffs(all) - 1))
-      atomicOr(c_count.errors, kErrDivergentBarrier);
+    if (finished != 0 && finished != all && lane == first) atomicOr(c_count.errors, kErrDivergentBarrier);
     return idle;
   }
-  const unsigned group = __match_any_sync(all, kind);
-  if (kind >= kCombos) return idle;
-  const std::uint32_t lane = lane_id();
-  const bool none_open = (my_rows().open_combos >> kind & 1u) == 0;
-  if (per == 1 && group == all && none_open) {
-    count_together(kind, group, word, padding);
+  // The common case: every lane still running makes the same scalar access and
+  // no earlier partial request of it is open: one request, counted at once.
+  const unsigned group = __match_any_sync(all, kind * 8 + per);
+  const bool together = kind < kCombos && per == 1 && idle == w.finished && (group | idle) == all &&
+                        (w.open_combos >> kind & 1u) == 0;
+  if (__all_sync(all, kind >= kCombos || together)) {
+    if (kind < kCombos) count_together(kind, group, word, padding);
     return idle;
   }
-  // The general path: the group's lowest lane gathers the words.
-  std::uint32_t words[32];
-  for (unsigned m = group; m; m &= m - 1) {
-    const int src = __ffs(m) - 1;
-    words[src] = __shfl_sync(group, word, src);
+  // Otherwise one lane groups the meeting's accesses by kind and width, and
+  // each group joins the open requests (or is counted, when complete).
+  w.stage_word[lane] = word;
+  w.stage_kind[lane] = static_cast<std::uint8_t>(kind);
+  w.stage_per[lane] = static_cast<std::uint8_t>(per);
+  const unsigned padding_lanes = __ballot_sync(all, padding);
+  __syncwarp(all);
+  if (lane == first) {
+    for (unsigned pending = all & ~idle; pending;) {
+      const int lead = __ffs(pending) - 1;
+      const int k = w.stage_kind[lead], p = w.stage_per[lead];
+      unsigned same = 0;
+      for (unsigned m = pending; m; m &= m - 1) {
+        const int l = __ffs(m) - 1;
+        if (w.stage_kind[l] == k && w.stage_per[l] == p) same |= 1u << l;
+      }
+      if ((same | w.finished) == all && (w.open_combos >> k & 1u) == 0)
+        count_row(k, p, same, w.stage_word, padding_lanes & same);
+      else
+        join_rows(k, p, same, w.stage_word, padding_lanes & same, all);
+      pending &= ~same;
+    }
   }
-  const std::uint32_t padding_lanes = __ballot_sync(group, padding);
-  if (lane == static_cast<std::uint32_t>(__ffs(group) - 1)) {
-    if (group == all && none_open)
-      count_row(kind, per, group, words, padding_lanes);
-    else
-      join_rows(kind, per, group, words, padding_lanes, all);
-  }
-  __syncwarp(group);
+  __syncwarp(all);
   return idle;
 }
 
@@ -404,6 +421,7 @@ struct Sink {
   // After the kernel's body: meet the lanes still running until all are done.
   __device__ static void finish() {
     const unsigned all = warp_lanes();
+    atomicOr(&my_rows().finished, 1u << lane_id());
     while (meet(kFinished, 0, 1, false) != all) {
     }
     if (lane_id() == static_cast<std::uint32_t>(__ffs(all) - 1)) flush_rows();
