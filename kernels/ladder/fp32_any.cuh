@@ -1,12 +1,14 @@
 // fp32_any.cuh — the FP32 kernel template behind `fp32-best`: the double-buffer
 // rung's warptiled cp.async pipeline (copies spread between the multiply-adds,
 // docs/ladder-notes.md runs 6-8) made to take any shape and any split of k.
-//  - any M, N, K: A is copied one word at a time (stored transposed), so its
-//    rows need no alignment; B is copied as float4 when its rows are 16-byte
-//    aligned (VEC, n a multiple of 4) and one word at a time otherwise; C is
-//    stored as float4 or word by word to match. Rows and columns past the
-//    edge are clamped to the last valid one (they reach only cells of C that
-//    are never stored); only the last k-tile, if partial, zero-fills.
+//  - any M, N, K, with row strides of their own (lda, ldb, ldc): A is copied
+//    one word at a time (stored transposed), so its rows need no alignment
+//    (but rows that start on 32-byte sectors cost half the sectors); B is
+//    copied as float4, so ldb must be a multiple of 4 (fp32_best.cu pads B
+//    into a copy where n is not); C is stored as float4 where ldc and C allow,
+//    else word by word. Rows and columns past the edge are clamped to the
+//    last valid one (they reach only cells of C that are never stored); only
+//    the last k-tile, if partial, zero-fills.
 //  - split-K: block z of the grid sums k in [z * k_chunk, (z + 1) * k_chunk)
 //    and adds its tile into C with atomics (C zeroed before the launch), so a
 //    grid too small to fill the SMs can be multiplied by the number of splits.
@@ -23,26 +25,19 @@
 namespace ts::ladder {
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int GROUP_M_, int SPREAD_,
-          int MIN_BLOCKS_, bool VEC_>
+          int MIN_BLOCKS_>
 struct Fp32AnyConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int STAGES = STAGES_, GROUP_M = GROUP_M_, SPREAD = SPREAD_, MIN_BLOCKS = MIN_BLOCKS_;
-  static constexpr bool VEC = VEC_;
   static constexpr int kThreads = 32 * (BM / WM) * (BN / WN);
   static constexpr int kLda = BM + 4;  // padded: a warp's transposed copies (8 k x 4 rows) hit 32 banks
   static constexpr int kAFloats = BK * kLda, kStageFloats = kAFloats + BK * BN;
   static constexpr int kSharedBytes = STAGES * kStageFloats * 4;
-  // A: runs of 8 k of kARows rows per pass. B: kBWidth floats per copy over kBRows k per pass.
+  // A: runs of 8 k of kARows rows per pass. B: float4 over kBRows k per pass.
   static constexpr int kARows = kThreads / 8, kAPasses = BM / kARows, kAHalves = BK / 8;
-  static constexpr int kBWidth = VEC ? 4 : 1;
-  static constexpr int kBChunks = BN / kBWidth, kBRows = kThreads / kBChunks, kBPasses = BK / kBRows;
+  static constexpr int kBChunks = BN / 4, kBRows = kThreads / kBChunks, kBPasses = BK / kBRows;
   static constexpr int kACopies = kAHalves * kAPasses, kCopies = kACopies + kBPasses;
   static constexpr int kCopyRuns = (kCopies + SPREAD - 1) / SPREAD;
-  // float4 copies keep one source pointer per pass; word copies take a whole
-  // column of the k-tile each and walk one pointer down it (a pointer per
-  // pass would be 32 more register pairs).
-  static constexpr int kBPointers = VEC ? kBPasses : 1;
-  static_assert(VEC || kBRows == 1, "word copies of B: one column of the k-tile per thread");
   static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
   static_assert(BK % 8 == 0 && BM % kARows == 0, "threads copy whole runs of 8 k of A");
   static_assert(kThreads % kBChunks == 0 && BK % kBRows == 0, "threads copy whole rows of B");
@@ -51,9 +46,11 @@ struct Fp32AnyConfig {
 };
 
 // Writes (or, for a split of k, atomically adds) one thread's patch of C,
-// skipping what falls outside M x N.
-template <bool VEC, class Patch>
-__device__ __forceinline__ void store_patch(const Patch& patch, float* C, int M, int N, int row0, int col0, bool add) {
+// skipping what falls outside M x N: as float4 when VEC (N and ldc multiples
+// of 4, C 16-byte aligned), else word by word.
+template <class Patch>
+__device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ldc, int M, int N, int row0, int col0,
+                                            bool add, bool vec) {
   constexpr int kTM = sizeof(patch.acc) / sizeof(patch.acc[0]), kTN = sizeof(patch.acc[0]) / sizeof(float);
 #pragma unroll
   for (int pm = 0; pm < kTM / 4; ++pm)
@@ -65,8 +62,8 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int M,
       for (int pn = 0; pn < kTN / 4; ++pn) {
         const int col = col0 + patch.col_of(pn);
         const float* v = &patch.acc[4 * pm + i][4 * pn];
-        float* dst = C + row * N + col;
-        if constexpr (VEC) {
+        float* dst = C + row * ldc + col;
+        if (vec) {
           if (col >= N) continue;
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
           if (add) atomicAdd(reinterpret_cast<float4*>(dst), make_float4(v[0], v[1], v[2], v[3]));
@@ -89,10 +86,10 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int M,
 
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
-    fp32_any(const float* __restrict__ A, const float* __restrict__ B, float* __restrict__ C, int M, int N, int K,
-             int k_chunk) {
+    fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
+             int M, int N, int K, int k_chunk, bool vec_c) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, kLda = Cfg::kLda, S = Cfg::STAGES;
-  constexpr int kStageBytes = Cfg::kStageFloats * 4, kW = Cfg::kBWidth;
+  constexpr int kStageBytes = Cfg::kStageFloats * 4;
   extern __shared__ __align__(16) float shared[];
   int block_row, block_col;
   swizzled_block<Cfg::GROUP_M>(ceil_div(M, BM), ceil_div(N, BN), block_row, block_col);
@@ -104,13 +101,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk at
   // k br + q * kBRows, column bc; its source pointers advance one k-tile per tile issued.
   const int ar = t / 8, ac = t % 8;
-  const int br = t / Cfg::kBChunks, bc = t % Cfg::kBChunks * kW;
+  const int br = t / Cfg::kBChunks, bc = t % Cfg::kBChunks * 4;
   const float* a_src[Cfg::kAPasses];
 #pragma unroll
-  for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * K + k0 + ac;
-  const float* b_src[Cfg::kBPointers];
+  for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * lda + k0 + ac;
+  const float* b_src[Cfg::kBPasses];
 #pragma unroll
-  for (int q = 0; q < Cfg::kBPointers; ++q) b_src[q] = B + (k0 + br + q * Cfg::kBRows) * N + min(col0 + bc, N - kW);
+  for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * Cfg::kBRows) * ldb + min(col0 + bc, ldb - 4);
   const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
   const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
   int k_next = 0;  // the k (within the split) where the next tile issued starts
@@ -118,10 +115,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     k_next += BK;
 #pragma unroll
     for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] += BK;
-    if constexpr (Cfg::VEC) {
 #pragma unroll
-      for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] += BK * N;
-    }
+    for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] += BK * ldb;
   };
 
   // Copy c of a whole tile into the stage at a_sh / b_sh (no bounds test).
@@ -131,12 +126,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
       cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
     } else {
       const int q = c - Cfg::kACopies;
-      if constexpr (Cfg::VEC) {
-        cp_async_16(b_sh + q * Cfg::kBRows * BN * 4, b_src[q]);
-      } else {
-        cp_async_4(b_sh + q * BN * 4, b_src[0]);
-        b_src[0] += N;
-      }
+      cp_async_16(b_sh + q * Cfg::kBRows * BN * 4, b_src[q]);
     }
   };
   // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
@@ -157,13 +147,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
 #pragma unroll
       for (int q = 0; q < Cfg::kBPasses; ++q) {
         const bool in = k_next + br + q * Cfg::kBRows < klen;
-        float* const dst = base + Cfg::kAFloats + (br + q * Cfg::kBRows) * BN + bc;
-        if constexpr (Cfg::VEC) {
-          cp_async_16(dst, in ? b_src[q] : B, in);
-        } else {  // word copies walk down the column
-          cp_async_4(dst, in ? b_src[0] : B, in);
-          b_src[0] += N;
-        }
+        cp_async_16(base + Cfg::kAFloats + (br + q * Cfg::kBRows) * BN + bc, in ? b_src[q] : B, in);
       }
     }
     advance();
@@ -220,7 +204,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
   for (; tile < tiles; ++tile) compute_tile(std::false_type{});
   cp_async_wait<0>();  // no copy may outlive the block
-  store_patch<Cfg::VEC>(patch, C, M, N, row0 + warp_m * Cfg::WM, col0 + warp_n * Cfg::WN, gridDim.z > 1);
+  store_patch(patch, C, ldc, M, N, row0 + warp_m * Cfg::WM, col0 + warp_n * Cfg::WN, gridDim.z > 1, vec_c);
 }
 
 }  // namespace ts::ladder

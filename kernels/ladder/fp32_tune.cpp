@@ -1,6 +1,5 @@
 // fp32_tune.cpp — the measurements behind fp32-best's rule (fp32_best.cu):
-// every plan (block tile x split of k, and word copies where float4 would
-// do) checked against cuBLAS over the whole matrix, then timed against cuBLAS
+// every plan (block tile x split of k) checked against cuBLAS over the whole matrix, then timed against cuBLAS
 // SGEMM in the same run, per shape; the rule's own pick is marked '*'.
 // docs/ladder-notes.md records the output and the rule drawn from it.
 //
@@ -30,8 +29,7 @@ struct Shape {
 std::vector<Fp32Plan> plans() {
   std::vector<Fp32Plan> all;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (int splits : {1, 2, 3, 4, 6, 8}) all.push_back({tile, splits, false});
-  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) all.push_back({tile, 1, true});
+    for (int splits : {1, 2, 3, 4, 6, 8}) all.push_back({tile, splits});
   return all;
 }
 
@@ -43,7 +41,8 @@ int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
   TS_CUDA_CHECK(cudaStreamCreate(&stream));
   gpu::DeviceBuffer da, db, dc;
   int wrong = 0;
-  std::printf("%-16s %-22s %10s %10s %8s %10s\n", "shape", "plan", "ms", "GFLOP/s", "%cuBLAS", "err/cuBLAS");
+  std::printf("%-16s %-22s %10s %10s %8s %10s %8s\n", "shape", "plan", "ms", "GFLOP/s", "%cuBLAS", "err/cuBLAS",
+              "model");
   for (const Shape& s : shapes) {
     const std::size_t cells = std::size_t(s.m) * s.n;
     float* a = da.get<float>(std::size_t(s.m) * s.k);
@@ -73,7 +72,7 @@ int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
       }
       const double err = std::sqrt(diff / norm);
       const bool ok = std::isfinite(err) && err < gpu::kFp32Tolerance;
-      const bool picked = p.tile == pick.tile && p.splits == pick.splits && !p.words;
+      const bool picked = p.tile == pick.tile && p.splits == pick.splits;
       const std::string name = (picked ? "*" : " ") + fp32_plan_name(p);
       if (!ok) {
         ++wrong;
@@ -81,8 +80,8 @@ int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
         continue;
       }
       const double ms = time_ms([&] { launch_fp32_plan(p, a, b, c, s.m, s.n, s.k, stream); });
-      std::printf("%-16s %-22s %10.4f %10.1f %8.1f %10.2e\n", shape, name.c_str(), ms, gflops(s, ms),
-                  100.0 * cublas_ms / ms, err);
+      std::printf("%-16s %-22s %10.4f %10.1f %8.1f %10.2e %8.1f\n", shape, name.c_str(), ms, gflops(s, ms),
+                  100.0 * cublas_ms / ms, err, fp32_plan_cost(p, s.m, s.n, s.k, sm_count));
     }
     const double again = time_ms([&] { cublas.gemm_fp32(a, b, c, s.m, s.n, s.k, stream); });
     std::printf("%-16s %-22s %10.4f %10.1f %8.1f  (again: the run's drift)\n", shape, "cublas-fp32", again,
