@@ -25,10 +25,13 @@
 namespace ts::ladder {
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int GROUP_M_, int SPREAD_,
-          int MIN_BLOCKS_>
+          int MIN_BLOCKS_, bool LEAN_TAIL_ = false>
 struct Fp32AnyConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int STAGES = STAGES_, GROUP_M = GROUP_M_, SPREAD = SPREAD_, MIN_BLOCKS = MIN_BLOCKS_;
+  // The last STAGES - 1 k-tiles (no copies to spread) as a loop of two k at a
+  // time instead of a second fully unrolled body: less code to fetch cold.
+  static constexpr bool LEAN_TAIL = LEAN_TAIL_;
   static constexpr int kThreads = 32 * (BM / WM) * (BN / WN);
   static constexpr int kLda = BM + 4;  // padded: a warp's transposed copies (8 k x 4 rows) hit 32 banks
   static constexpr int kAFloats = BK * kLda, kStageFloats = kAFloats + BK * BN;
@@ -177,6 +180,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     const int fill = stage == 0 ? S - 1 : stage - 1;
     const std::uint32_t a_sh = a_dst + fill * kStageBytes, b_sh = b_dst + fill * kStageBytes;
     if constexpr (!kSpread) load_tile(fill);
+    if constexpr (!kSpread && Cfg::LEAN_TAIL) {
+      static_assert(BK % 2 == 0, "two k at a time");
+#pragma unroll 1
+      for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry
+        patch.load_fragments(a[1], b[1], as, kLda, bs, BN, kk + 1);
+        patch.outer_product(a[0], b[0]);
+        patch.load_fragments(a[0], b[0], as, kLda, bs, BN, kk + 2);
+        patch.outer_product(a[1], b[1]);
+      }
+      patch.load_fragments(a[1], b[1], as, kLda, bs, BN, BK - 1);
+      patch.outer_product(a[0], b[0]);
+    } else {
 #pragma unroll
     for (int kk = 0; kk < BK - 1; ++kk) {
       patch.load_fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, kLda, bs, BN, kk + 1);
@@ -186,6 +201,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
           if (c / Cfg::SPREAD * (BK - 1) / Cfg::kCopyRuns == kk) copy(c, a_sh, b_sh);
       }
       patch.outer_product(a[kk % 2], b[kk % 2]);
+    }
     }
     if constexpr (kSpread) advance();
     cp_async_commit();

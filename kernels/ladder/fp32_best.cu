@@ -20,9 +20,15 @@ using Tile128x256 = Fp32AnyConfig<128, 256, 32, 64, 64, 16, 8, 3, 8, 6, 1>;
 // so one block's start and end overlap the others' multiply-adds.
 using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
 
+// The same two with a lean tail (fp32_any.cuh): an experiment of run 10.
+using Tile128x256Lean = Fp32AnyConfig<128, 256, 32, 64, 64, 16, 8, 3, 8, 6, 1, true>;
+using Tile64x128Lean = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3, true>;
+
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1},
     {"64x128", 64, 128, 32, 3},
+    {"128x256 lean", 128, 256, 32, 1},
+    {"64x128 lean", 64, 128, 32, 3},
 };
 
 // dst (rows x ld) = src (rows x cols) with columns cols..ld-1 zero.
@@ -92,7 +98,7 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count) {
   // Blocks on the busiest SM.
   const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, sm_count);
   double cost;
-  if (plan.tile == 0) {
+  if (t.blocks_per_sm == 1) {
     // One block at a time per SM; each pays ~11 k-tiles of start and end (fit at k = 1024 and 4096).
     cost = per_sm * (k_tiles + 11);
   } else {
@@ -110,7 +116,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count) {
   Fp32Plan best{0, 1};
   double best_cost = fp32_plan_cost(best, m, n, k, sm_count);
   const int k_tiles = ceil_div(k, 32);
-  for (int tile = 0; tile < int(std::size(kTiles)); ++tile)
+  for (int tile = 0; tile < 2; ++tile)
     for (int s = 1; s <= 8 && (s == 1 || k_tiles / s >= 4); ++s) {
       const double cost = fp32_plan_cost({tile, s}, m, n, k, sm_count);
       if (cost < best_cost * 0.98) {  // a split must win clearly: the model is rough
@@ -141,8 +147,12 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
     }
   }
   const int splits = std::max(plan.splits, 1);
-  if (plan.tile == 0) launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream);
-  else launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream);
+  switch (plan.tile) {
+    case 0: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    case 1: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    case 2: launch_tile<Tile128x256Lean>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    default: launch_tile<Tile64x128Lean>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+  }
 }
 
 void launch_fp32_best(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
