@@ -9,6 +9,8 @@
 //    else word by word. Rows and columns past the edge are clamped to the
 //    last valid one (they reach only cells of C that are never stored); only
 //    the last k-tile, if partial, zero-fills.
+//  - one fully unrolled loop body (the k-tiles whose successor is whole, with
+//    copies spread), and a small two-k loop for the last STAGES - 1 tiles.
 //  - split-K: block z of the grid sums k in [z * k_chunk, (z + 1) * k_chunk)
 //    and adds its tile into C with atomics (C zeroed before the launch), so a
 //    grid too small to fill the SMs can be multiplied by the number of splits.
@@ -25,13 +27,10 @@
 namespace ts::ladder {
 
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int GROUP_M_, int SPREAD_,
-          int MIN_BLOCKS_, bool LEAN_TAIL_ = false>
+          int MIN_BLOCKS_>
 struct Fp32AnyConfig {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
   static constexpr int STAGES = STAGES_, GROUP_M = GROUP_M_, SPREAD = SPREAD_, MIN_BLOCKS = MIN_BLOCKS_;
-  // The last STAGES - 1 k-tiles (no copies to spread) as a loop of two k at a
-  // time instead of a second fully unrolled body: less code to fetch cold.
-  static constexpr bool LEAN_TAIL = LEAN_TAIL_;
   static constexpr int kThreads = 32 * (BM / WM) * (BN / WN);
   static constexpr int kLda = BM + 4;  // padded: a warp's transposed copies (8 k x 4 rows) hit 32 banks
   static constexpr int kAFloats = BK * kLda, kStageFloats = kAFloats + BK * BN;
@@ -180,7 +179,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     const int fill = stage == 0 ? S - 1 : stage - 1;
     const std::uint32_t a_sh = a_dst + fill * kStageBytes, b_sh = b_dst + fill * kStageBytes;
     if constexpr (!kSpread) load_tile(fill);
-    if constexpr (!kSpread && Cfg::LEAN_TAIL) {
+    if constexpr (!kSpread) {
+      // The last k-tiles (nothing to spread) as a loop of two k at a time, not
+      // a second fully unrolled body: that one's code, fetched cold by every
+      // block, cost 3-20% (docs/ladder-notes.md, run 11).
       static_assert(BK % 2 == 0, "two k at a time");
 #pragma unroll 1
       for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry

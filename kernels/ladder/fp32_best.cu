@@ -20,15 +20,9 @@ using Tile128x256 = Fp32AnyConfig<128, 256, 32, 64, 64, 16, 8, 3, 8, 6, 1>;
 // so one block's start and end overlap the others' multiply-adds.
 using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
 
-// The same two with a lean tail (fp32_any.cuh): an experiment of run 10.
-using Tile128x256Lean = Fp32AnyConfig<128, 256, 32, 64, 64, 16, 8, 3, 8, 6, 1, true>;
-using Tile64x128Lean = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3, true>;
-
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1},
     {"64x128", 64, 128, 32, 3},
-    {"128x256 lean", 128, 256, 32, 1},
-    {"64x128 lean", 64, 128, 32, 3},
 };
 
 // dst (rows x ld) = src (rows x cols) with columns cols..ld-1 zero.
@@ -99,31 +93,37 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count) {
   const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, sm_count);
   double cost;
   if (t.blocks_per_sm == 1) {
-    // One block at a time per SM; each pays ~11 k-tiles of start and end (fit at k = 1024 and 4096).
-    cost = per_sm * (k_tiles + 11);
+    // One block at a time per SM; each pays ~1 k-tile of start and end (fit at k = 1024 and 4096).
+    cost = per_sm * (k_tiles + 1);
   } else {
-    // Three at a time: a full round of three takes 0.8 of a 128x256 k-tile per
-    // k-tile; a last round of two (8 warps) 0.53, of one (4 warps) 0.45.
-    // Start and end, overlapped by the other blocks, ~3 k-tiles.
+    // Three at a time: a full round of three takes 0.78 of a 128x256 k-tile
+    // per k-tile; a last round of two (8 warps) 0.53, of one (4 warps) 0.45.
+    // Start and end ~1.3 k-tiles.
     const double last[] = {0, 0.45, 0.53};
-    cost = (per_sm / 3 * 0.8 + last[per_sm % 3]) * (k_tiles + 3);
+    cost = (per_sm / 3 * 0.78 + last[per_sm % 3]) * (k_tiles + 1.3);
   }
-  // Each extra split zeroes C and adds its share of it atomically: ~0.8 units per 1024 x 1024 of C.
-  return cost + 0.8 * (s - 1) * (double(m) * n / (1 << 20));
+  // Each extra split zeroes C and adds its share of it atomically, mostly
+  // overlapped with other blocks' work: ~0.1 units per 1024 x 1024 of C.
+  return cost + 0.1 * (s - 1) * (double(m) * n / (1 << 20));
 }
 
 Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count) {
   Fp32Plan best{0, 1};
   double best_cost = fp32_plan_cost(best, m, n, k, sm_count);
   const int k_tiles = ceil_div(k, 32);
-  for (int tile = 0; tile < 2; ++tile)
-    for (int s = 1; s <= 8 && (s == 1 || k_tiles / s >= 4); ++s) {
+  for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
+    const int blocks = ceil_div(m, kTiles[tile].block_m) * ceil_div(n, kTiles[tile].block_n);
+    // Split only to fill one round of the SMs (splitting a grid of several
+    // rounds never paid in run 11), keeping at least 4 k-tiles per split.
+    for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && blocks * (s - 1) < sm_count * kTiles[tile].blocks_per_sm));
+         ++s) {
       const double cost = fp32_plan_cost({tile, s}, m, n, k, sm_count);
       if (cost < best_cost * 0.98) {  // a split must win clearly: the model is rough
         best = {tile, s};
         best_cost = cost;
       }
     }
+  }
   return best;
 }
 
@@ -147,12 +147,8 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
     }
   }
   const int splits = std::max(plan.splits, 1);
-  switch (plan.tile) {
-    case 0: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
-    case 1: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
-    case 2: launch_tile<Tile128x256Lean>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
-    default: launch_tile<Tile64x128Lean>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
-  }
+  if (plan.tile == 0) launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream);
+  else launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream);
 }
 
 void launch_fp32_best(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {

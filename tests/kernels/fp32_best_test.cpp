@@ -5,6 +5,7 @@
 // the grid alone cannot fill the SMs.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <random>
 
 #include "app/core/reference.h"
@@ -79,7 +80,8 @@ TEST(Fp32BestRule, SplitsOnlyWhereTheGridIsSmall) {
   EXPECT_GT(small.splits, 1) << fp32_plan_name(small);
   const Fp32Plan short_k = fp32_best_plan(1024, 1024, 64, sms);
   EXPECT_EQ(short_k.splits, 1) << "two k-tiles are not worth splitting: " << fp32_plan_name(short_k);
-  EXPECT_EQ(fp32_best_plan(4096, 4096, 1024, sms).tile, 1) << "short k: three blocks per SM overlap start and end";
+  for (const auto& s : {std::array<int, 3>{8192, 8192, 1024}, {4097, 4097, 4097}, {3001, 4097, 2999}})
+    EXPECT_EQ(fp32_best_plan(s[0], s[1], s[2], sms).splits, 1) << "a grid that fills the SMs is not split";
   for (const int e : {128, 1000, 2048, 3001, 8192}) {
     const Fp32Plan p = fp32_best_plan(e, e, e, sms);
     ASSERT_GE(p.tile, 0);
