@@ -3,8 +3,8 @@
 # square and the non-square shapes) plus the two ragged shapes of the
 # any-shape target (3001x4097x2999, 4097^3), every kernel and cuBLAS, median
 # of 20, written as <gpu>.json and <gpu>.csv (h100, h200: the names under
-# assets/bench/) into $OUT, or $RESULTS under gpu-checks.sh. About 5 minutes
-# on an H100. Prints fp32-best's and tf32-wgmma's share of cuBLAS per shape
+# assets/bench/) into $OUT, or $RESULTS under gpu-checks.sh. 162 s on an
+# H100 (2026-11-23). Prints fp32-best's and tf32-wgmma's share of cuBLAS per shape
 # last; the targets (docs/ladder-notes.md) are figures here, not enforced.
 set -uo pipefail
 BIN=${BIN:-$PWD/.gpu-bin}
