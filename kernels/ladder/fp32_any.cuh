@@ -48,8 +48,8 @@ struct Fp32AnyConfig {
 };
 
 // Writes (or, for a split of k, atomically adds) one thread's patch of C,
-// skipping what falls outside M x N: as float4 when VEC (N and ldc multiples
-// of 4, C 16-byte aligned), else word by word.
+// skipping what falls outside M x N: as float4 when `vec` (N and ldc
+// multiples of 4, C 16-byte aligned), else word by word.
 template <class Patch>
 __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ldc, int M, int N, int row0, int col0,
                                             bool add, bool vec) {

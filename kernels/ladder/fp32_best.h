@@ -3,7 +3,8 @@
 // (so that small grids still fill the SMs) by the rule in fp32_best.cu, whose
 // measurements are in docs/ladder-notes.md. Any M, N, K: where k or n leaves
 // the rows of A or B off 32- or 16-byte boundaries, the plan runs on padded
-// copies of them (kept in a workspace that grows to the largest shape seen).
+// copies of them, kept in one process-wide workspace that grows to the
+// largest shape seen (so calls on streams that overlap must not need it).
 #pragma once
 
 #include <cuda_runtime.h>
