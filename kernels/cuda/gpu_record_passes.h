@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 
 #include "app/core/trace.h"
 
@@ -21,7 +22,9 @@ struct InstrumentedKernel {
 
 // Inputs from trace.a and trace.b, C (poisoned with NaN first) back into
 // trace.c, the events, block timings and shared tiles' places and shapes into
-// trace. event_limit: refuse (GpuError) after the counting pass; 0: none.
-void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::uint64_t event_limit = 0);
+// trace. focus: only these blocks (a focused trace, recorder.h); empty: all.
+// event_limit: refuse (GpuError) after the counting pass; 0: none.
+void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<const std::uint32_t> focus = {},
+                   std::uint64_t event_limit = 0);
 
 }  // namespace ts::gpu

@@ -3,6 +3,9 @@
 // Two launches, as in the emulator: the first counts each thread's events, a
 // prefix sum gives every thread its slot, the second writes the events there
 // (12 bytes each) together with each block's SM and start/end %globaltimer.
+// A focused recording launches the whole grid too, but only the chosen blocks
+// run the kernel (the others return at once) and only they have slots, so at
+// N = 4096 it costs one block's events, not the launch's.
 // clang-format off
 #include "kernels/cuda/recorded_thread.cuh"
 #include "kernels/all_kernels.h"
@@ -11,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "kernels/cuda/cuda_check.cuh"
@@ -25,6 +29,7 @@ namespace {
 template <KernelKind KIND, int TILE>
 __global__ void recorded_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
   using namespace ts::gpu_rec;
+  if (!block_traced()) return;
   begin_recorded_thread();
   run_kernel<KIND, TILE>(InMatrix{a, ArrayId::A}, InMatrix{b, ArrayId::B}, OutMatrix{c, ArrayId::C}, m, n, k);
   end_recorded_thread();
@@ -32,7 +37,7 @@ __global__ void recorded_kernel(const float* a, const float* b, float* c, int m,
 
 // Device memory kept between recordings.
 struct Session {
-  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, shared_shape, errors;
+  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, shared_shape, errors, block_slot;
 };
 
 Session& session() {
@@ -55,11 +60,13 @@ void check_errors(std::uint32_t* d_errors, const char* pass) {
 
 }  // namespace
 
-void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::uint64_t event_limit) {
+void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<const std::uint32_t> focus,
+                   std::uint64_t event_limit) {
   LaunchInfo& L = trace.launch;
   Session& s = session();
-  const std::uint64_t threads = L.thread_count();
-  const std::size_t blocks = L.grid.count();
+  const std::uint64_t per_block = L.threads_per_block();
+  const std::size_t blocks = focus.empty() ? L.grid.count() : focus.size();
+  const std::uint64_t threads = blocks * per_block;  // the recorded threads
   const std::size_t mk = trace.a.size(), kn = trace.b.size(), mn = trace.c.size();
 
   float* d_a = s.a.get<float>(mk);
@@ -87,6 +94,13 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::uint64_t
   for (int arr = 3; arr < kArrayCount; ++arr) rl.elements[arr] = L.arrays[arr].present ? L.arrays[arr].elements() : 0;
   rl.state = d_state;
   rl.errors = d_errors;
+  if (!focus.empty()) {
+    std::vector<std::uint32_t> slot(L.grid.count(), gpu_rec::kNotTraced);
+    for (std::size_t i = 0; i < focus.size(); ++i) slot.at(focus[i]) = static_cast<std::uint32_t>(i);
+    auto* d_slot = s.block_slot.get<std::uint32_t>(slot.size());
+    TS_CUDA_CHECK(cudaMemcpy(d_slot, slot.data(), slot.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    rl.block_slot = d_slot;
+  }
 
   auto launch = [&] { kernel.launch(d_a, d_b, d_c); };
 
@@ -124,8 +138,19 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::uint64_t
   trace.events = EventBuffer(total);
   TS_CUDA_CHECK(cudaMemcpy(trace.events.data(), d_events, total * sizeof(Event), cudaMemcpyDeviceToHost));
   TS_CUDA_CHECK(cudaMemcpy(trace.c.data(), d_c, mn * sizeof(float), cudaMemcpyDeviceToHost));
-  trace.block_timing.resize(blocks);
-  TS_CUDA_CHECK(cudaMemcpy(trace.block_timing.data(), d_timing, blocks * sizeof(BlockTiming), cudaMemcpyDeviceToHost));
+  if (focus.empty()) {
+    trace.block_timing.resize(blocks);
+    TS_CUDA_CHECK(cudaMemcpy(trace.block_timing.data(), d_timing, blocks * sizeof(BlockTiming), cudaMemcpyDeviceToHost));
+  } else {
+    // The traced blocks' threads take their places in the launch; the others have no events.
+    std::vector<std::uint64_t> compact = std::move(trace.thread_offsets);
+    trace.thread_offsets.assign(L.thread_count() + 1, 0);
+    for (std::size_t i = 0; i < focus.size(); ++i)
+      for (std::uint64_t th = 0; th < per_block; ++th)
+        trace.thread_offsets[focus[i] * per_block + th + 1] = compact[i * per_block + th + 1] - compact[i * per_block + th];
+    for (std::uint64_t th = 0; th < L.thread_count(); ++th) trace.thread_offsets[th + 1] += trace.thread_offsets[th];
+    L.traced_blocks.assign(focus.begin(), focus.end());
+  }
   std::uint64_t shared[kArrayCount], shape[kArrayCount];
   TS_CUDA_CHECK(cudaMemcpy(shared, d_shared, sizeof shared, cudaMemcpyDeviceToHost));
   TS_CUDA_CHECK(cudaMemcpy(shape, d_shape, sizeof shape, cudaMemcpyDeviceToHost));
@@ -134,7 +159,7 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::uint64_t
     ArrayLayout& l = L.arrays[arr];
     l.present = true;
     l.base = shared[arr];  // the real shared-window address
-    l.rows = static_cast<std::uint32_t>(shape[arr] >> 32);
+    l.rows = static_cast<std::uint32_t>(shape[arr] >> 32);  // as the kernel declared it
     l.cols = l.ld = static_cast<std::uint32_t>(shape[arr]);
   }
   L.arrays[0].base = reinterpret_cast<std::uint64_t>(d_a);
@@ -142,18 +167,18 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::uint64_t
   L.arrays[2].base = reinterpret_cast<std::uint64_t>(d_c);
 }
 
-void record_launch(KernelKind kind, Trace& trace) {
+void record_launch(KernelKind kind, Trace& trace, std::span<const std::uint32_t> focus) {
   const LaunchInfo& L = trace.launch;
   const dim3 grid(L.grid.x, L.grid.y, L.grid.z), block(L.block.x, L.block.y, L.block.z);
-  record_passes(trace, {[](const void* rl, std::size_t bytes) {
-                          TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_rec::c_launch, rl, bytes));
-                        },
-                        [&](const float* a, const float* b, float* c) {
-                          dispatch(kind, L.tile, [&]<KernelKind K, int T>() {
-                            recorded_kernel<K, T><<<grid, block>>>(a, b, c, L.m, L.n, L.k);
-                          });
-                          TS_CUDA_CHECK_LAUNCH();
-                        }});
+  InstrumentedKernel kernel;
+  kernel.set_launch = [](const void* rl, std::size_t bytes) {
+    TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_rec::c_launch, rl, bytes));
+  };
+  kernel.launch = [&](const float* a, const float* b, float* c) {
+    dispatch(kind, L.tile, [&]<KernelKind K, int T>() { recorded_kernel<K, T><<<grid, block>>>(a, b, c, L.m, L.n, L.k); });
+    TS_CUDA_CHECK_LAUNCH();
+  };
+  record_passes(trace, kernel, focus);
 }
 
 }  // namespace ts::gpu

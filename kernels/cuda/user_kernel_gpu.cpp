@@ -166,7 +166,7 @@ void record_user_launch(const UserKernelSpec& spec, Trace& trace, std::uint64_t 
              "launching the user kernel");
     check_cu(cuCtxSynchronize(), "running the user kernel");
   };
-  record_passes(trace, kernel, event_limit);
+  record_passes(trace, kernel, {}, event_limit);
 }
 
 }  // namespace ts::gpu
