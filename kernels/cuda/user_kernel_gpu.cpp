@@ -36,10 +36,46 @@ void check_nvrtc(nvrtcResult r, const char* what) {
   if (r != NVRTC_SUCCESS) throw GpuError(std::string(what) + ": " + nvrtcGetErrorString(r));
 }
 
+// The driver API through the runtime's entry points, not by linking libcuda: a CUDA
+// build must still start (and say there is no GPU) on a machine without the driver.
+struct DriverApi {
+  decltype(&::cuModuleLoadData) module_load_data = nullptr;
+  decltype(&::cuModuleGetFunction) module_get_function = nullptr;
+  decltype(&::cuModuleGetGlobal) module_get_global = nullptr;
+  decltype(&::cuMemcpyHtoD) memcpy_htod = nullptr;
+  decltype(&::cuLaunchKernel) launch_kernel = nullptr;
+  decltype(&::cuCtxSynchronize) ctx_synchronize = nullptr;
+  decltype(&::cuGetErrorString) get_error_string = nullptr;
+};
+
+template <class F>
+void entry_point(const char* name, F& fn) {
+  void* p = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  TS_CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found));
+  if (!p || found != cudaDriverEntryPointSuccess) throw GpuError(std::string("the CUDA driver has no ") + name);
+  fn = reinterpret_cast<F>(p);
+}
+
+const DriverApi& driver() {
+  static const DriverApi api = [] {
+    DriverApi d;
+    entry_point("cuModuleLoadData", d.module_load_data);
+    entry_point("cuModuleGetFunction", d.module_get_function);
+    entry_point("cuModuleGetGlobal", d.module_get_global);
+    entry_point("cuMemcpyHtoD", d.memcpy_htod);
+    entry_point("cuLaunchKernel", d.launch_kernel);
+    entry_point("cuCtxSynchronize", d.ctx_synchronize);
+    entry_point("cuGetErrorString", d.get_error_string);
+    return d;
+  }();
+  return api;
+}
+
 void check_cu(CUresult r, const char* what) {
   if (r == CUDA_SUCCESS) return;
   const char* name = nullptr;
-  cuGetErrorString(r, &name);
+  driver().get_error_string(r, &name);
   throw GpuError(std::string(what) + ": " + (name ? name : "CUDA driver error " + std::to_string(r)));
 }
 
@@ -67,10 +103,11 @@ const LoadedModule& load(const fs::path& cubin) {
   std::ifstream in(cubin, std::ios::binary);
   std::string image((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   LoadedModule m;
-  check_cu(cuModuleLoadData(&m.module, image.data()), "loading the compiled user kernel");
-  check_cu(cuModuleGetFunction(&m.kernel, m.module, "tilescope_user_kernel"), "finding the user kernel's entry");
+  const DriverApi& cu = driver();
+  check_cu(cu.module_load_data(&m.module, image.data()), "loading the compiled user kernel");
+  check_cu(cu.module_get_function(&m.kernel, m.module, "tilescope_user_kernel"), "finding the user kernel's entry");
   // The mangled name of ts::gpu_rec::c_launch (a namespace-scope variable: stable across compilers).
-  check_cu(cuModuleGetGlobal(&m.launch_desc, &m.launch_bytes, m.module, "_ZN2ts7gpu_rec8c_launchE"),
+  check_cu(cu.module_get_global(&m.launch_desc, &m.launch_bytes, m.module, "_ZN2ts7gpu_rec8c_launchE"),
            "finding the user kernel's launch description");
   return g_modules.emplace(cubin, m).first->second;
 }
@@ -156,15 +193,15 @@ void record_user_launch(const UserKernelSpec& spec, Trace& trace, std::uint64_t 
   InstrumentedKernel kernel;
   kernel.set_launch = [&](const void* desc, std::size_t bytes) {
     if (bytes != m.launch_bytes) throw GpuError("the user kernel was compiled against another kernel API");
-    check_cu(cuMemcpyHtoD(m.launch_desc, desc, bytes), "setting the user kernel's launch");
+    check_cu(driver().memcpy_htod(m.launch_desc, desc, bytes), "setting the user kernel's launch");
   };
   kernel.launch = [&](const float* a, const float* b, float* c) {
     int mm = L.m, nn = L.n, kk = L.k;
     void* args[] = {&a, &b, &c, &mm, &nn, &kk};
-    check_cu(cuLaunchKernel(m.kernel, L.grid.x, L.grid.y, L.grid.z, L.block.x, L.block.y, L.block.z, 0, nullptr, args,
+    check_cu(driver().launch_kernel(m.kernel, L.grid.x, L.grid.y, L.grid.z, L.block.x, L.block.y, L.block.z, 0, nullptr, args,
                             nullptr),
              "launching the user kernel");
-    check_cu(cuCtxSynchronize(), "running the user kernel");
+    check_cu(driver().ctx_synchronize(), "running the user kernel");
   };
   record_passes(trace, kernel, {}, event_limit);
 }

@@ -27,7 +27,7 @@ void expect_same_events(const Trace& a, const Trace& b) {
 
 TEST(UserKernelNvrtc, SyntaxErrorNamesTheUsersFileAndLine) {
   test::use_test_kernel_cache();
-  const std::string file = std::string(TILESCOPE_SOURCE_TREE) + "/tests/kernels/data/syntax_error.cu";
+  const std::string file = test::source_tree() + "/tests/kernels/data/syntax_error.cu";
   try {
     gpu::compile_for_gpu(*test::user_params(file, "broken", 4, 8, 8, 8).user, 90);
     ADD_FAILURE() << "NVRTC compiled a syntax error";

@@ -13,20 +13,28 @@
 
 namespace ts::test {
 
-// Points the compiled-kernel cache at the build tree, once per process.
-inline void use_test_kernel_cache() { setenv("TILESCOPE_CACHE_DIR", TILESCOPE_TEST_KERNEL_CACHE, 1); }
+// Points the compiled-kernel cache at the build tree, unless the environment names one
+// (the GPU check runs these tests away from the build machine).
+inline void use_test_kernel_cache() { setenv("TILESCOPE_CACHE_DIR", TILESCOPE_TEST_KERNEL_CACHE, 0); }
+
+// The source tree: $TILESCOPE_SOURCE_TREE, else the one this test was built from.
+inline std::string source_tree() {
+  const char* env = std::getenv("TILESCOPE_SOURCE_TREE");
+  return env && *env ? env : TILESCOPE_SOURCE_TREE;
+}
 
 // kernels/tiled.h's function, pasted into a file of its own: its template
 // parameter TILE becomes a -D constant, nothing else changes.
 inline std::string tiled_copy_file() {
-  std::ifstream in(std::string(TILESCOPE_SOURCE_TREE) + "/kernels/tiled.h");
+  std::ifstream in(source_tree() + "/kernels/tiled.h");
   std::stringstream all;
   all << in.rdbuf();
   const std::string text = all.str();
   const auto begin = text.find("TS_DEVICE inline void matmul_tiled(");
   const auto end = text.find("\n}\n", begin);
   if (begin == std::string::npos || end == std::string::npos) return {};
-  const std::filesystem::path dir = std::filesystem::path(TILESCOPE_TEST_KERNEL_CACHE) / "sources";
+  use_test_kernel_cache();
+  const std::filesystem::path dir = std::filesystem::path(std::getenv("TILESCOPE_CACHE_DIR")) / "sources";
   std::filesystem::create_directories(dir);
   const std::filesystem::path file = dir / "tiled_copy.cu";
   const std::string body = "#include <tilescope/kernel.h>\n\n" + text.substr(begin, end + 3 - begin);
@@ -37,7 +45,7 @@ inline std::string tiled_copy_file() {
 }
 
 inline std::string example_file(const std::string& name) {
-  return std::string(TILESCOPE_SOURCE_TREE) + "/examples/kernels/" + name;
+  return source_tree() + "/examples/kernels/" + name;
 }
 
 inline RecordParams user_params(const std::string& file, const std::string& entry, int tile, int m, int n, int k) {

@@ -78,7 +78,7 @@ TEST_F(UserKernel, SecondCompileComesFromTheCache) {
 }
 
 TEST_F(UserKernel, SyntaxErrorNamesTheUsersFileAndLine) {
-  const std::string file = std::string(TILESCOPE_SOURCE_TREE) + "/tests/kernels/data/syntax_error.cu";
+  const std::string file = test::source_tree() + "/tests/kernels/data/syntax_error.cu";
   const std::string what = record_error(test::user_params(file, "broken", 4, 8, 8, 8), RecordError::Kind::KernelCompile);
   EXPECT_NE(what.find(file + ":5:"), std::string::npos) << what;
   EXPECT_EQ(what.find("<tilescope wrapper>:"), std::string::npos) << what;  // no error in tilescope's own lines
