@@ -130,7 +130,15 @@ LaunchCounters count_launch(const RecordParams& params, const CountedBlockHook& 
                           " for the inputs, the per-element load counts and one block per worker; the limit is " +
                           gib(limit) + " (a quarter of this machine's memory, at most 8 GiB)");
   gpu::DeviceStatus status;
-  const bool on_gpu = choose_gpu(params, status);
+  bool on_gpu = choose_gpu(params, status);
+  if (on_gpu && rung_config(params.kernel).wide_accesses) {
+    // The counting build groups one word per lane; a float4 or a cp.async is not one word.
+    if (params.device == DeviceChoice::Gpu)
+      throw RecordError(RecordError::Kind::InvalidParams,
+                        "the GPU counting build does not count float4 or cp.async accesses yet: count " +
+                            std::string(kernel_info(params.kernel).name) + " on the emulator (--device cpu)");
+    on_gpu = false;
+  }
   if (on_gpu && on_block)
     throw RecordError(RecordError::Kind::InvalidParams, "a focused recording streams blocks on the emulator only");
   Trace t = prepare_launch(params);

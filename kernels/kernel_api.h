@@ -24,6 +24,14 @@
 #define TS_INLINE inline __attribute__((always_inline))
 #endif
 
+// Unroll the loop that follows in the CUDA builds (the trip count is a
+// compile-time constant); the emulator's compiler decides for itself.
+#if defined(__CUDACC__)
+#define TS_UNROLL _Pragma("unroll")
+#else
+#define TS_UNROLL
+#endif
+
 #if !defined(TS_KERNEL_NS)
 #error "include a mode header (plain, recorded or emulator) before a kernel header"
 #endif

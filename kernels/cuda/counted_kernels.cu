@@ -22,7 +22,7 @@ using gpu_count::kCombos;
 using gpu_count::kFields;
 
 template <KernelKind KIND, int TILE>
-__global__ void counted_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
+__global__ void __launch_bounds__(max_block_threads(KIND)) counted_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
   using namespace ts::gpu_count;
   const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
   const unsigned me = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
@@ -79,6 +79,8 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
   std::uint32_t errors = 0;
   TS_CUDA_CHECK(cudaMemcpy(&errors, d_errors, sizeof errors, cudaMemcpyDeviceToHost));
   if (errors & gpu_count::kErrOutOfBounds) throw GpuError("the counting kernel made an access outside its arrays");
+  if (errors & gpu_count::kErrWideAccess)
+    throw GpuError("the counting kernel made float4 or cp.async accesses, which it does not count");
 
   std::vector<unsigned long long> totals(kCombos * kFields);
   TS_CUDA_CHECK(cudaMemcpy(totals.data(), d_totals, totals.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));

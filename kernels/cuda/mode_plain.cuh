@@ -3,7 +3,8 @@
 #pragma once
 
 #define TS_KERNEL_NS ts::plain
-#define TS_SHARED(type, name, rows, cols) __shared__ type name[rows][cols]
+// 16-byte aligned: a tile may be read and written as float4.
+#define TS_SHARED(type, name, rows, cols) __shared__ __align__(16) type name[rows][cols]
 
 namespace ts::plain {
 using InMatrix = const float* __restrict__;
