@@ -22,8 +22,8 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
   static_assert(kLanesM * kLanesN == 32 && TM % 4 == 0 && TN % 4 == 0, "32 lanes of 4 x 4 pieces");
   static_assert(BM * BK % (4 * kThreads) == 0 && BK * BN % (4 * kThreads) == 0, "threads copy whole float4 tiles");
   static_assert(STAGES >= 2, "a pipeline needs a buffer to fill and one to read");
-  TS_SHARED(float, As, STAGES * BK, BM + 4);  // stage s: rows s * BK ..; transposed, As[k][m], padded
-  TS_SHARED(float, Bs, STAGES * BK, BN);
+  TS_SHARED_ALIGNED(float, As, STAGES * BK, BM + 4);  // stage s: rows s * BK ..; transposed, As[k][m], padded
+  TS_SHARED_ALIGNED(float, Bs, STAGES * BK, BN);
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warpRow = warp / kWarpsN * WM, warpCol = warp % kWarpsN * WN;  // the warp tile in the block tile

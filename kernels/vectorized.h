@@ -15,8 +15,8 @@ TS_DEVICE inline void matmul_vectorized(InMatrix A, InMatrix B, OutMatrix C, int
   constexpr int kThreads = (BM / TM) * (BN / TN);
   static_assert(BM * BK / 4 == kThreads && BK * BN / 4 == kThreads, "each thread stages one float4 of A and of B");
   static_assert(TM % 4 == 0 && TN % 4 == 0, "registers are filled four at a time");
-  TS_SHARED(float, As, BK, BM);  // transposed: As[k][m]
-  TS_SHARED(float, Bs, BK, BN);
+  TS_SHARED_ALIGNED(float, As, BK, BM);  // transposed: As[k][m]
+  TS_SHARED_ALIGNED(float, Bs, BK, BN);
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   const int t = threadIdx.x;
   const int threadRow = (t / (BN / TN)) * TM, threadCol = (t % (BN / TN)) * TN;  // this thread's patch

@@ -19,8 +19,8 @@ TS_DEVICE inline void matmul_warptile(InMatrix A, InMatrix B, OutMatrix C, int M
   constexpr int kLanesM = WM / TM, kLanesN = WN / TN;  // a warp's lanes as a kLanesM x kLanesN grid
   static_assert(kLanesM * kLanesN == 32 && TM % 4 == 0 && TN % 4 == 0, "32 lanes of 4 x 4 pieces");
   static_assert(BM * BK % (4 * kThreads) == 0 && BK * BN % (4 * kThreads) == 0, "threads stage whole float4 tiles");
-  TS_SHARED(float, As, BK, BM + 4);  // transposed, As[k][m], 4 words of padding a row
-  TS_SHARED(float, Bs, BK, BN);
+  TS_SHARED_ALIGNED(float, As, BK, BM + 4);  // transposed, As[k][m], 4 words of padding a row
+  TS_SHARED_ALIGNED(float, Bs, BK, BN);
   const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int warpRow = warp / kWarpsN * WM, warpCol = warp % kWarpsN * WN;  // the warp tile in the block tile

@@ -3,8 +3,9 @@
 #pragma once
 
 #define TS_KERNEL_NS ts::plain
-// 16-byte aligned: a tile may be read and written as float4.
-#define TS_SHARED(type, name, rows, cols) __shared__ __align__(16) type name[rows][cols]
+#define TS_SHARED(type, name, rows, cols) __shared__ type name[rows][cols]
+// A tile read or written as float4 (or by 16-byte cp.async): 16-byte aligned.
+#define TS_SHARED_ALIGNED(type, name, rows, cols) __shared__ __align__(16) type name[rows][cols]
 
 namespace ts::plain {
 using InMatrix = const float* __restrict__;

@@ -57,9 +57,13 @@ TEST_P(Invariants, ProgramOrderPerThread) {
     const bool loads_by_k = t.launch.iteration_rule.global_by_k != 0;
     const Event* last = nullptr;
     for (std::size_t i = 0; i < ev.size(); ++i) {
-      if (i > 0) ASSERT_LE(ev[i - 1].epoch, ev[i].epoch) << "thread " << th << " event " << i;
+      if (i > 0) {
+        ASSERT_LE(ev[i - 1].epoch, ev[i].epoch) << "thread " << th << " event " << i;
+      }
       if (loads_by_k && ev[i].is_global_load()) continue;
-      if (last) ASSERT_LE(last->iter, ev[i].iter) << "thread " << th << " event " << i;
+      if (last) {
+        ASSERT_LE(last->iter, ev[i].iter) << "thread " << th << " event " << i;
+      }
       last = &ev[i];
     }
     for (std::size_t i = 0; i < ev.size(); ++i) {
