@@ -10,7 +10,9 @@
 #    counting builds at the small ragged shapes;
 #  - the plain build (NAME) against the benchmark-only kernel it replaced
 #    (NAME-before) at 4096^3, median of 20 runs, same run: the figure the
-#    conversion must hold (within 2% of its GFLOP/s).
+#    conversion must hold (within 2% of its GFLOP/s);
+#  - where the toolkit has cuobjdump, the SASS of both in the built tilescope:
+#    FFMA, LDS.128, LDG.E.128 and all instructions of each main loop.
 set -uo pipefail
 rc=0
 results=${RESULTS:-${OUT:-.}}
@@ -47,4 +49,8 @@ awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; ++i) col[$i] = i; h = 1; next}
     }
     exit bad
   }' "$results/bench_rungs.csv" | tee "$results/bench_rungs_compare.txt" || rc=1
+if command -v cuobjdump > /dev/null; then
+  python3 scripts/sass-loop-counts.py "$BIN/tilescope" --match plain_rung _before > "$results/rungs_sass.txt" 2>&1 || rc=1
+  cat "$results/rungs_sass.txt"
+fi
 exit $rc
