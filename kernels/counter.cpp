@@ -90,7 +90,7 @@ void count_on_gpu(const RecordParams& params, Trace& t, LaunchCounters& out, con
   st.memory = dc.memory;
   for (int a = 0; a < kArrayCount; ++a)
     for (int op = 0; op < 2; ++op) {
-      const std::uint64_t n = dc.memory.by_array[a][op].accesses;
+      const std::uint64_t n = dc.events[a][op];
       st.counts.by_array[a][op] = n;
       st.counts.by_space[static_cast<int>(space_of(static_cast<ArrayId>(a)))][op] += n;
     }
@@ -105,6 +105,7 @@ void count_on_gpu(const RecordParams& params, Trace& t, LaunchCounters& out, con
   complete_reuse(r, t.launch);
   out.shared_reuse_counted = false;
   out.block_buffers_bytes = dc.device_bytes;
+  out.split_requests = dc.split_requests;
   t.launch.recorder = "gpu";
   t.launch.device_name = device;
 }
@@ -130,15 +131,7 @@ LaunchCounters count_launch(const RecordParams& params, const CountedBlockHook& 
                           " for the inputs, the per-element load counts and one block per worker; the limit is " +
                           gib(limit) + " (a quarter of this machine's memory, at most 8 GiB)");
   gpu::DeviceStatus status;
-  bool on_gpu = choose_gpu(params, status);
-  if (on_gpu && rung_config(params.kernel).wide_accesses) {
-    // The counting build groups one word per lane; a float4 or a cp.async is not one word.
-    if (params.device == DeviceChoice::Gpu)
-      throw RecordError(RecordError::Kind::InvalidParams,
-                        "the GPU counting build does not count float4 or cp.async accesses yet: count " +
-                            std::string(kernel_info(params.kernel).name) + " on the emulator (--device cpu)");
-    on_gpu = false;
-  }
+  const bool on_gpu = choose_gpu(params, status);
   if (on_gpu && on_block)
     throw RecordError(RecordError::Kind::InvalidParams, "a focused recording streams blocks on the emulator only");
   Trace t = prepare_launch(params);
@@ -163,6 +156,7 @@ LaunchCounters count_launch(const RecordParams& params, const CountedBlockHook& 
 nlohmann::json counters_to_json(const LaunchCounters& c) {
   nlohmann::json j = stats_to_json(c.launch, c.events, c.threads, c.stats);
   if (!c.shared_reuse_counted) j["shared_reads_per_staged_value"] = nullptr;
+  if (c.launch.recorded_on_gpu()) j["split_requests"] = c.split_requests;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   j["counted"] = true;

@@ -22,7 +22,6 @@ struct RungConfig {
   // tile's reads; a pipeline's copies run ahead, their loads stamped by k-tile.
   int barriers_per_tile = 2, barriers_before = 0;
   bool loads_ahead = false;
-  bool wide_accesses = false;  // float4 or cp.async: beyond what the GPU counting build counts
 };
 
 constexpr RungConfig rung_config(KernelKind kind) {
@@ -36,17 +35,16 @@ constexpr RungConfig rung_config(KernelKind kind) {
     // blocktile-2d's tiles, every global access a float4 and the register reads too.
     case KernelKind::Vectorized:
       return {.bm = 128, .bn = 128, .bk = 8, .tm = 8, .tn = 8, .threads = 256, .multiple_of = 4,
-              .a_transposed = true, .shared_reads_per_k = 8 + 8, .wide_accesses = true};
+              .a_transposed = true, .shared_reads_per_k = 8 + 8};
     // 128 x 128 x 16 in 8 warps of 64 x 32; a lane's 8 x 8 cells are 4 x 4 pieces.
     case KernelKind::Warptile:
       return {.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8, .wm = 64, .wn = 32, .threads = 256,
-              .multiple_of = 4, .a_transposed = true, .a_pad = 4, .shared_reads_per_k = 8 + 8,
-              .wide_accesses = true};
+              .multiple_of = 4, .a_transposed = true, .a_pad = 4, .shared_reads_per_k = 8 + 8};
     // warptile's tiles fed by a 2-stage cp.async pipeline: one barrier per k-tile.
     case KernelKind::DoubleBuffer:
       return {.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 8, .wm = 64, .wn = 32, .stages = 2, .threads = 256,
               .multiple_of = 4, .a_transposed = true, .a_pad = 4, .shared_reads_per_k = 8 + 8,
-              .barriers_per_tile = 1, .barriers_before = 1, .loads_ahead = true, .wide_accesses = true};
+              .barriers_per_tile = 1, .barriers_before = 1, .loads_ahead = true};
     default: return {};
   }
 }
