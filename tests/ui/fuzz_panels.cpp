@@ -56,11 +56,11 @@ int frame(std::vector<std::unique_ptr<Panel>>& panels, AppState& app) {
 }
 
 // Frames until what the panels draw stops changing (their background
-// analyses have landed), at most ~0.2 s.
+// analyses, on fuzzer-sized traces, land within a few frames).
 void settled_frames(std::vector<std::unique_ptr<Panel>>& panels, AppState& app) {
   int last = -1, now = frame(panels, app);
-  for (int i = 0; i < 100 && now != last; ++i) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  for (int i = 0; i < 200 && now != last; ++i) {
+    std::this_thread::sleep_for(std::chrono::microseconds(200));
     last = now;
     now = frame(panels, app);
   }
