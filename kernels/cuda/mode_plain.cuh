@@ -2,6 +2,10 @@
 // __shared__ arrays, nothing recorded. These are the kernels the benchmark times.
 #pragma once
 
+#include <cstdint>
+
+#include "kernels/api/mma.h"
+
 #define TS_KERNEL_NS ts::plain
 #define TS_SHARED(type, name, rows, cols) __shared__ type name[rows][cols]
 
@@ -33,5 +37,39 @@ __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commi
 template <int PENDING>
 __device__ __forceinline__ void cp_async_wait() {
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+}
+// Warp-level TF32 mma.sync m16n8k8 (kernels/api/mma.h has the layouts and
+// the recorded versions). Needs sm_80.
+using FragA = std::uint32_t[4];
+using FragB = std::uint32_t[2];
+using FragC = float[4];
+__device__ __forceinline__ int lane_id() {
+  return static_cast<int>(((threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x) % 32);
+}
+// One ldmatrix.x4: lanes 0-15 point at rows 0-15 of columns col..col+3,
+// lanes 16-31 at the same rows of col+4..col+7; lane l receives row l/4, word
+// l%4 of each 8 x 4 block, which is the A fragment. Rows 16-byte aligned.
+template <class Tile>
+__device__ __forceinline__ void load_matrix_a(FragA& a, Tile& tile, int row, int col) {
+  const int lane = lane_id();
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+               : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+               : "r"(shared_address(tile[row + lane % 16][col + (lane / 16) * 4])));
+  for (int s = 0; s < 4; ++s) a[s] = ::ts::mma::to_tf32(a[s]);
+}
+template <class Tile>
+__device__ __forceinline__ void load_matrix_b(FragB& b, Tile& tile, int row, int col) {
+  const int lane = lane_id();
+  for (int s = 0; s < 2; ++s) {
+    const ::ts::mma::Coord at = ::ts::mma::b_coord(lane, s);
+    b[s] = ::ts::mma::to_tf32(__float_as_uint(tile[row + at.row][col + at.col]));
+  }
+}
+__device__ __forceinline__ void mma_tf32(FragC& c, const FragA& a, const FragB& b) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
 }
 }  // namespace ts::plain
