@@ -8,8 +8,11 @@
 
 #define TS_KERNEL_NS ts::plain
 #define TS_SHARED(type, name, rows, cols) __shared__ type name[rows][cols]
+#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) \
+  type(&name)[rows][cols] = *reinterpret_cast<type(*)[rows][cols]>(::ts::plain::dynamic_shared + (first_word))
 
 namespace ts::plain {
+extern __shared__ __align__(16) float dynamic_shared[];  // the launch's dynamic shared memory
 using InMatrix = const float* __restrict__;
 using OutMatrix = float* __restrict__;
 
@@ -33,6 +36,12 @@ __device__ __forceinline__ void cp_async4(float& dst, const float& src) {
 // A ragged edge: zeros, stored directly (nothing to fetch).
 __device__ __forceinline__ void cp_async16_zero(float& dst) { store4(dst, make_float4(0.0f, 0.0f, 0.0f, 0.0f)); }
 __device__ __forceinline__ void cp_async4_zero(float& dst) { dst = 0.0f; }
+// The copy, or 16 zero bytes when !in_bounds (src is then not read): one
+// cp.async with a source size of 16 or 0.
+__device__ __forceinline__ void cp_async16_or_zero(float& dst, const float& src, bool in_bounds) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(&src),
+               "r"(in_bounds ? 16 : 0));
+}
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int PENDING>
 __device__ __forceinline__ void cp_async_wait() {
@@ -66,10 +75,14 @@ __device__ __forceinline__ void load_matrix_b(FragB& b, Tile& tile, int row, int
   }
 }
 __device__ __forceinline__ void mma_tf32(FragC& c, const FragA& a, const FragB& b) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap();  // TF32 mma.sync needs sm_80 (the ladder is built for sm_80 and newer only)
+#else
   asm volatile(
       "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
       "{%0, %1, %2, %3};\n"
       : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
       : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
 }
 }  // namespace ts::plain

@@ -174,3 +174,4 @@ TS_REC_MMA_API(Sink)
 #define TS_SHARED(type, name, rows, cols)       \
   __shared__ type name##_words[rows][cols];     \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(name##_words, ::ts::ArrayId::name)
+#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) TS_SHARED(type, name, rows, cols)

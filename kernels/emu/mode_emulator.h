@@ -65,3 +65,4 @@ TS_REC_MMA_API(Sink)
   auto& name##_words = ::ts::emu::shared_tile<type, rows, cols>();                 \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::emu::Sink> name(name##_words, \
                                                                    ::ts::ArrayId::name)
+#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) TS_SHARED(type, name, rows, cols)

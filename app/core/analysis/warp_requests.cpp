@@ -166,7 +166,11 @@ void WarpAligner::ldmatrix_addresses(const WarpRequest& req) {
   if (req.count != kWarpSize || req.width != Width::B16 || !ev[lanes[0].event].is_fragment()) return;
   std::uint64_t rows[kWarpSize];
   for (std::uint32_t i = 0; i < kWarpSize; ++i) {
-    const std::uint64_t e = lanes[4 * (i % 8)].event + i / 8;  // that lane's register i / 8
+    const LaneEvent& holder = lanes[4 * (i % 8)];
+    const std::uint64_t e = holder.event + i / 8;  // that lane's register i / 8
+    // A fragment cut short (a hand-made file): keep the lanes' own addresses.
+    if (e >= runs_.end(holder.lane) || (i / 8 != 0 && !ev[e].continues_fragment()) || ev[e].array != ev[holder.event].array)
+      return;
     rows[i] = trace_->address(req.array, ev[e].index);
   }
   std::copy(rows, rows + kWarpSize, addresses_.begin() + req.first);
