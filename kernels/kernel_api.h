@@ -13,10 +13,10 @@
 // cp_async4/16, cp_async4/16_zero, cp_async_commit, cp_async_wait<N>
 // (kernels/api/async_copy.h), FragA/B/C, load_matrix_a/b and mma_tf32
 // (kernels/api/mma.h); the plain versions are in mode_plain.cuh.
-// TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) is a tile in the
-// block's dynamic shared memory, from first_word on, for tiles past the 48 KB
-// of static shared memory: the plain launch passes the bytes; the recorded
-// modes keep it static (their configurations are small).
+// TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) is a 16-byte aligned
+// tile that a plain launch may put in dynamic shared memory, from word
+// first_word on (past the 48 KB of static shared memory; mode_plain.cuh says
+// how); every other build declares it statically.
 #pragma once
 
 #if defined(__CUDACC__)

@@ -8,8 +8,15 @@
 
 #define TS_KERNEL_NS ts::plain
 #define TS_SHARED(type, name, rows, cols) __shared__ type name[rows][cols]
+// A launch with dynamic shared memory (tiles past the 48 KB of static shared
+// memory) defines TS_PLAIN_DYNAMIC_SHARED before this header: its
+// TS_SHARED_DYNAMIC tiles are carved from there. Otherwise they are static.
+#if defined(TS_PLAIN_DYNAMIC_SHARED)
 #define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) \
   type(&name)[rows][cols] = *reinterpret_cast<type(*)[rows][cols]>(::ts::plain::dynamic_shared + (first_word))
+#else
+#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) __shared__ __align__(16) type name[rows][cols]
+#endif
 
 namespace ts::plain {
 extern __shared__ __align__(16) float dynamic_shared[];  // the launch's dynamic shared memory

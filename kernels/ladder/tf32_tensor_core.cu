@@ -4,6 +4,7 @@
 // GPU, the kernel this one replaced (tf32_tensor_core.cuh) is benchmarked too,
 // as tf32-tensor-core-before.
 // clang-format off
+#define TS_PLAIN_DYNAMIC_SHARED 1  // 153 KB of tiles: launched with dynamic shared memory
 #include "kernels/cuda/mode_plain.cuh"
 #include "kernels/tf32_tensor_core.h"
 // clang-format on
