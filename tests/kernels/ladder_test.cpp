@@ -108,7 +108,8 @@ TEST(LadderRefusal, RungsInOrder) {
   EXPECT_EQ(names, (std::vector<std::string>{"blocktile-1d", "blocktile-1d-before", "blocktile-2d",
                                              "blocktile-2d-before", "vectorized", "vectorized-before", "warptile",
                                              "warptile-before", "double-buffer", "double-buffer-single-source",
-                                             "tf32-tensor-core", "tf32-wgmma", "fp32-best"}));
+                                             "tf32-tensor-core", "tf32-tensor-core-before", "tf32-wgmma",
+                                             "fp32-best"}));
 }
 
 }  // namespace
