@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/core/display_text.h"
 #include "app/render/embedded_files.h"
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
@@ -52,7 +53,7 @@ struct PanelSource : Panel {
     if (const auto& user = lt->trace.launch.user_kernel) return draw_user_source(app, *lt, *user);
     const auto kind = find_kernel(lt->trace.launch.kernel);
     if (!kind) {
-      ImGui::TextWrapped("This trace's kernel '%s' is unknown to this build.", lt->trace.launch.kernel.c_str());
+      ImGui::TextWrapped("This trace's kernel '%s' is unknown to this build.", elided(lt->trace.launch.kernel, kShownKernel).c_str());
       return;
     }
     const KernelInfo& info = kernel_info(*kind);
@@ -69,8 +70,14 @@ struct PanelSource : Panel {
     const ReplayStep s = app.step();
     const SourceTag tag = phase_source_tag(s.phase);
     const std::vector<int> hot = tagged_lines(lines_, tag, s.phase == Phase::Barrier || s.phase == Phase::Sync);
-    ImGui::TextDisabled("kernels/%s  (template instantiated with TILE = %d)", std::string(info.source_file).c_str(),
-                        lt->trace.launch.tile);
+    const Tiling& tl = lt->trace.launch.tiling;
+    if (takes_tile(*kind))
+      ImGui::TextDisabled("kernels/%s  (template instantiated with TILE = %d)", std::string(info.source_file).c_str(),
+                          lt->trace.launch.tile);
+    else
+      ImGui::TextDisabled("kernels/%s  (BM x BN x BK = %u x %u x %u, TM x TN = %u x %u)",
+                          std::string(info.source_file).c_str(), tl.block_m, tl.block_n, tl.block_k, tl.thread_m,
+                          tl.thread_n);
     draw_lines(app, hot);
   }
 
