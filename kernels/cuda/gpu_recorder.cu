@@ -22,6 +22,7 @@
 #include "kernels/cuda/gpu_record_passes.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/dispatch.h"
+#include "kernels/undeclared_shared.h"
 
 namespace ts::gpu {
 namespace {
@@ -155,10 +156,11 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<con
   TS_CUDA_CHECK(cudaMemcpy(shared, d_shared, sizeof shared, cudaMemcpyDeviceToHost));
   TS_CUDA_CHECK(cudaMemcpy(shape, d_shape, sizeof shape, cudaMemcpyDeviceToHost));
   for (int arr = 3; arr < kArrayCount; ++arr) {
-    if (shape[arr] == 0) continue;  // not declared
     ArrayLayout& l = L.arrays[arr];
+    if (l.present) l.base = shared[arr];  // the real shared-window address
+    if (shape[arr] == 0 || (l.present && l.cols != kUndeclaredShared)) continue;  // the catalog's layout stands
     l.present = true;
-    l.base = shared[arr];  // the real shared-window address
+    l.base = shared[arr];
     l.rows = static_cast<std::uint32_t>(shape[arr] >> 32);  // as the kernel declared it
     l.cols = l.ld = static_cast<std::uint32_t>(shape[arr]);
   }

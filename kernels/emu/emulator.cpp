@@ -23,6 +23,7 @@
 
 #include "kernels/catalog.h"
 #include "kernels/dispatch.h"
+#include "kernels/undeclared_shared.h"
 #include "kernels/emu/warp_mma.h"
 
 namespace ts::emu {
@@ -521,13 +522,15 @@ Pass make_pass(KernelEntry entry, Trace& trace, SharedLayouts& shared) {
   return pass;
 }
 
-// Where each declared shared tile lives, and its shape as the kernel declared it.
+// Where each declared shared tile lives, and, for a tile nobody described (a user
+// kernel's, kUndeclaredShared), its shape as the kernel declared it.
 void set_shared_bases(LaunchInfo& launch, const SharedLayouts& shared) {
   for (int a = 0; a < kArrayCount; ++a) {
     const std::int64_t off = shared.offsets[a];
     if (off < 0) continue;
     ArrayLayout& l = launch.arrays[a];
     l.base = static_cast<std::uint64_t>(off);
+    if (l.present && l.cols != kUndeclaredShared) continue;  // the catalog's layout stands
     const std::uint64_t shape = shared.shapes[a];
     l.present = true;
     l.rows = static_cast<std::uint32_t>(shape >> 32);

@@ -5,6 +5,7 @@
 
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"
+#include "kernels/undeclared_shared.h"
 #include "kernels/user/cpu_compiler.h"
 
 namespace ts {
@@ -12,8 +13,9 @@ namespace {
 
 using RK = RecordError::Kind;
 
-// A shared tile's layout before the kernel declared it: any index but the tile-edge marker passes.
-constexpr std::uint32_t kUndeclared = 0xFFFFFFFEu;
+// A shared tile's layout before the kernel declared it (1 x kUndeclaredShared): any index but
+// the tile-edge marker passes.
+constexpr std::uint32_t kUndeclared = kUndeclaredShared;
 
 RecordError as_record_error(const UserKernelError& e) {
   switch (e.kind()) {
