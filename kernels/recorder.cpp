@@ -156,11 +156,13 @@ Trace prepare_launch(const RecordParams& params) {
   return t;
 }
 
-Trace record(const RecordParams& params) {
+Trace record(const RecordParams& params, emu::CheckReport* report) {
   validate(params);
   using K = RecordError::Kind;
+  if (params.check.enabled() && params.device == DeviceChoice::Gpu)
+    throw RecordError(K::InvalidParams, "--check runs the launch on the emulator: use --device cpu or auto");
   gpu::DeviceStatus gpu_status;
-  const bool on_gpu = choose_gpu(params, gpu_status);
+  const bool on_gpu = !params.check.enabled() && choose_gpu(params, gpu_status);
   Trace t = prepare_launch(params);
   if (on_gpu) {
     const std::uint64_t need = expected_counts(params.kernel, params.tile, params.m, params.n, params.k).total() * sizeof(Event);
@@ -176,7 +178,11 @@ Trace record(const RecordParams& params) {
     t.launch.device_name = gpu_status.name;
   } else {
     try {
-      emu::record_launch(params.kernel, t, params.cpu_workers);
+      emu::LaunchOptions options;
+      options.workers = params.cpu_workers;
+      options.check = params.check;
+      emu::CheckReport found = emu::record_launch(params.kernel, t, options);
+      if (report) *report = std::move(found);
     } catch (const emu::EmulatorError& e) {
       throw RecordError(K::EmulatorFailed, std::string("the emulator stopped: ") + e.what());
     }

@@ -8,6 +8,7 @@
 
 #include "app/core/trace.h"
 #include "kernels/cuda/gpu_runtime.h"
+#include "kernels/emu/sanitizer.h"
 #include "kernels/kernel_kind.h"
 
 namespace ts {
@@ -24,6 +25,9 @@ struct RecordParams {
   std::uint64_t seed = 0;                // 0: a fresh random seed
   std::uint64_t event_limit = 0;         // 0: default_event_limit()
   unsigned cpu_workers = 0;              // 0: one per core
+  // The emulator's checks (kernels/emu/sanitizer.h): they run the launch on the
+  // emulator (--device gpu is refused), and record() fills its report.
+  emu::CheckOptions check;
 };
 
 class RecordError : public std::runtime_error {
@@ -46,7 +50,9 @@ void validate(const RecordParams& params);
 // validate() without the event limit: what the counters (counter.h) need, as they keep no events.
 void validate_shape(const RecordParams& params);
 
-Trace record(const RecordParams& params);
+// With params.check on, `report` (required then) gets the findings; when the
+// checks stopped the run (CheckMode::Stop), the trace holds no events.
+Trace record(const RecordParams& params, emu::CheckReport* report = nullptr);
 
 // The launch description and its seeded inputs, C poisoned with NaN, no events
 // yet: what the recorders and the counters start from.

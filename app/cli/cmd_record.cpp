@@ -32,6 +32,29 @@ std::string unwritable_reason(const std::filesystem::path& out) {
   return {};
 }
 
+// `--check[=stop|continue]`: the emulator's checks (kernels/emu/sanitizer.h).
+struct CheckFlags {
+  std::string mode;  // empty: off
+  std::uint32_t cap = 20;
+};
+
+std::string to_check_options(const CheckFlags& f, emu::CheckOptions& o) {
+  if (f.mode.empty()) o.mode = emu::CheckMode::Off;
+  else if (f.mode == "stop") o.mode = emu::CheckMode::Stop;
+  else if (f.mode == "continue") o.mode = emu::CheckMode::Continue;
+  else return "unknown --check mode '" + f.mode + "' (choose stop or continue)";
+  if (f.cap == 0) return "--check-limit must be at least 1";
+  o.cap = f.cap;
+  return {};
+}
+
+// Prints what the checks found; the exit status that says whether they found anything.
+int print_check_report(const emu::CheckReport& r, std::uint32_t cap) {
+  for (const emu::Finding& f : r.findings) std::printf("check: %s\n", f.text.c_str());
+  std::printf("check: %s\n", emu::report_summary(r, cap).c_str());
+  return r.clean() ? 0 : kExitFindings;
+}
+
 struct FocusOptions {
   std::string blocks, preset = "h100";
   bool counters = false;
@@ -81,7 +104,15 @@ Command add_record_command(CLI::App& parent) {
   auto opts = std::make_shared<RecordOptions>();
   auto out = std::make_shared<std::string>("trace.tstrace");
   auto focus = std::make_shared<FocusOptions>();
+  auto check = std::make_shared<CheckFlags>();
   add_record_options(*app, *opts);
+  app->add_flag("--check{stop}", check->mode,
+                "Run on the emulator with its checks: out-of-bounds accesses, shared-memory races, reads of "
+                "unwritten shared memory, barriers not all threads reach. --check stops at the first finding "
+                "(no trace); --check=continue records the launch and reports every finding. Exit status 3: "
+                "something was found");
+  app->add_option("--check-limit", check->cap, "With --check: findings printed per kind (all are counted)")
+      ->capture_default_str();
   app->add_option("-o,--output", *out, "Trace file to write")->capture_default_str();
   app->add_option("--blocks", focus->blocks,
                   "Record only these blocks, at any N: \"x,y;x,y\", row:Y, col:X or wave:W (a focused trace)");
@@ -89,9 +120,12 @@ Command add_record_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_flag("--counters", focus->counters,
                 "With --blocks: also count the whole launch (as `tilescope counters`) into OUTPUT.counters.json");
-  return {app, [opts, out, focus]() -> int {
+  return {app, [opts, out, focus, check]() -> int {
             RecordParams params;
             if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err);
+            if (std::string err = to_check_options(*check, params.check); !err.empty()) return fail(err);
+            if (!focus->blocks.empty() && params.check.enabled())
+              return fail("--check records the whole launch: it does not combine with --blocks");
             if (!focus->blocks.empty()) {
               if (std::string why = unwritable_reason(*out); !why.empty())
                 return fail("cannot write " + *out + ": " + why);
@@ -106,13 +140,16 @@ Command add_record_command(CLI::App& parent) {
               return fail("cannot write " + *out + ": " + why);
             const auto t0 = std::chrono::steady_clock::now();
             try {
-              const Trace trace = record(params);
+              emu::CheckReport report;
+              const Trace trace = record(params, &report);
               const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+              if (report.stopped) return print_check_report(report, params.check.cap);  // nothing recorded
               save_trace(trace, *out);
               std::printf("recorded %s TILE=%d M=%d N=%d K=%d on %s: %llu events in %.2f s -> %s\n",
                           trace.launch.kernel.c_str(), trace.launch.tile, trace.launch.m, trace.launch.n,
                           trace.launch.k, trace.launch.device_name.c_str(),
                           static_cast<unsigned long long>(trace.events.size()), secs, out->c_str());
+              if (params.check.enabled()) return print_check_report(report, params.check.cap);
             } catch (const RecordError& e) {
               return fail(e.what());
             } catch (const TraceFileError& e) {
