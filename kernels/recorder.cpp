@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 
+#include "app/core/analysis/line_stats.h"
 #include "app/core/checked_math.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
@@ -191,6 +192,39 @@ Trace record(const RecordParams& params, emu::CheckReport* report) {
   }
   t.launch.date = utc_now_iso8601();
   return t;
+}
+
+std::vector<std::uint16_t> source_lines(const Trace& trace, std::string& why) {
+  if (!trace.lines.empty() && trace.lines.size() == trace.events.size()) return trace.lines;
+  const auto kind = find_kernel(trace.launch.kernel);
+  if (!kind) {
+    why = "the trace has no source lines, and its kernel '" + trace.launch.kernel + "' is not one of tilescope's";
+    return {};
+  }
+  if (trace.launch.focused()) {
+    why = "a focused trace has no source lines (record the whole launch on the emulator)";
+    return {};
+  }
+  RecordParams p;
+  p.kernel = *kind;
+  p.tile = trace.launch.tile;
+  p.m = trace.launch.m;
+  p.n = trace.launch.n;
+  p.k = trace.launch.k;
+  p.seed = trace.launch.seed ? trace.launch.seed : 1;
+  p.device = DeviceChoice::Cpu;
+  try {
+    validate(p);
+    Trace again = prepare_launch(p);
+    emu::record_launch(p.kernel, again, emu::LaunchOptions{});
+    if (lines_fit(trace, again)) return std::move(again.lines);
+    why = "the emulator's run of this launch made other events than the trace holds: no lines to borrow";
+  } catch (const RecordError& e) {
+    why = std::string("no source lines: ") + e.what();
+  } catch (const emu::EmulatorError& e) {
+    why = std::string("no source lines: the emulator stopped: ") + e.what();
+  }
+  return {};
 }
 
 }  // namespace ts

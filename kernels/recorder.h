@@ -61,6 +61,12 @@ Trace prepare_launch(const RecordParams& params);
 // --device gpu without one. status: what the probe said (empty for --device cpu).
 bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status);
 
+// Each event's source line for trace: its own (Trace::lines), or for a trace
+// of one of the project's kernels without them (a GPU recording, a file) the
+// emulator's lines of the same launch, re-run, when every thread made as many
+// events. Empty, with why, when there are none to have.
+std::vector<std::uint16_t> source_lines(const Trace& trace, std::string& why);
+
 // "gpu", "cpu" or "auto", for messages and flags.
 const char* device_choice_name(DeviceChoice d);
 
