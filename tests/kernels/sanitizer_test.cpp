@@ -4,11 +4,13 @@
 // emulator's trace carries the line of its subscript.
 // clang-format off
 #include "kernels/emu/mode_emulator.h"
+#include "kernels/tiled.h"
 #include "tests/kernels/planted_bugs.h"
 // clang-format on
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <fstream>
 #include <string>
 
@@ -147,6 +149,32 @@ TEST(Sanitizer, AnEarlyReturnWithContinueRunsToTheEnd) {
 TEST(Sanitizer, WithoutChecksAFaultStillStopsTheRun) {
   Trace t = tiled_launch(4, 6, 6, 6);
   EXPECT_THROW(record_launch_with(&entry<4, planted_no_bounds_check<4>>, t, 1), EmulatorError);
+}
+
+// What the GPU check (planted_bugs_gpu under compute-sanitizer) launches, on
+// the emulator: each bug is found at TILE = 16, M = N = K = 40; the clean
+// kernel has nothing. The first finding of each is printed for the GPU log.
+TEST(Sanitizer, GpuCheckSize) {
+  struct Case {
+    const char* name;
+    KernelEntry entry;
+    FindingKind kind;
+  };
+  const Case cases[] = {
+      {"missing-barrier", &entry<16, planted_missing_barrier<16>>, FindingKind::Race},
+      {"no-bounds-check", &entry<16, planted_no_bounds_check<16>>, FindingKind::OutOfBounds},
+      {"unstaged-column", &entry<16, planted_unstaged_column<16>>, FindingKind::Uninitialized},
+      {"early-return", &entry<16, planted_early_return<16>>, FindingKind::Barrier},
+      {"none", &entry<16, matmul_tiled<16>>, FindingKind::Race},
+  };
+  for (const Case& c : cases) {
+    Trace t = tiled_launch(16, 40, 40, 40);
+    const CheckReport r = run_checked(c.entry, t, CheckMode::Continue);
+    std::printf("emulator %s: %s\n", c.name, report_summary(r, 20).c_str());
+    if (!r.findings.empty()) std::printf("  first: %s\n", r.findings[0].text.c_str());
+    if (std::string(c.name) == "none") EXPECT_TRUE(r.clean()) << c.name;
+    else EXPECT_GT(r.counts[static_cast<int>(c.kind)], 0u) << c.name;
+  }
 }
 
 // The project's kernels, at sizes no tile divides, have nothing to report.
