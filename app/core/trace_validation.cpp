@@ -164,7 +164,7 @@ void validate_trace(const Trace& t, std::uint64_t file_bytes, std::uint64_t max_
   const Event* e = t.events.data();
   for (std::uint64_t i = 0, count = t.events.size(); i < count; ++i) {
     const Event& x = e[i];
-    const bool padding_ok = !(x.flags & kFlagPadding) || ((x.flags & kFlagStore) && x.array >= 3);
+    const bool padding_ok = !(x.flags & kFlagPadding) || x.array >= 3;  // a shared store's padding, a shared load's fragment mark
     if (x.array >= kArrayCount || x.index >= limit[x.array] || x.iter > iterations || !padding_ok)
       invalid("event " + num(i) + " is malformed");
   }

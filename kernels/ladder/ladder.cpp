@@ -22,6 +22,8 @@ constexpr LadderKernel kLadder[] = {
    false, 128, 256, 4, 0, launch_double_buffer},
   {"tf32-tensor-core", "TF32 tensor cores (mma.sync m16n8k8) on the same pipeline", "kernels/ladder/tf32_tensor_core.cu",
    true, 128, 256, 4, 0, launch_tf32_tensor_core},
+  {"tf32-tensor-core-before", "rung 6 as it was before its single-source header, for the side-by-side timing",
+   "kernels/ladder/tf32_tensor_core.cuh", true, 128, 256, 4, 0, launch_tf32_tensor_core_before},
   {"tf32-wgmma", "TF32 warpgroup MMA (wgmma, Hopper), A read by the tensor cores from shared memory",
    "kernels/ladder/tf32_wgmma.cu", true, 256, 128, 4, 90, launch_tf32_wgmma},
   {"fp32-best", "the best FP32 kernel for the shape: block tile and split of k chosen per shape, any size",
