@@ -6,7 +6,8 @@
 //   kernels/cuda/mode_recorded.cuh   instrumented CUDA: every access is recorded;
 //   kernels/emu/mode_emulator.h      the CPU emulator (threads as fibers).
 // Each mode defines, in its namespace: InMatrix / OutMatrix (the types of A, B
-// and C), TS_SHARED(type, name, rows, cols) (a block's shared tile), and the
+// and C), TS_SHARED(type, name, rows, cols) (a block's shared tile;
+// TS_SHARED_ALIGNED for one read or written as float4), and the
 // CUDA built-ins the kernels use (threadIdx, blockIdx, blockDim, __syncthreads),
 // and the pieces real GEMM kernels use, with the same names in every mode:
 // float4/float2, load4/store4, load2/store2 (kernels/api/vector.h) and

@@ -70,6 +70,12 @@ void validate_launch(const LaunchInfo& L) {
     invalid("a matrix of 2^32 elements or more (M=" + num(m) + " N=" + num(n) + " K=" + num(k) + ")");
   if (L.tile < 1 || L.tile > 1024) invalid("TILE " + std::to_string(L.tile));
 
+  // The tiling is drawn, not trusted for memory: bounded so that nothing drawn from it runs away.
+  const Tiling& tl = L.tiling;
+  for (const std::uint32_t v : {tl.block_m, tl.block_n, tl.block_k, tl.thread_m, tl.thread_n, tl.warp_m, tl.warp_n})
+    if (v > 4096) invalid("a tiling extent of " + num(v) + " (at most 4096)");
+  if (tl.stages > 64) invalid(num(tl.stages) + " pipeline stages (at most 64)");
+
   // L2: CUDA's limits keep grid.count() below 2^63; the product with the block is checked.
   const Dim3 g = L.grid, b = L.block;
   if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7FFFFFFFu || g.y > 65535 || g.z > 65535)

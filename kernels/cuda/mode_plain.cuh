@@ -8,6 +8,8 @@
 
 #define TS_KERNEL_NS ts::plain
 #define TS_SHARED(type, name, rows, cols) __shared__ type name[rows][cols]
+// A tile read or written as float4 (or by 16-byte cp.async): 16-byte aligned.
+#define TS_SHARED_ALIGNED(type, name, rows, cols) __shared__ __align__(16) type name[rows][cols]
 // A launch with dynamic shared memory (tiles past the 48 KB of static shared
 // memory) defines TS_PLAIN_DYNAMIC_SHARED before this header: its
 // TS_SHARED_DYNAMIC tiles are carved from there. Otherwise they are static.
@@ -31,14 +33,26 @@ __device__ __forceinline__ void store4(float& first, float4 v) { *reinterpret_ca
 __device__ __forceinline__ void store2(float& first, float2 v) { *reinterpret_cast<float2*>(&first) = v; }
 
 // cp.async global -> shared (kernels/api/async_copy.h has the recorded versions).
+// GPUs before sm_80 have no cp.async: there the copy is made synchronously
+// (through a register), which keeps every kernel's meaning, since data a wait
+// would have made visible is visible at once; the builds for those GPUs exist
+// for the textbook kernels and the occupancy tables.
 __device__ __forceinline__ unsigned shared_address(const float& x) {
   return static_cast<unsigned>(__cvta_generic_to_shared(&x));
 }
 __device__ __forceinline__ void cp_async16(float& dst, const float& src) {
+#if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_address(dst)), "l"(&src));
+#else
+  store4(dst, load4(src));
+#endif
 }
 __device__ __forceinline__ void cp_async4(float& dst, const float& src) {
+#if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(shared_address(dst)), "l"(&src));
+#else
+  dst = src;
+#endif
 }
 // A ragged edge: zeros, stored directly (nothing to fetch).
 __device__ __forceinline__ void cp_async16_zero(float& dst) { store4(dst, make_float4(0.0f, 0.0f, 0.0f, 0.0f)); }
@@ -46,13 +60,23 @@ __device__ __forceinline__ void cp_async4_zero(float& dst) { dst = 0.0f; }
 // The copy, or 16 zero bytes when !in_bounds (src is then not read): one
 // cp.async with a source size of 16 or 0.
 __device__ __forceinline__ void cp_async16_or_zero(float& dst, const float& src, bool in_bounds) {
+#if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(&src),
                "r"(in_bounds ? 16 : 0));
+#else
+  store4(dst, in_bounds ? load4(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f));
+#endif
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+__device__ __forceinline__ void cp_async_commit() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.commit_group;\n" ::);
+#endif
+}
 template <int PENDING>
 __device__ __forceinline__ void cp_async_wait() {
+#if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_group %0;\n" ::"n"(PENDING));
+#endif
 }
 // Warp-level TF32 mma.sync m16n8k8 (kernels/api/mma.h has the layouts and
 // the recorded versions). Needs sm_80.

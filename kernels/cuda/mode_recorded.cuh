@@ -190,6 +190,9 @@ TS_REC_MMA_API(Sink)
 #define TS_SHARED(type, name, rows, cols)       \
   __shared__ type name##_words[rows][cols];     \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(name##_words, ::ts::ArrayId::name)
+#define TS_SHARED_ALIGNED(type, name, rows, cols)         \
+  __shared__ __align__(16) type name##_words[rows][cols]; \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(name##_words, ::ts::ArrayId::name)
 // Static here: the recorded configurations fit in 48 KB. 16-byte aligned (cp.async, ldmatrix rows).
 #define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) \
   __shared__ __align__(16) type name##_words[rows][cols];     \

@@ -64,6 +64,8 @@ TS_REC_MMA_API(Sink)
 
 }  // namespace ts::emu
 
+// The emulator checks a vector access's alignment by its index (the hardware's rule).
+#define TS_SHARED_ALIGNED(type, name, rows, cols) TS_SHARED(type, name, rows, cols)
 #define TS_SHARED(type, name, rows, cols)                                          \
   auto& name##_words = ::ts::emu::shared_tile<type, rows, cols>();                 \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::emu::Sink> name(name##_words, \
