@@ -60,6 +60,17 @@ struct ViewOptions {
   bool show_values = true;    // numbers in cells that are large enough
   float text_scale = 1.0f;    // Ctrl + / Ctrl -: fonts rebuilt at this size, crisp
   std::string open_panel;     // a panel's id: the app opens it after this frame
+  // Scripted views (automation, benchmarks, window tests): the matrices panel
+  // puts cell `center` of C at the canvas' centre at this zoom, once.
+  struct Camera {
+    float pixels_per_cell = 1.0f;
+    float center_row = 0, center_col = 0;  // in cells of C (fractions allowed)
+  };
+  std::optional<Camera> camera_request;
+  // A window pixel to hit-test as the mouse would (on_screen.probe says
+  // which cell is under it); with probe_click it is also clicked.
+  std::optional<std::pair<float, float>> probe;
+  bool probe_click = false;
 
   // What the keys and the View menu both do.
   void toggle_color_mode() { color_mode = color_mode == ColorMode::Value ? ColorMode::ReplayState : ColorMode::Value; }
@@ -75,8 +86,13 @@ struct ScreenGrid {
   float x = 0, y = 0, cell = 0;
   std::uint32_t rows = 0, cols = 0;
 };
+struct ScreenProbe {
+  char matrix = 0;  // 'A', 'B', 'C'; 0: no cell under the probe
+  std::uint32_t row = 0, col = 0;
+};
 struct ScreenLayout {
   ScreenGrid a, b, c;
+  std::optional<ScreenProbe> probe;
 };
 
 class AppState {

@@ -1,4 +1,5 @@
-// automation.cpp — the --select-c / --step / --screenshot / --layout-json / --quit-after-frames flags.
+// automation.cpp — the --select-c / --step / --zoom / --center / --probe /
+// --screenshot / --layout-json / --quit-after-frames flags.
 #include "app/ui/automation.h"
 
 #include <cstdio>
@@ -55,6 +56,11 @@ std::string screen_layout_json(const AppState& app, const WindowLayout& layout, 
   j["B"] = grid_json(app.on_screen.b, s);
   j["C"] = grid_json(app.on_screen.c, s);
   j["step"] = app.replay.step;
+  if (app.on_screen.probe)
+    j["probe"] = {{"matrix", std::string(1, app.on_screen.probe->matrix)},
+                  {"row", app.on_screen.probe->row},
+                  {"col", app.on_screen.probe->col}};
+  if (app.selection.cell) j["selected"] = {app.selection.cell->row, app.selection.cell->col};
   if (const LoadedTrace* t = app.trace()) {
     j["kernel"] = t->trace.launch.kernel;
     j["tile"] = t->trace.launch.tile;
@@ -89,6 +95,16 @@ void Automation::before_frame(AppState& app) {
     app.set_step(*options_.step);
   }
   app.replay.all_blocks = options_.all_blocks;
+  if (options_.zoom || options_.center) {
+    ViewOptions::Camera cam;
+    cam.pixels_per_cell = options_.zoom.value_or(1.0f);
+    const auto center = options_.center.value_or(std::pair<float, float>{L.m * 0.5f, L.n * 0.5f});
+    cam.center_row = center.first;
+    cam.center_col = center.second;
+    app.view.camera_request = cam;
+  }
+  app.view.probe = options_.probe;
+  app.view.probe_click = options_.probe_click;
 }
 
 bool Automation::after_render(AppState& app, const WindowLayout& layout, int fb_width, int fb_height, float fb_scale) {

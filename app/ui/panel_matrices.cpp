@@ -31,6 +31,9 @@ std::string short_number(float v) {
   return buf;
 }
 
+// A cell colour (whose alpha is a priority, palette.h) as an outline colour.
+render::Rgba8 opaque(render::Rgba8 c) { return {c.r, c.g, c.b, 255}; }
+
 ImVec4 to_imvec(render::Rgba8 c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
 
 // One swatch and its words, on the next line when the rest of this one is too short.
@@ -99,6 +102,8 @@ struct PanelMatrices : Panel {
     grids_[kGridB] = {&tex_[kGridB], cx, 0, K, N, T, E, label[1]};
     grids_[kGridC] = {&tex_[kGridC], cx, cy, M, N, E, E, label[2]};
 
+    if (const auto& cam = app.view.camera_request)
+      canvas_.look_at(cx + cam->center_col, cy + cam->center_row, cam->pixels_per_cell);
     build_rects(app);
     const GridCanvas::Result r = canvas_.draw("##matrices", app.renderer, grids_, rects_,
                                               app.view.fit_requests + app.trace_generation() * 1000003ull);
@@ -115,12 +120,19 @@ struct PanelMatrices : Panel {
       const ImVec2 o = canvas_.grid_origin(g);
       return ScreenGrid{true, o.x, o.y, canvas_.scale(), g.rows, g.cols};
     };
-    app.on_screen = {screen(grids_[kGridA]), screen(grids_[kGridB]), screen(grids_[kGridC])};
+    app.on_screen = {screen(grids_[kGridA]), screen(grids_[kGridB]), screen(grids_[kGridC]), std::nullopt};
+    if (app.view.probe) probe(app);
   }
 
  private:
   void upload(const Trace& t) {
     const MatrixColors& c = scene_.colors();
+    if (!scene_.changed_everything()) {  // a step: only what moved
+      tex_[kGridA].update(c.a, scene_.changed().a);
+      tex_[kGridB].update(c.b, scene_.changed().b);
+      tex_[kGridC].update(c.c, scene_.changed().c);
+      return;
+    }
     tex_[kGridA].upload(t.launch.arrays[0].rows, t.launch.arrays[0].ld, c.a);
     tex_[kGridB].upload(t.launch.arrays[1].rows, t.launch.arrays[1].ld, c.b);
     tex_[kGridC].upload(t.launch.arrays[2].rows, t.launch.arrays[2].ld, c.c);
@@ -170,10 +182,19 @@ struct PanelMatrices : Panel {
         for (const CopiedWord& w : h->copied)
           if (!w.padding)
             outline(grids_[w.global == ArrayId::A ? kGridA : kGridB],
-                    {w.element.row, w.element.row + 1, w.element.col, w.element.col + 1}, palette::kCopied, 2.0f);
+                    {w.element.row, w.element.row + 1, w.element.col, w.element.col + 1}, opaque(palette::kCopied), 2.0f);
     }
     if (hover_ && hover_->grid >= 0 && hover_->grid < 3)
       outline(grids_[hover_->grid], {hover_->row, hover_->row + 1, hover_->col, hover_->col + 1}, palette::kHoverOutline, 1.5f);
+  }
+
+  // A scripted pointer: the cell under a window pixel, found as hover and click find it.
+  void probe(AppState& app) {
+    const auto hit = canvas_.hit(grids_, ImVec2(app.view.probe->first, app.view.probe->second));
+    if (!hit) return;
+    app.on_screen.probe = ScreenProbe{"ABC"[hit->grid], hit->row, hit->col};
+    if (app.view.probe_click && hit->grid == kGridC) app.select_cell(hit->row, hit->col);
+    app.view.probe_click = false;
   }
 
   static std::string cell_text(const void* self, int grid, std::uint32_t row, std::uint32_t col) {
