@@ -103,7 +103,9 @@ DefaultScene add_default_scene_options(CLI::App& app) {
       o.trace_file = f->trace;
     } else {
       try {
-        validate(o.params);  // an impossible scene is refused before a window opens
+        // An impossible scene is refused before a window opens; one too large to
+        // trace whole opens as a focused trace (the rest counted, not traced).
+        validate_shape(o.params);
       } catch (const RecordError& e) {
         return fail(e.what());
       }

@@ -16,6 +16,7 @@
 #include "app/core/replay.h"
 #include "app/core/trace.h"
 #include "app/core/trace_index.h"
+#include "app/ui/counter_job.h"
 #include "app/ui/theme.h"
 #include "app/ui/trace_loader.h"
 #include "kernels/cuda/gpu_runtime.h"
@@ -146,6 +147,20 @@ class AppState {
   bool busy() const { return loader_.busy(); }
   std::string busy_what() const { return loader_.busy_what(); }
   double busy_seconds() const { return loader_.busy_seconds(); }
+
+  // ---- past the full-trace limit ----
+  // A launch too large to trace whole is shown as a focused trace: the
+  // selected cell's block (and, with focus_sharing, the blocks that load the
+  // same tiles of A and B) traced, recorded again in the background when a
+  // cell of an untraced block is clicked; the whole launch's counters come
+  // from `counters`, counted, not traced.
+  bool focus_sharing = false;
+  std::vector<std::uint32_t> focus_for(const RecordParams& p, std::optional<ElementCoord> cell) const;
+  // The block that computes a cell of C (none: cell (0, 0)), as a linear id.
+  static std::uint32_t block_of(const RecordParams& p, std::optional<ElementCoord> cell);
+  // The trace on screen as recording parameters (its seed: the same inputs).
+  RecordParams trace_params() const;
+  CounterJob counters;
 
   // The GPU, probed once at start (never throws; says why when absent).
   const gpu::DeviceStatus& gpu() const { return gpu_; }

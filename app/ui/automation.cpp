@@ -65,6 +65,7 @@ std::string screen_layout_json(const AppState& app, const WindowLayout& layout, 
     j["kernel"] = t->trace.launch.kernel;
     j["tile"] = t->trace.launch.tile;
     j["recorder"] = t->trace.launch.recorder;
+    if (t->trace.launch.focused()) j["traced_blocks"] = t->trace.launch.traced_blocks;
   }
   return j.dump(2);
 }
@@ -109,6 +110,7 @@ void Automation::before_frame(AppState& app) {
 
 bool Automation::after_render(AppState& app, const WindowLayout& layout, int fb_width, int fb_height, float fb_scale) {
   if (!applied_) return true;
+  if (app.busy()) return true;  // a recording the scene asked for (a click on an untraced block): wait for it
   ++frames_ready_;
   const int last = options_.quit_after_frames > 0 ? options_.quit_after_frames : kScreenshotFramesWithoutQuit;
   if (!screenshot_done_ && frames_ready_ >= last) {

@@ -16,12 +16,15 @@
 #include "app/ui/palette.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
+#include "kernels/counter.h"
 
 namespace ts::ui {
 namespace {
 
 enum GridId { kGridA = 0, kGridB = 1, kGridC = 2 };
 constexpr int kValuesAlwaysUpTo = 16;  // presentation mode: numbers in every cell up to this N
+// The emulator's pace on the two-core reference machine (docs/perf/record_bench_2core_emulator.json: ~130 M events/s).
+constexpr double kEmulatorEventsPerSecond = 130e6;
 
 std::string short_number(float v) {
   if (!std::isfinite(v)) return {};
@@ -85,6 +88,7 @@ struct PanelMatrices : Panel {
     }
     if (scene_.update(app)) upload(t);
     if (!big) header(app);
+    if (L.focused()) focus_notice(app, L);
 
     // World layout, in cells: A (M x K) at the left, B (K x N) on top, C below B.
     const float gap = std::max(1.0f, std::round(0.08f * static_cast<float>(std::max({L.m, L.n, L.k}))));
@@ -166,6 +170,81 @@ struct PanelMatrices : Panel {
       legend_item(palette::kAllBlocksMany, "all blocks' tiles (brighter: more blocks)");
       ImGui::NewLine();
     }
+  }
+
+  // A focused trace: which blocks are traced, that the rest is counted and
+  // not traced, and the whole launch's counters (counted on request: minutes
+  // on the emulator at N = 4096).
+  void focus_notice(AppState& app, const LaunchInfo& L) {
+    std::string which;
+    for (std::size_t i = 0; i < L.traced_blocks.size() && i < 3; ++i) {
+      const std::uint32_t b = L.traced_blocks[i];
+      which += (i ? ", (" : "(") + std::to_string(b % L.grid.x) + ", " + std::to_string(b / L.grid.x) + ")";
+    }
+    if (L.traced_blocks.size() > 3) which += " and " + std::to_string(L.traced_blocks.size() - 3) + " more";
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec(palette::kThreadCell));
+    ImGui::TextWrapped("Focused trace: block%s %s traced, every event. The rest of the launch (%llu blocks) is counted, "
+                       "not traced: click a cell of C elsewhere to record its block.",
+                       L.traced_blocks.size() > 1 ? "s" : "", which.c_str(),
+                       static_cast<unsigned long long>(L.grid.count() - L.traced_blocks.size()));
+    ImGui::PopStyleColor();
+    if (ImGui::Checkbox("also the blocks sharing its tiles", &app.focus_sharing) && app.selection.cell)
+      app.select_cell(app.selection.cell->row, app.selection.cell->col);  // records them if missing
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The blocks of its block row (the same tiles of A) and block column (the same tiles of B)");
+    ImGui::SameLine(0, 20);
+    const RecordParams p = app.trace_params();
+    CounterJob& job = app.counters;
+    const bool this_launch = same_recording(job.params(), p);
+    if (const auto c = job.result_for(p)) {
+      counters_table(*c);
+    } else if (job.running() && this_launch) {
+      ImGui::Text("counting the whole launch on the emulator: %llu of %llu blocks, %.0f s",
+                  static_cast<unsigned long long>(job.blocks_done()), static_cast<unsigned long long>(job.blocks_total()),
+                  job.seconds());
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Stop")) job.stop();
+    } else {
+      if (ImGui::SmallButton("Count the whole launch")) job.start(p);
+      if (ImGui::IsItemHovered()) {
+        const EventCounts n = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
+        ImGui::SetTooltip("Requests, sectors, wavefronts and bank conflicts of all %llu blocks, without keeping events.\n"
+                          "%.3g events: on the GPU in seconds; on the emulator about %.0f s on this machine's cores.",
+                          static_cast<unsigned long long>(L.grid.count()), double(n.total()),
+                          double(n.total()) / kEmulatorEventsPerSecond);
+      }
+      if (this_launch && !job.error().empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(last count: %s)", job.error().c_str());
+      }
+    }
+  }
+
+  static void counters_table(const LaunchCounters& c) {
+    const nlohmann::json j = counters_to_json(c);
+    const std::string who = c.launch.recorded_on_gpu() ? "counted on the GPU (" + c.launch.device_name + ")"
+                                                        : "counted by the emulator";
+    ImGui::NewLine();
+    if (!ImGui::BeginTable("##counted", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH)) return;
+    ImGui::TableSetupColumn("whole launch");
+    ImGui::TableSetupColumn(who.c_str());
+    ImGui::TableHeadersRow();
+    const std::pair<const char*, const char*> rows[] = {
+        {"global load requests", "global_load_requests"}, {"global load sectors", "global_load_sectors"},
+        {"global store sectors", "global_store_sectors"},  {"shared load wavefronts", "shared_load_wavefronts"},
+        {"shared bank conflicts (loads)", "shared_bank_conflicts_load"}, {"bytes loaded", "global_bytes_loaded"},
+        {"minimum bytes", "min_bytes"},                   {"arithmetic intensity", "arithmetic_intensity"}};
+    for (const auto& [name, key] : rows) {
+      if (!j.contains(key)) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      ImGui::TableNextColumn();
+      const nlohmann::json& v = j[key];
+      if (v.is_number_integer()) ImGui::Text("%llu", static_cast<unsigned long long>(v.get<std::uint64_t>()));
+      else ImGui::Text("%.3g", v.get<double>());
+    }
+    ImGui::EndTable();
   }
 
   void build_rects(AppState& app) {
