@@ -52,6 +52,11 @@ int main(int argc, char** argv) {
   int check_emulator_up_to = 0;
   bool counted = false;
   app.add_flag("--counters", counted, "Count each launch (kernels/counter.h) instead of recording a trace");
+  std::string counters_from, profiled_at;
+  app.add_option("--profiled-at", profiled_at, "When ncu profiled the launches (UTC, ISO 8601); default: now");
+  app.add_option("--counters-from", counters_from,
+                 "Take each launch's counters from DIR/counters_<kernel>_<tile>.json (`tilescope counters --json`, "
+                 "counted earlier on the GPU that ncu profiled) instead of counting them here");
   app.add_flag("--print-metrics", print_metrics, "Print the comma-separated ncu metrics and exit");
   app.add_option("--manifest", manifest_path, "launches.json from ncu_launches");
   app.add_option("--ncu", ncu_path, "ncu --csv --print-units base output for those launches");
@@ -108,7 +113,7 @@ int main(int argc, char** argv) {
   }
 
   ts::NcuTable table;
-  table.date = ts::utc_now_iso8601();
+  table.date = profiled_at.empty() ? ts::utc_now_iso8601() : profiled_at;
   table.ncu_version = ncu_version;
   table.commit = commit;
   try {
@@ -145,7 +150,22 @@ int main(int argc, char** argv) {
         return ts::memory_counters_json(ts::analyze_memory(trace));
       };
       ts::LaunchInfo launch;
-      const nlohmann::json counters = measure(p, launch);
+      nlohmann::json counters;
+      if (!counters_from.empty()) {
+        const std::string path = counters_from + "/counters_" + name + "_" + std::to_string(p.tile) + ".json";
+        std::ifstream f(path);
+        if (!f) return fail("cannot open " + path);
+        const nlohmann::json j = nlohmann::json::parse(f);
+        const nlohmann::json& L = j.at("launch");
+        if (L.at("kernel") != name || L.at("tile") != p.tile || L.at("m") != p.m || L.at("n") != p.n || L.at("k") != p.k)
+          return fail(path + " counts another launch than the manifest's " + name + " TILE " + std::to_string(p.tile));
+        for (const ts::CounterPair& pair : ts::compared_counters())
+          counters[std::string(pair.trace_key)] = j.at(std::string(pair.trace_key));
+        launch.device_name = L.at("device_name").get<std::string>();
+        counted = true;
+      } else {
+        counters = measure(p, launch);
+      }
       table.trace_device = launch.device_name + (counted ? " (counted, not traced)" : "");
       ts::NcuRow row;
       row.kernel = name;

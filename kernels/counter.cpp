@@ -90,7 +90,7 @@ void count_on_gpu(const RecordParams& params, Trace& t, LaunchCounters& out, con
   st.memory = dc.memory;
   for (int a = 0; a < kArrayCount; ++a)
     for (int op = 0; op < 2; ++op) {
-      const std::uint64_t n = dc.memory.by_array[a][op].accesses;
+      const std::uint64_t n = dc.events[a][op];
       st.counts.by_array[a][op] = n;
       st.counts.by_space[static_cast<int>(space_of(static_cast<ArrayId>(a)))][op] += n;
     }
@@ -105,6 +105,7 @@ void count_on_gpu(const RecordParams& params, Trace& t, LaunchCounters& out, con
   complete_reuse(r, t.launch);
   out.shared_reuse_counted = false;
   out.block_buffers_bytes = dc.device_bytes;
+  out.split_requests = dc.split_requests;
   t.launch.recorder = "gpu";
   t.launch.device_name = device;
 }
@@ -155,6 +156,7 @@ LaunchCounters count_launch(const RecordParams& params, const CountedBlockHook& 
 nlohmann::json counters_to_json(const LaunchCounters& c) {
   nlohmann::json j = stats_to_json(c.launch, c.events, c.threads, c.stats);
   if (!c.shared_reuse_counted) j["shared_reads_per_staged_value"] = nullptr;
+  if (c.launch.recorded_on_gpu()) j["split_requests"] = c.split_requests;
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   j["counted"] = true;

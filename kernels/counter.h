@@ -29,6 +29,10 @@ struct LaunchCounters {
   // or the device's counters (GPU).
   std::uint64_t peak_bytes = 0, inputs_bytes = 0, element_counts_bytes = 0, block_buffers_bytes = 0;
   bool shared_reuse_counted = true;  // the GPU counts no per-slot reads of staged values
+  // GPU: requests a warp counted before all its lanes had joined (too many
+  // partial requests open at once); 0 means every request is grouped as a
+  // trace's analysis groups it.
+  std::uint64_t split_requests = 0;
 };
 
 // The memory the counters need for params, before running (for the up-front refusal).

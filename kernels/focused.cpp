@@ -6,10 +6,36 @@
 
 #include "app/core/gpu_presets.h"
 #include "kernels/catalog.h"
+#include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"
 #include "kernels/kernel_resources.h"
 
 namespace ts {
+
+namespace {
+
+// The instrumented kernel with only the chosen blocks running (gpu_recorder.cu).
+Trace record_focused_on_gpu(const RecordParams& params, const std::vector<std::uint32_t>& blocks,
+                            std::uint64_t events_per_block, const gpu::DeviceStatus& status) {
+  using K = RecordError::Kind;
+  const std::uint64_t need = blocks.size() * events_per_block * sizeof(Event);
+  if (status.free_bytes && need > status.free_bytes * 9 / 10)
+    throw RecordError(K::TooLarge, std::to_string(blocks.size()) + " blocks need about " +
+                                       std::to_string(need >> 20) + " MiB of GPU memory for their events and " +
+                                       status.name + " has " + std::to_string(status.free_bytes >> 20) + " MiB free");
+  Trace t = prepare_launch(params);
+  try {
+    gpu::record_launch(params.kernel, t, blocks);
+  } catch (const gpu::GpuError& e) {
+    throw RecordError(K::GpuFailed, std::string("recording on the GPU failed: ") + e.what());
+  }
+  t.launch.recorder = "gpu";
+  t.launch.device_name = status.name;
+  t.launch.date = utc_now_iso8601();
+  return t;
+}
+
+}  // namespace
 
 Trace record_focused(const RecordParams& params, const std::vector<std::uint32_t>& blocks) {
   using K = RecordError::Kind;
@@ -32,6 +58,8 @@ Trace record_focused(const RecordParams& params, const std::vector<std::uint32_t
                                        " need about " + std::to_string(need_events * sizeof(Event) >> 20) +
                                        " MiB (their events and the launch's thread offsets); the recording limit is " +
                                        std::to_string(limit * sizeof(Event) >> 20) + " MiB");
+  gpu::DeviceStatus gpu_status;
+  if (choose_gpu(params, gpu_status)) return record_focused_on_gpu(params, blocks, per_block, gpu_status);
   Trace t = prepare_launch(params);
   const std::uint32_t per = t.launch.threads_per_block();
   struct Kept {

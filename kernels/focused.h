@@ -1,7 +1,8 @@
 // focused.h — a focused trace: every event of chosen blocks only, at any N.
 //
 // The emulator runs just those blocks (blocks are independent), each into a
-// block-sized buffer, and the trace keeps their events; the other blocks'
+// block-sized buffer, or the GPU launches the grid with only those blocks
+// running the instrumented kernel, and the trace keeps their events; the other blocks'
 // threads have none, and LaunchInfo::traced_blocks says which are there. C
 // holds the traced blocks' cells (the others stay NaN). The whole-launch
 // numbers of the same launch come from count_launch (counter.h).
@@ -17,7 +18,7 @@
 namespace ts {
 
 // blocks: linear ids, ascending (parse_block_selection). Throws RecordError.
-// The recording runs on the emulator whatever params.device says.
+// params.device chooses the GPU or the emulator, as for record().
 Trace record_focused(const RecordParams& params, const std::vector<std::uint32_t>& blocks);
 
 // Blocks per wave on a GPU preset (app/core/gpu_presets.h): the occupancy

@@ -12,6 +12,7 @@
 #include "app/core/trace_file.h"
 #include "app/core/block_selection.h"
 #include "app/core/gpu_presets.h"
+#include "app/core/safe_file.h"
 #include "kernels/catalog.h"
 #include "kernels/counter.h"
 #include "kernels/focused.h"
@@ -60,13 +61,15 @@ int record_focused_trace(const RecordParams& params, const FocusOptions& focus, 
       whole.seed = trace.launch.seed;  // the same inputs
       const LaunchCounters c = count_launch(whole);
       const std::string path = out + ".counters.json";
-      std::ofstream(path) << counters_to_json(c).dump(2) << "\n";
+      write_file_atomically(path, counters_to_json(c).dump(2) + "\n");
       std::printf("the whole launch is counted, not traced: %llu events on %s -> %s\n",
                   static_cast<unsigned long long>(c.events), c.launch.device_name.c_str(), path.c_str());
     }
   } catch (const RecordError& e) {
     return fail(e.what());
   } catch (const TraceFileError& e) {
+    return fail(e.what());
+  } catch (const SafeFileError& e) {
     return fail(e.what());
   } catch (const std::bad_alloc&) {
     return fail("out of memory while recording; try fewer blocks");

@@ -22,20 +22,24 @@ using gpu_count::kCombos;
 using gpu_count::kFields;
 
 template <KernelKind KIND, int TILE>
-__global__ void counted_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
+__global__ void __launch_bounds__(1024) counted_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
   using namespace ts::gpu_count;
   const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
   const unsigned me = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
   for (unsigned i = me; i < kCombos * kFields; i += threads) (&s_counts[0][0])[i] = 0;
+  auto* rows = reinterpret_cast<std::uint32_t*>(s_warp_rows);
+  const unsigned row_words = (threads + 31) / 32 * sizeof(WarpRows) / sizeof(std::uint32_t);
+  for (unsigned i = me; i < row_words; i += threads) rows[i] = 0;
   ::__syncthreads();
   run_kernel<KIND, TILE>(InMatrix{a, ArrayId::A}, InMatrix{b, ArrayId::B}, OutMatrix{c, ArrayId::C}, m, n, k);
+  Sink::finish();
   ::__syncthreads();
   for (unsigned i = me; i < kCombos * kFields; i += threads)
     if (const std::uint32_t v = (&s_counts[0][0])[i]; v != 0) atomicAdd(&c_count.totals[i], static_cast<unsigned long long>(v));
 }
 
 struct Session {
-  DeviceBuffer a, b, c, totals, a_loads, b_loads, errors;
+  DeviceBuffer a, b, c, totals, split, a_loads, b_loads, errors;
 };
 
 Session& session() {
@@ -55,6 +59,7 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
   auto* d_totals = s.totals.get<unsigned long long>(kCombos * kFields);
   auto* d_a_loads = s.a_loads.get<std::uint32_t>(mk);
   auto* d_b_loads = s.b_loads.get<std::uint32_t>(kn);
+  auto* d_split = s.split.get<unsigned long long>(1);
   auto* d_errors = s.errors.get<std::uint32_t>(1);
   TS_CUDA_CHECK(cudaMemcpy(d_a, trace.a.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemcpy(d_b, trace.b.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
@@ -63,26 +68,43 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
   TS_CUDA_CHECK(cudaMemset(d_a_loads, 0, mk * sizeof(std::uint32_t)));
   TS_CUDA_CHECK(cudaMemset(d_b_loads, 0, kn * sizeof(std::uint32_t)));
   TS_CUDA_CHECK(cudaMemset(d_errors, 0, sizeof(std::uint32_t)));
+  TS_CUDA_CHECK(cudaMemset(d_split, 0, sizeof(unsigned long long)));
 
   gpu_count::CountLaunch cl{};
   for (int arr = 0; arr < kArrayCount; ++arr) cl.elements[arr] = L.arrays[arr].present ? L.arrays[arr].elements() : 0;
+  cl.base_word[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(d_a) / 4);
+  cl.base_word[1] = static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(d_b) / 4);
+  cl.base_word[2] = static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(d_c) / 4);
   cl.totals = d_totals;
+  cl.split_requests = d_split;
   cl.a_loads = d_a_loads;
   cl.b_loads = d_b_loads;
   cl.errors = d_errors;
   TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_count::c_count, &cl, sizeof cl));
   const dim3 grid(L.grid.x, L.grid.y, L.grid.z), block(L.block.x, L.block.y, L.block.z);
+  // Each warp's open requests (mode_counted.cuh) in dynamic shared memory.
+  const std::size_t warps = (std::size_t{L.block.x} * L.block.y * L.block.z + 31) / 32;
+  const std::size_t rows_bytes = warps * sizeof(gpu_count::WarpRows);
   dispatch(kind, L.tile, [&]<KernelKind K, int T>() {
-    counted_kernel<K, T><<<grid, block>>>(d_a, d_b, d_c, L.m, L.n, L.k);
+    TS_CUDA_CHECK(cudaFuncSetAttribute(counted_kernel<K, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       static_cast<int>(rows_bytes)));
+    counted_kernel<K, T><<<grid, block, rows_bytes>>>(d_a, d_b, d_c, L.m, L.n, L.k);
   });
   TS_CUDA_CHECK_LAUNCH();
   std::uint32_t errors = 0;
   TS_CUDA_CHECK(cudaMemcpy(&errors, d_errors, sizeof errors, cudaMemcpyDeviceToHost));
   if (errors & gpu_count::kErrOutOfBounds) throw GpuError("the counting kernel made an access outside its arrays");
+  if (errors & gpu_count::kErrMisaligned)
+    throw GpuError("the counting kernel made a vector access not aligned to its width");
+  if (errors & gpu_count::kErrDivergentBarrier)
+    throw GpuError("the counting kernel reached a barrier that some threads of a warp never reached");
+  unsigned long long split = 0;
+  TS_CUDA_CHECK(cudaMemcpy(&split, d_split, sizeof split, cudaMemcpyDeviceToHost));
 
   std::vector<unsigned long long> totals(kCombos * kFields);
   TS_CUDA_CHECK(cudaMemcpy(totals.data(), d_totals, totals.size() * sizeof(unsigned long long), cudaMemcpyDeviceToHost));
   out = DeviceCounts{};
+  out.split_requests = split;
   for (int combo = 0; combo < kCombos; ++combo) {
     const unsigned long long* f = totals.data() + combo * kFields;
     AccessTotals& t = out.memory.by_array[combo / 2][combo % 2];
@@ -99,6 +121,7 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
     }
     for (int bin = 0; bin < gpu_count::kBins; ++bin) t.histogram[bin] = f[gpu_count::kHistogram + bin];
     out.padding_stores += f[gpu_count::kPadding];
+    out.events[combo / 2][combo % 2] = f[gpu_count::kEvents];
   }
   out.a_loads.resize(mk);
   out.b_loads.resize(kn);

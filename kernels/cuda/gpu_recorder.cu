@@ -3,6 +3,9 @@
 // Two launches, as in the emulator: the first counts each thread's events, a
 // prefix sum gives every thread its slot, the second writes the events there
 // (12 bytes each) together with each block's SM and start/end %globaltimer.
+// A focused recording launches the whole grid too, but only the chosen blocks
+// run the kernel (the others return at once) and only they have slots, so at
+// N = 4096 it costs one block's events, not the launch's.
 // clang-format off
 #include "kernels/cuda/mode_recorded.cuh"
 #include "kernels/all_kernels.h"
@@ -11,6 +14,7 @@
 #include <cuda_runtime.h>
 
 #include <cstring>
+#include <span>
 #include <vector>
 
 #include "kernels/cuda/cuda_check.cuh"
@@ -24,6 +28,7 @@ namespace {
 template <KernelKind KIND, int TILE>
 __global__ void recorded_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
   using namespace ts::gpu_rec;
+  if (!block_traced()) return;
   const std::uint64_t me = global_thread_id();
   const std::uint64_t block = me / (std::uint64_t{blockDim.x} * blockDim.y * blockDim.z);
   if (c_launch.timing) {
@@ -48,7 +53,7 @@ __global__ void recorded_kernel(const float* a, const float* b, float* c, int m,
 
 // Device memory kept between recordings.
 struct Session {
-  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, errors;
+  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, errors, block_slot;
 };
 
 Session& session() {
@@ -71,11 +76,12 @@ void check_errors(std::uint32_t* d_errors, const char* pass) {
 
 }  // namespace
 
-void record_launch(KernelKind kind, Trace& trace) {
+void record_launch(KernelKind kind, Trace& trace, std::span<const std::uint32_t> focus) {
   LaunchInfo& L = trace.launch;
   Session& s = session();
-  const std::uint64_t threads = L.thread_count();
-  const std::size_t blocks = L.grid.count();
+  const std::uint64_t per_block = L.threads_per_block();
+  const std::size_t blocks = focus.empty() ? L.grid.count() : focus.size();
+  const std::uint64_t threads = blocks * per_block;  // the recorded threads
   const std::size_t mk = trace.a.size(), kn = trace.b.size(), mn = trace.c.size();
 
   float* d_a = s.a.get<float>(mk);
@@ -101,6 +107,13 @@ void record_launch(KernelKind kind, Trace& trace) {
   for (int arr = 3; arr < kArrayCount; ++arr) rl.elements[arr] = L.arrays[arr].present ? L.arrays[arr].elements() : 0;
   rl.state = d_state;
   rl.errors = d_errors;
+  if (!focus.empty()) {
+    std::vector<std::uint32_t> slot(L.grid.count(), gpu_rec::kNotTraced);
+    for (std::size_t i = 0; i < focus.size(); ++i) slot.at(focus[i]) = static_cast<std::uint32_t>(i);
+    auto* d_slot = s.block_slot.get<std::uint32_t>(slot.size());
+    TS_CUDA_CHECK(cudaMemcpy(d_slot, slot.data(), slot.size() * sizeof(std::uint32_t), cudaMemcpyHostToDevice));
+    rl.block_slot = d_slot;
+  }
 
   const dim3 grid(L.grid.x, L.grid.y, L.grid.z), block(L.block.x, L.block.y, L.block.z);
   auto launch = [&] {
@@ -140,8 +153,19 @@ void record_launch(KernelKind kind, Trace& trace) {
   trace.events = EventBuffer(total);
   TS_CUDA_CHECK(cudaMemcpy(trace.events.data(), d_events, total * sizeof(Event), cudaMemcpyDeviceToHost));
   TS_CUDA_CHECK(cudaMemcpy(trace.c.data(), d_c, mn * sizeof(float), cudaMemcpyDeviceToHost));
-  trace.block_timing.resize(blocks);
-  TS_CUDA_CHECK(cudaMemcpy(trace.block_timing.data(), d_timing, blocks * sizeof(BlockTiming), cudaMemcpyDeviceToHost));
+  if (focus.empty()) {
+    trace.block_timing.resize(blocks);
+    TS_CUDA_CHECK(cudaMemcpy(trace.block_timing.data(), d_timing, blocks * sizeof(BlockTiming), cudaMemcpyDeviceToHost));
+  } else {
+    // The traced blocks' threads take their places in the launch; the others have no events.
+    std::vector<std::uint64_t> compact = std::move(trace.thread_offsets);
+    trace.thread_offsets.assign(L.thread_count() + 1, 0);
+    for (std::size_t i = 0; i < focus.size(); ++i)
+      for (std::uint64_t th = 0; th < per_block; ++th)
+        trace.thread_offsets[focus[i] * per_block + th + 1] = compact[i * per_block + th + 1] - compact[i * per_block + th];
+    for (std::uint64_t th = 0; th < L.thread_count(); ++th) trace.thread_offsets[th + 1] += trace.thread_offsets[th];
+    L.traced_blocks.assign(focus.begin(), focus.end());
+  }
   std::uint64_t shared[kArrayCount];
   TS_CUDA_CHECK(cudaMemcpy(shared, d_shared, sizeof shared, cudaMemcpyDeviceToHost));
   for (int arr = 3; arr < kArrayCount; ++arr)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -34,7 +35,9 @@ DeviceStatus probe();
 
 // Records one launch with the instrumented kernel: the same contract as
 // emu::record_launch, plus per-block SM ids and start/end times.
-void record_launch(KernelKind kind, Trace& trace);
+// focus: the linear ids of the blocks to record, ascending (a focused trace:
+// the other blocks do not run, their cells of C stay NaN); empty: all.
+void record_launch(KernelKind kind, Trace& trace, std::span<const std::uint32_t> focus = {});
 
 // Whole-launch counters from the counting build of the kernels
 // (counted_kernels.cu, mode_counted.cuh): every access is grouped on the device
@@ -44,8 +47,12 @@ void record_launch(KernelKind kind, Trace& trace);
 struct DeviceCounts {
   MemoryStats memory;                           // per array and op: requests, accesses (= events), sectors, ...
   std::uint64_t padding_stores = 0;             // shared stores of a fill value
+  std::uint64_t events[kArrayCount][2] = {};    // floats moved per array and op (a vector access moves 2 or 4)
   std::vector<std::uint32_t> a_loads, b_loads;  // global loads per element
   std::uint64_t device_bytes = 0;               // GPU memory the counting used
+  // Requests a warp had to count before all its lanes joined (more partial
+  // requests open at once than it keeps): each is counted as two or more.
+  std::uint64_t split_requests = 0;
 };
 void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out);
 

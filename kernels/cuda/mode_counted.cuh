@@ -1,9 +1,22 @@
 // mode_counted.cuh — compile the kernel headers as counting CUDA: no event is
-// stored; each access is grouped on the device with the lanes of its warp that
-// make it (__activemask, __match_any_sync on the array and op), and the group's
-// leader counts the warp-level request as app/core/analysis counts a trace's:
-// requests, accesses, sectors, lines and the fewest sectors (global),
-// wavefronts, bank conflicts and broadcast lanes (shared), and the histogram.
+// stored; each warp groups its own accesses into warp-level requests on the
+// device and counts them as app/core/analysis counts a trace's: requests,
+// accesses, sectors, lines and the fewest sectors (global), wavefronts, bank
+// conflicts and broadcast lanes (shared), and the histogram.
+//
+// Grouping as the trace analysis does: within one barrier epoch, the n-th
+// access a lane makes to an (array, op) pair belongs to the same request as
+// the n-th such access of every other lane — also when a branch split the
+// warp (the lanes that load a tile element and the lanes that store a zero
+// fill reach the shared store from two sides of an `if`). So every access is a
+// meeting of the whole warp (`meet`): lanes that reach the same (array, op)
+// together form one request at once, the common case, counted in parallel
+// across the lanes; lanes that arrive apart leave a partial request open in
+// the warp's rows (shared memory), which later lanes join first come, first
+// joined, and which is counted when every lane has joined or the epoch ends.
+// Lanes waiting at a barrier or finished with the kernel keep meeting with the
+// rest, so no lane is left waiting on another.
+//
 // Counters live per block in shared memory and are added to the launch's
 // totals when the block ends, so the launch runs at any N with a fixed
 // footprint besides the per-element load counts of A and B.
@@ -29,16 +42,21 @@ enum Field : int {
   kLines,       // global; shared: bank conflicts
   kIdeal,       // global: fewest sectors; shared: broadcast lanes
   kPadding,     // shared stores of a fill value
+  kEvents,      // floats moved: the events a trace would hold (accesses x floats per access)
   kHistogram,   // kBins bins follow
   kFields = kHistogram + kBins
 };
 
 inline constexpr std::uint32_t kErrOutOfBounds = 1u << 0;
+inline constexpr std::uint32_t kErrMisaligned = 1u << 1;
+inline constexpr std::uint32_t kErrDivergentBarrier = 1u << 2;
 
 struct CountLaunch {
   std::uint64_t elements[kArrayCount];  // valid indices per array
-  unsigned long long* totals;           // [kCombos][kFields], the launch's sums
-  std::uint32_t* a_loads;               // global loads per element of A
+  std::uint32_t base_word[kArrayCount];  // global arrays: device address / 4, low 32 bits
+  unsigned long long* totals;            // [kCombos][kFields], the launch's sums
+  unsigned long long* split_requests;    // partial requests counted early for want of rows
+  std::uint32_t* a_loads;                // global loads per element of A
   std::uint32_t* b_loads;
   std::uint32_t* errors;
 };
@@ -48,76 +66,283 @@ __constant__ CountLaunch c_count;
 // The block's counters (32-bit: one block makes far fewer than 2^32 of anything).
 __shared__ std::uint32_t s_counts[kCombos][kFields];
 
-__device__ __forceinline__ std::uint32_t lane_id() {
-  const std::uint32_t t = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
-  return t % 32u;
+// A request some lanes of a warp have made and others may still join.
+inline constexpr int kOpenRows = 4;
+struct OpenRow {
+  std::uint32_t lanes;    // lanes that joined; 0: the row is free
+  std::uint32_t padding;  // lanes whose store was a fill
+  std::uint32_t stamp;    // creation order within the warp
+  std::uint16_t combo;
+  std::uint16_t per;      // floats per lane access
+  std::uint32_t word[32];  // per lane: its access's first word (byte address / 4, low 32 bits)
+};
+struct WarpRows {
+  std::uint32_t open_combos;  // bit c: some row of combo c is open
+  std::uint32_t next_stamp;
+  std::uint32_t finished;     // lanes done with the kernel: they join no more rows
+  OpenRow rows[kOpenRows];
+  // One meeting's accesses, for the lane that groups them when lanes differ.
+  std::uint32_t stage_word[32];
+  std::uint8_t stage_kind[32], stage_per[32];
+};
+// Dynamic shared memory: one WarpRows per warp of the block.
+extern __shared__ WarpRows s_warp_rows[];
+
+inline constexpr int kAtBarrier = kCombos;
+inline constexpr int kFinished = kCombos + 1;
+
+__device__ __forceinline__ std::uint32_t linear_thread() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ std::uint32_t lane_id() { return linear_thread() % 32u; }
+__device__ __forceinline__ WarpRows& my_rows() { return s_warp_rows[linear_thread() / 32u]; }
+// The lanes of this warp that exist (a block need not be a multiple of 32 threads).
+__device__ __forceinline__ unsigned warp_lanes() {
+  const std::uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
+  const std::uint32_t n = threads - linear_thread() / 32u * 32u;
+  return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u;
+}
+__device__ __forceinline__ bool is_global(int combo) { return space_of(static_cast<ArrayId>(combo / 2)) == Space::Global; }
+__device__ __forceinline__ std::uint32_t* element_loads(int combo) {
+  if (combo == static_cast<int>(ArrayId::A) * 2) return c_count.a_loads;
+  if (combo == static_cast<int>(ArrayId::B) * 2) return c_count.b_loads;
+  return nullptr;
 }
 
-__device__ __forceinline__ void sort_small(std::uint64_t* v, int n) {
+__device__ __forceinline__ void sort_small(std::uint32_t* v, int n) {
   for (int i = 1; i < n; ++i) {
-    const std::uint64_t x = v[i];
+    const std::uint32_t x = v[i];
     int j = i;
     for (; j > 0 && v[j - 1] > x; --j) v[j] = v[j - 1];
     v[j] = x;
   }
 }
 
-// The request made by the lanes in `peers` (this lane among them): the leader
-// gathers their byte addresses and counts.
-__device__ __noinline__ void count_request(int combo, std::uint64_t address, const float* element0, bool padding) {
-  const unsigned active = __activemask();
-  const unsigned peers = __match_any_sync(active, static_cast<unsigned>(combo));
-  const bool leader = static_cast<int>(lane_id()) == __ffs(peers) - 1;
-  std::uint64_t words[32];
-  int n = 0;
-  for (unsigned m = peers; m != 0; m &= m - 1) {
-    const std::uint64_t a = __shfl_sync(peers, address, __ffs(m) - 1);
-    if (leader) words[n++] = a / 4;
-  }
-  const unsigned padding_lanes = __popc(__ballot_sync(peers, padding));
-  if (!leader) return;
+// One request counted by a single lane from its lanes' first words, as
+// memory_stats.cpp's count_request does (the general path: vector accesses and
+// requests whose lanes arrived apart).
+__device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, const std::uint32_t* first_word,
+                                       std::uint32_t padding) {
   std::uint32_t* c = s_counts[combo];
-  const ArrayId array = static_cast<ArrayId>(combo / 2);
+  const std::uint32_t n = __popc(lanes);
   atomicAdd(&c[kRequests], 1u);
-  atomicAdd(&c[kAccesses], static_cast<std::uint32_t>(n));
-  if (padding_lanes) atomicAdd(&c[kPadding], padding_lanes);
-  sort_small(words, n);
-  if (space_of(array) == Space::Global) {
+  atomicAdd(&c[kAccesses], n);
+  atomicAdd(&c[kEvents], n * per);
+  if (padding) atomicAdd(&c[kPadding], static_cast<std::uint32_t>(__popc(padding)) * per);
+  std::uint32_t words[128];
+  if (is_global(combo)) {
+    int count = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1)
+      for (int e = 0; e < per; ++e) words[count++] = first_word[__ffs(m) - 1] + e;
+    sort_small(words, count);
     std::uint32_t distinct = 0, sectors = 0, lines = 0;
-    std::uint64_t last_word = ~0ull, last_sector = ~0ull, last_line = ~0ull;
-    const bool per_element = combo % 2 == 0 && (array == ArrayId::A || array == ArrayId::B);
-    std::uint32_t* loads = array == ArrayId::A ? c_count.a_loads : c_count.b_loads;
-    const std::uint64_t first_word = reinterpret_cast<std::uint64_t>(element0) / 4;
-    for (int i = 0; i < n;) {
+    std::uint32_t* loads = element_loads(combo);
+    const std::uint32_t base = c_count.base_word[combo / 2];
+    for (int i = 0; i < count;) {
       int run = 1;
-      while (i + run < n && words[i + run] == words[i]) ++run;
-      const std::uint64_t byte = words[i] * 4;
-      if (words[i] != last_word) ++distinct, last_word = words[i];
-      if (byte / 32 != last_sector) ++sectors, last_sector = byte / 32;
-      if (byte / 128 != last_line) ++lines, last_line = byte / 128;
-      if (per_element) atomicAdd(&loads[words[i] - first_word], static_cast<std::uint32_t>(run));
+      while (i + run < count && words[i + run] == words[i]) ++run;
+      if (i == 0 || words[i] / 8 != words[i - 1] / 8) ++sectors;
+      if (i == 0 || words[i] / 32 != words[i - 1] / 32) ++lines;
+      ++distinct;
+      if (loads) atomicAdd(&loads[words[i] - base], static_cast<std::uint32_t>(run));
       i += run;
     }
     atomicAdd(&c[kSectors], sectors);
     atomicAdd(&c[kLines], lines);
     atomicAdd(&c[kIdeal], (distinct * 4 + 31) / 32);
     atomicAdd(&c[kHistogram + (sectors < 32 ? sectors : 32)], 1u);
-  } else {
+    return;
+  }
+  // Shared: lanes move 128 bytes per phase; each phase costs its most loaded bank's distinct words.
+  const std::uint32_t phase_lanes = 32u / per;
+  std::uint32_t wavefronts = 0, phases = 0, worst = 0, repeats = 0;
+  for (std::uint32_t phase = 0; phase < 32u / phase_lanes; ++phase) {
+    const std::uint32_t in_phase = lanes & (phase_lanes == 32 ? 0xFFFFFFFFu : ((1u << phase_lanes) - 1u) << (phase * phase_lanes));
+    if (!in_phase) continue;
+    int count = 0;
+    for (std::uint32_t m = in_phase; m; m &= m - 1)
+      for (int e = 0; e < per; ++e) words[count++] = first_word[__ffs(m) - 1] + e;
+    sort_small(words, count);
     std::uint32_t per_bank[32] = {};
-    std::uint32_t ways = 0, repeats = 0;
-    for (int i = 0; i < n;) {
+    std::uint32_t ways = 0;
+    for (int i = 0; i < count;) {
       int run = 1;
-      while (i + run < n && words[i + run] == words[i]) ++run;
+      while (i + run < count && words[i + run] == words[i]) ++run;
       if (run > 1) repeats += run;
       const std::uint32_t w = ++per_bank[words[i] % 32];
       ways = w > ways ? w : ways;
       i += run;
     }
-    atomicAdd(&c[kSectors], ways);
-    atomicAdd(&c[kLines], ways > 0 ? ways - 1 : 0);
-    atomicAdd(&c[kIdeal], repeats);
-    atomicAdd(&c[kHistogram + (ways < 32 ? ways : 32)], 1u);
+    wavefronts += ways;
+    ++phases;
+    worst = ways > worst ? ways : worst;
   }
+  atomicAdd(&c[kSectors], wavefronts);
+  atomicAdd(&c[kLines], wavefronts - phases);
+  atomicAdd(&c[kIdeal], repeats / per);
+  atomicAdd(&c[kHistogram + (worst < 32 ? worst : 32)], 1u);
+}
+
+// The largest of the lanes' values (each at most 63), bit by bit with votes:
+// __reduce_max_sync needs compute capability 8.0.
+__device__ __forceinline__ std::uint32_t max_over(unsigned group, std::uint32_t v) {
+  std::uint32_t best = 0;
+  for (int bit = 5; bit >= 0; --bit)
+    if (__ballot_sync(group, v >= (best | 1u << bit))) best |= 1u << bit;
+  return best;
+}
+
+// A scalar request of every lane in `group`, counted by the lanes together.
+__device__ __forceinline__ void count_together(int combo, unsigned group, std::uint32_t word, bool padding) {
+  const std::uint32_t lane = lane_id();
+  const unsigned same_word = __match_any_sync(group, word);
+  const bool word_leader = static_cast<std::uint32_t>(__ffs(same_word) - 1) == lane;
+  const std::uint32_t leader = __ffs(group) - 1;
+  std::uint32_t* c = s_counts[combo];
+  const std::uint32_t distinct = __popc(__ballot_sync(group, word_leader));
+  const std::uint32_t padding_lanes = __popc(__ballot_sync(group, padding));
+  if (is_global(combo)) {
+    const unsigned same_sector = __match_any_sync(group, word / 8);
+    const unsigned same_line = __match_any_sync(group, word / 32);
+    const std::uint32_t sectors = __popc(__ballot_sync(group, static_cast<std::uint32_t>(__ffs(same_sector) - 1) == lane));
+    const std::uint32_t lines = __popc(__ballot_sync(group, static_cast<std::uint32_t>(__ffs(same_line) - 1) == lane));
+    if (std::uint32_t* loads = element_loads(combo); loads && word_leader)
+      atomicAdd(&loads[word - c_count.base_word[combo / 2]], static_cast<std::uint32_t>(__popc(same_word)));
+    if (lane != leader) return;
+    atomicAdd(&c[kRequests], 1u);
+    atomicAdd(&c[kAccesses], static_cast<std::uint32_t>(__popc(group)));
+    atomicAdd(&c[kEvents], static_cast<std::uint32_t>(__popc(group)));
+    atomicAdd(&c[kSectors], sectors);
+    atomicAdd(&c[kLines], lines);
+    atomicAdd(&c[kIdeal], (distinct * 4 + 31) / 32);
+    atomicAdd(&c[kHistogram + (sectors < 32 ? sectors : 32)], 1u);
+    return;
+  }
+  // Shared: the distinct words of each bank; the most loaded bank sets the wavefronts.
+  const unsigned same_bank = __match_any_sync(group, word_leader ? word % 32 : 32 + lane);
+  const std::uint32_t ways = max_over(group, word_leader ? __popc(same_bank) : 0u);
+  const std::uint32_t repeats = __popc(__ballot_sync(group, __popc(same_word) > 1));
+  if (lane != leader) return;
+  atomicAdd(&c[kRequests], 1u);
+  atomicAdd(&c[kAccesses], static_cast<std::uint32_t>(__popc(group)));
+  atomicAdd(&c[kEvents], static_cast<std::uint32_t>(__popc(group)));
+  if (padding_lanes) atomicAdd(&c[kPadding], padding_lanes);
+  atomicAdd(&c[kSectors], ways);
+  atomicAdd(&c[kLines], ways - 1);
+  atomicAdd(&c[kIdeal], repeats);
+  atomicAdd(&c[kHistogram + (ways < 32 ? ways : 32)], 1u);
+}
+
+__device__ __forceinline__ void count_and_free(OpenRow& r) {
+  count_row(r.combo, r.per, r.lanes, r.word, r.padding);
+  r.lanes = 0;
+}
+
+// The oldest open row of combo that lane has not joined, or -1.
+__device__ __forceinline__ int row_for(const WarpRows& w, int combo, std::uint32_t lane) {
+  int best = -1;
+  for (int i = 0; i < kOpenRows; ++i) {
+    const OpenRow& r = w.rows[i];
+    if (r.lanes == 0 || r.combo != combo || (r.lanes >> lane & 1u)) continue;
+    if (best < 0 || r.stamp < w.rows[best].stamp) best = i;
+  }
+  return best;
+}
+
+// Run by one lane: the lanes of `group` (all at one combo, each with its word)
+// join the open rows; complete rows are counted.
+__device__ void join_rows(int combo, int per, unsigned group, const std::uint32_t* words, std::uint32_t padding,
+                          unsigned all) {
+  WarpRows& w = my_rows();
+  for (std::uint32_t m = group; m; m &= m - 1) {
+    const std::uint32_t lane = __ffs(m) - 1;
+    int at = row_for(w, combo, lane);
+    if (at < 0) {
+      for (int i = 0; i < kOpenRows && at < 0; ++i)
+        if (w.rows[i].lanes == 0) at = i;
+      if (at < 0) {  // no room: the oldest row is counted as it stands
+        at = 0;
+        for (int i = 1; i < kOpenRows; ++i)
+          if (w.rows[i].stamp < w.rows[at].stamp) at = i;
+        count_and_free(w.rows[at]);
+        atomicAdd(c_count.split_requests, 1ull);
+      }
+      OpenRow& r = w.rows[at];
+      r.combo = static_cast<std::uint16_t>(combo);
+      r.per = static_cast<std::uint16_t>(per);
+      r.padding = 0;
+      r.stamp = w.next_stamp++;
+    }
+    OpenRow& r = w.rows[at];
+    r.lanes |= 1u << lane;
+    r.word[lane] = words[lane];
+    r.padding |= padding & (1u << lane);
+  }
+  std::uint32_t open = 0;
+  for (int i = 0; i < kOpenRows; ++i) {
+    OpenRow& r = w.rows[i];
+    if (r.lanes != 0 && (r.lanes | w.finished) == all) count_and_free(r);
+    if (r.lanes != 0) open |= 1u << r.combo;
+  }
+  w.open_combos = open;
+}
+
+__device__ void flush_rows() {
+  WarpRows& w = my_rows();
+  for (int i = 0; i < kOpenRows; ++i)
+    if (w.rows[i].lanes != 0) count_and_free(w.rows[i]);
+  w.open_combos = 0;
+}
+
+// Every lane of the warp calls this at each access (kind = its combo), while
+// waiting at a barrier (kAtBarrier) and once finished (kFinished); returns the
+// lanes that are waiting or finished.
+__device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, bool padding) {
+  const unsigned all = warp_lanes();
+  const std::uint32_t lane = lane_id();
+  const std::uint32_t first = __ffs(all) - 1;
+  __syncwarp(all);
+  WarpRows& w = my_rows();
+  const unsigned idle = __ballot_sync(all, kind >= kCombos);
+  if (idle == all) {  // every lane waits or is done: a barrier some lanes never reach is flagged
+    const unsigned finished = __ballot_sync(all, kind == kFinished);
+    if (finished != 0 && finished != all && lane == first) atomicOr(c_count.errors, kErrDivergentBarrier);
+    return idle;
+  }
+  // The common case: every lane still running makes the same scalar access and
+  // no earlier partial request of it is open: one request, counted at once.
+  const unsigned group = __match_any_sync(all, kind * 8 + per);
+  const bool together = kind < kCombos && per == 1 && idle == w.finished && (group | idle) == all &&
+                        (w.open_combos >> kind & 1u) == 0;
+  if (__all_sync(all, kind >= kCombos || together)) {
+    if (kind < kCombos) count_together(kind, group, word, padding);
+    return idle;
+  }
+  // Otherwise one lane groups the meeting's accesses by kind and width, and
+  // each group joins the open requests (or is counted, when complete).
+  w.stage_word[lane] = word;
+  w.stage_kind[lane] = static_cast<std::uint8_t>(kind);
+  w.stage_per[lane] = static_cast<std::uint8_t>(per);
+  const unsigned padding_lanes = __ballot_sync(all, padding);
+  __syncwarp(all);
+  if (lane == first) {
+    for (unsigned pending = all & ~idle; pending;) {
+      const int lead = __ffs(pending) - 1;
+      const int k = w.stage_kind[lead], p = w.stage_per[lead];
+      unsigned same = 0;
+      for (unsigned m = pending; m; m &= m - 1) {
+        const int l = __ffs(m) - 1;
+        if (w.stage_kind[l] == k && w.stage_per[l] == p) same |= 1u << l;
+      }
+      if ((same | w.finished) == all && (w.open_combos >> k & 1u) == 0)
+        count_row(k, p, same, w.stage_word, padding_lanes & same);
+      else
+        join_rows(k, p, same, w.stage_word, padding_lanes & same, all);
+      pending &= ~same;
+    }
+  }
+  __syncwarp(all);
+  return idle;
 }
 
 struct Sink {
@@ -126,23 +351,82 @@ struct Sink {
     atomicOr(c_count.errors, kErrOutOfBounds);
     return false;
   }
-  __device__ static std::uint64_t address(ArrayId array, const float* base, std::uint32_t index) {
-    if (space_of(array) == Space::Shared) return static_cast<std::uint64_t>(__cvta_generic_to_shared(base + index));
-    return reinterpret_cast<std::uint64_t>(base + index);
+  __device__ static std::uint32_t word_of(ArrayId array, const float* base, std::uint32_t index) {
+    if (space_of(array) == Space::Shared) return static_cast<std::uint32_t>(__cvta_generic_to_shared(base + index) / 4);
+    return static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(base + index) / 4);
+  }
+  __device__ static void access(ArrayId array, Op op, const float* base, std::uint32_t index, bool ok, Width width,
+                                bool padding) {
+    meet(static_cast<int>(array) * 2 + static_cast<int>(op), ok ? word_of(array, base, index) : 0,
+         static_cast<int>(floats_of(width)), padding);
   }
   __device__ static float load(ArrayId array, const float* base, std::uint32_t index) {
     const bool ok = inside(array, index);
     const float v = ok ? base[index] : 0.0f;
-    count_request(static_cast<int>(array) * 2, ok ? address(array, base, index) : 0, base, false);
+    access(array, Op::Load, base, index, ok, Width::B4, false);
     return v;
   }
   __device__ static void store(ArrayId array, float* base, std::uint32_t index, float value, std::uint8_t flags) {
     const bool ok = inside(array, index);
     if (ok) base[index] = value;
-    count_request(static_cast<int>(array) * 2 + 1, ok ? address(array, base, index) : 0, base,
-                  (flags & kFlagPadding) != 0);
+    access(array, Op::Store, base, index, ok, Width::B4, (flags & kFlagPadding) != 0);
   }
-  __device__ static void barrier() { ::__syncthreads(); }
+  // One access of 2 or 4 floats; a misaligned one is an error, as on the hardware.
+  __device__ static bool vector_inside(ArrayId array, std::uint32_t index, Width width) {
+    const std::uint32_t n = floats_of(width);
+    if (index % n != 0) atomicOr(c_count.errors, kErrMisaligned);
+    return index % n == 0 && inside(array, index) && inside(array, index + n - 1);
+  }
+  __device__ static void load_vector(ArrayId array, const float* base, std::uint32_t index, Width width, float* out) {
+    const bool ok = vector_inside(array, index, width);
+    for (std::uint32_t i = 0; i < floats_of(width); ++i) out[i] = ok ? base[index + i] : 0.0f;
+    access(array, Op::Load, base, index, ok, width, false);
+  }
+  // A vector store is a fill when its first float is (the kernel API stages
+  // whole vectors: a computed vector or a loaded one).
+  __device__ static void store_vector(ArrayId array, float* base, std::uint32_t index, Width width,
+                                      const float* values, const std::uint8_t* flags) {
+    const bool ok = vector_inside(array, index, width);
+    if (ok)
+      for (std::uint32_t i = 0; i < floats_of(width); ++i) base[index + i] = values[i];
+    access(array, Op::Store, base, index, ok, width, (flags[0] & kFlagPadding) != 0);
+  }
+  // cp.async, made synchronous: a global load, then a shared store, as recorded.
+  __device__ static void copy_async(ArrayId dst, float* dst_base, std::uint32_t dst_index, ArrayId src,
+                                    const float* src_base, std::uint32_t src_index, Width width) {
+    const bool dst_ok = vector_inside(dst, dst_index, width);
+    const bool src_ok = src_base == nullptr || vector_inside(src, src_index, width);
+    float values[4] = {};
+    if (src_base) {
+      for (std::uint32_t i = 0; i < floats_of(width); ++i) values[i] = src_ok ? src_base[src_index + i] : 0.0f;
+      access(src, Op::Load, src_base, src_index, src_ok, width, false);
+    }
+    if (dst_ok)
+      for (std::uint32_t i = 0; i < floats_of(width); ++i) dst_base[dst_index + i] = values[i];
+    access(dst, Op::Store, dst_base, dst_index, dst_ok, width, src_base == nullptr);
+  }
+  __device__ static void commit_async() {}
+  __device__ static void wait_async(int) {}
+  // The warp's lanes meet until all of them wait here; its open requests end
+  // with the epoch; then the block's barrier.
+  __device__ static void barrier() {
+    const unsigned all = warp_lanes();
+    unsigned idle;
+    do idle = meet(kAtBarrier, 0, 1, false);
+    while (idle != all);
+    if (lane_id() == static_cast<std::uint32_t>(__ffs(all) - 1)) flush_rows();
+    __syncwarp(all);
+    ::__syncthreads();
+  }
+  // After the kernel's body: meet the lanes still running until all are done.
+  __device__ static void finish() {
+    const unsigned all = warp_lanes();
+    atomicOr(&my_rows().finished, 1u << lane_id());
+    while (meet(kFinished, 0, 1, false) != all) {
+    }
+    if (lane_id() == static_cast<std::uint32_t>(__ffs(all) - 1)) flush_rows();
+    __syncwarp(all);
+  }
   __device__ static void shared_base(ArrayId, const float*) {}
 };
 
@@ -151,6 +435,9 @@ __device__ __forceinline__ void __syncthreads() { Sink::barrier(); }
 
 using InMatrix = rec::GlobalArray<Sink, const float>;
 using OutMatrix = rec::GlobalArray<Sink, float>;
+
+TS_REC_VECTOR_API(Sink)
+TS_REC_ASYNC_COPY_API(Sink)
 
 }  // namespace ts::gpu_count
 

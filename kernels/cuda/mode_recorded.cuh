@@ -41,12 +41,28 @@ struct RecordLaunch {
   BlockTiming* timing;                  // recording pass: per block SM and times
   std::uint64_t* shared_base;           // per array: byte offset in shared memory
   std::uint32_t* errors;
+  // A focused recording: per block of the grid, its place among the traced
+  // blocks, or kNotTraced; null when every block is traced. Per-thread state,
+  // counts and events are then indexed by that place, not by the block.
+  const std::uint32_t* block_slot;
 };
+
+inline constexpr std::uint32_t kNotTraced = 0xFFFFFFFFu;
 
 __constant__ RecordLaunch c_launch;
 
+__device__ __forceinline__ std::uint64_t linear_block() {
+  return (std::uint64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+}
+
+// Whether this block is recorded (every block, unless the recording is focused).
+__device__ __forceinline__ bool block_traced() {
+  return c_launch.block_slot == nullptr || c_launch.block_slot[linear_block()] != kNotTraced;
+}
+
+// The thread's index in the recording's per-thread arrays.
 __device__ __forceinline__ std::uint64_t global_thread_id() {
-  const std::uint64_t block = (std::uint64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+  const std::uint64_t block = c_launch.block_slot ? c_launch.block_slot[linear_block()] : linear_block();
   const std::uint64_t in_block = (std::uint64_t{threadIdx.z} * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
   return block * (std::uint64_t{blockDim.x} * blockDim.y * blockDim.z) + in_block;
 }

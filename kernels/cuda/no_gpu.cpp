@@ -9,7 +9,7 @@ DeviceStatus probe() {
   return st;
 }
 
-void record_launch(KernelKind, Trace&) { throw GpuError(probe().reason); }
+void record_launch(KernelKind, Trace&, std::span<const std::uint32_t>) { throw GpuError(probe().reason); }
 void count_launch(KernelKind, Trace&, DeviceCounts&) { throw GpuError(probe().reason); }
 
 void run_plain(KernelKind, int, const float*, const float*, float*, int, int, int) {

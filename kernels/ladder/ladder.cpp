@@ -1,4 +1,5 @@
-// ladder.cpp — the ladder's rungs in order, and what each one can run.
+// ladder.cpp — the ladder's rungs in order (then fp32-best, the tuned FP32
+// entry that dispatches per shape), and what each one can run.
 #include "kernels/ladder/ladder.h"
 
 #include <cstdint>
@@ -23,6 +24,8 @@ constexpr LadderKernel kLadder[] = {
    true, 128, 256, 4, 0, launch_tf32_tensor_core},
   {"tf32-wgmma", "TF32 warpgroup MMA (wgmma, Hopper), A read by the tensor cores from shared memory",
    "kernels/ladder/tf32_wgmma.cu", true, 256, 128, 4, 90, launch_tf32_wgmma},
+  {"fp32-best", "the best FP32 kernel for the shape: block tile and split of k chosen per shape, any size",
+   "kernels/ladder/fp32_best.cu", false, 128, 256, 1, 0, launch_fp32_best},
 };
 // clang-format on
 

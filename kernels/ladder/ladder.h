@@ -46,5 +46,7 @@ void launch_warptile(const float* a, const float* b, float* c, int m, int n, int
 void launch_double_buffer(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 void launch_tf32_tensor_core(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 void launch_tf32_wgmma(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
+// Not a rung: the fastest FP32 plan for the shape (fp32_best.h).
+void launch_fp32_best(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 
 }  // namespace ts::ladder

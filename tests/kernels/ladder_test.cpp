@@ -105,7 +105,7 @@ TEST(LadderRefusal, RungsInOrder) {
   std::vector<std::string> names;
   for (const LadderKernel& lk : ladder_kernels()) names.emplace_back(lk.name);
   EXPECT_EQ(names, (std::vector<std::string>{"blocktile-1d", "blocktile-2d", "vectorized", "warptile", "double-buffer",
-                                             "tf32-tensor-core", "tf32-wgmma"}));
+                                             "tf32-tensor-core", "tf32-wgmma", "fp32-best"}));
 }
 
 }  // namespace

@@ -1,0 +1,228 @@
+// fp32_any.cuh — the FP32 kernel template behind `fp32-best`: the double-buffer
+// rung's warptiled cp.async pipeline (copies spread between the multiply-adds,
+// docs/ladder-notes.md runs 6-8) made to take any shape and any split of k.
+//  - any M, N, K, with row strides of their own (lda, ldb, ldc): A is copied
+//    one word at a time (stored transposed), so its rows need no alignment
+//    (but rows that start on 32-byte sectors cost half the sectors); B is
+//    copied as float4, so ldb must be a multiple of 4 (fp32_best.cu pads B
+//    into a copy where n is not); C is stored as float4 where ldc and C allow,
+//    else word by word. Rows and columns past the edge are clamped to the
+//    last valid one (they reach only cells of C that are never stored); only
+//    the last k-tile, if partial, zero-fills.
+//  - one fully unrolled loop body (the k-tiles whose successor is whole, with
+//    copies spread), and a small two-k loop for the last STAGES - 1 tiles.
+//  - split-K: block z of the grid sums k in [z * k_chunk, (z + 1) * k_chunk)
+//    and adds its tile into C with atomics (C zeroed before the launch), so a
+//    grid too small to fill the SMs can be multiplied by the number of splits.
+// The configurations that ship and the rule that picks one per shape are in
+// fp32_best.cu.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "kernels/ladder/ladder_device.cuh"
+#include "kernels/ladder/warp_tile.cuh"
+
+namespace ts::ladder {
+
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int TM_, int TN_, int STAGES_, int GROUP_M_, int SPREAD_,
+          int MIN_BLOCKS_>
+struct Fp32AnyConfig {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_, TM = TM_, TN = TN_;
+  static constexpr int STAGES = STAGES_, GROUP_M = GROUP_M_, SPREAD = SPREAD_, MIN_BLOCKS = MIN_BLOCKS_;
+  static constexpr int kThreads = 32 * (BM / WM) * (BN / WN);
+  static constexpr int kLda = BM + 4;  // padded: a warp's transposed copies (8 k x 4 rows) hit 32 banks
+  static constexpr int kAFloats = BK * kLda, kStageFloats = kAFloats + BK * BN;
+  static constexpr int kSharedBytes = STAGES * kStageFloats * 4;
+  // A: runs of 8 k of kARows rows per pass. B: float4 over kBRows k per pass.
+  static constexpr int kARows = kThreads / 8, kAPasses = BM / kARows, kAHalves = BK / 8;
+  static constexpr int kBChunks = BN / 4, kBRows = kThreads / kBChunks, kBPasses = BK / kBRows;
+  static constexpr int kACopies = kAHalves * kAPasses, kCopies = kACopies + kBPasses;
+  static constexpr int kCopyRuns = (kCopies + SPREAD - 1) / SPREAD;
+  static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
+  static_assert(BK % 8 == 0 && BM % kARows == 0, "threads copy whole runs of 8 k of A");
+  static_assert(kThreads % kBChunks == 0 && BK % kBRows == 0, "threads copy whole rows of B");
+  static_assert(STAGES >= 3 && SPREAD > 0, "spread copies land one k-tile later: at least 3 stages");
+  static_assert(kCopyRuns <= BK - 1, "one run of copies per k at most");
+};
+
+// Writes (or, for a split of k, atomically adds) one thread's patch of C,
+// skipping what falls outside M x N: as float4 when `vec` (N and ldc
+// multiples of 4, C 16-byte aligned), else word by word.
+template <class Patch>
+__device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ldc, int M, int N, int row0, int col0,
+                                            bool add, bool vec) {
+  constexpr int kTM = sizeof(patch.acc) / sizeof(patch.acc[0]), kTN = sizeof(patch.acc[0]) / sizeof(float);
+#pragma unroll
+  for (int pm = 0; pm < kTM / 4; ++pm)
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+      const int row = row0 + patch.row_of(pm) + i;
+      if (row >= M) continue;
+#pragma unroll
+      for (int pn = 0; pn < kTN / 4; ++pn) {
+        const int col = col0 + patch.col_of(pn);
+        const float* v = &patch.acc[4 * pm + i][4 * pn];
+        float* dst = C + row * ldc + col;
+        if (vec) {
+          if (col >= N) continue;
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+          if (add) atomicAdd(reinterpret_cast<float4*>(dst), make_float4(v[0], v[1], v[2], v[3]));
+#else
+          if (add)
+            for (int j = 0; j < 4; ++j) atomicAdd(dst + j, v[j]);
+#endif
+          else *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+        } else {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (col + j < N) {
+              if (add) atomicAdd(dst + j, v[j]);
+              else dst[j] = v[j];
+            }
+        }
+      }
+    }
+}
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
+    fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
+             int M, int N, int K, int k_chunk, bool vec_c) {
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, kLda = Cfg::kLda, S = Cfg::STAGES;
+  constexpr int kStageBytes = Cfg::kStageFloats * 4;
+  extern __shared__ __align__(16) float shared[];
+  int block_row, block_col;
+  swizzled_block<Cfg::GROUP_M>(ceil_div(M, BM), ceil_div(N, BN), block_row, block_col);
+  const int row0 = block_row * BM, col0 = block_col * BN;
+  const int k0 = blockIdx.z * k_chunk, klen = min(k_chunk, K - k0);  // this split's k (klen > 0)
+  const int t = threadIdx.x, warp = t / 32;
+  const int warp_m = warp / (BN / Cfg::WN), warp_n = warp % (BN / Cfg::WN);
+
+  // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk at
+  // k br + q * kBRows, column bc; its source pointers advance one k-tile per tile issued.
+  const int ar = t / 8, ac = t % 8;
+  const int br = t / Cfg::kBChunks, bc = t % Cfg::kBChunks * 4;
+  const float* a_src[Cfg::kAPasses];
+#pragma unroll
+  for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * lda + k0 + ac;
+  const float* b_src[Cfg::kBPasses];
+#pragma unroll
+  for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * Cfg::kBRows) * ldb + min(col0 + bc, ldb - 4);
+  const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
+  const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
+  int k_next = 0;  // the k (within the split) where the next tile issued starts
+  const auto advance = [&] {
+    k_next += BK;
+#pragma unroll
+    for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] += BK;
+#pragma unroll
+    for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] += BK * ldb;
+  };
+
+  // Copy c of a whole tile into the stage at a_sh / b_sh (no bounds test).
+  const auto copy = [&](int c, std::uint32_t a_sh, std::uint32_t b_sh) {
+    if (c < Cfg::kACopies) {
+      const int h = c / Cfg::kAPasses, p = c % Cfg::kAPasses;
+      cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
+    } else {
+      const int q = c - Cfg::kACopies;
+      cp_async_16(b_sh + q * Cfg::kBRows * BN * 4, b_src[q]);
+    }
+  };
+  // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
+  const auto load_tile = [&](int stage) {
+    const std::uint32_t a_sh = a_dst + stage * kStageBytes, b_sh = b_dst + stage * kStageBytes;
+    if (k_next + BK <= klen) {
+#pragma unroll
+      for (int c = 0; c < Cfg::kCopies; ++c) copy(c, a_sh, b_sh);
+    } else if (k_next < klen) {
+      float* const base = shared + stage * Cfg::kStageFloats;
+#pragma unroll
+      for (int h = 0; h < Cfg::kAHalves; ++h) {
+        const bool in = k_next + ac + 8 * h < klen;
+#pragma unroll
+        for (int p = 0; p < Cfg::kAPasses; ++p)
+          cp_async_4(base + (ac + 8 * h) * kLda + ar + p * Cfg::kARows, in ? a_src[p] + 8 * h : A, in);
+      }
+#pragma unroll
+      for (int q = 0; q < Cfg::kBPasses; ++q) {
+        const bool in = k_next + br + q * Cfg::kBRows < klen;
+        cp_async_16(base + Cfg::kAFloats + (br + q * Cfg::kBRows) * BN + bc, in ? b_src[q] : B, in);
+      }
+    }
+    advance();
+  };
+
+  WarpTileThread<Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN, 0, 1> patch(t % 32);
+  const float* const as_warp = shared + warp_m * Cfg::WM;
+  const float* const bs_warp = shared + Cfg::kAFloats + warp_n * Cfg::WN;
+  float a[2][Cfg::TM], b[2][Cfg::TN];
+
+#pragma unroll
+  for (int s = 0; s < S - 1; ++s) {
+    load_tile(s);
+    cp_async_commit();  // an empty group where there are fewer tiles: the waits count groups
+  }
+  cp_async_wait<S - 2>();
+  __syncthreads();
+  patch.load_fragments(a[0], b[0], as_warp, kLda, bs_warp, BN, 0);
+  int stage = 0;
+
+  // One k-tile from `stage`, while tile + S - 1 goes into the stage freed at
+  // the last barrier: spread between the multiply-adds when it is a whole tile.
+  const auto compute_tile = [&](auto spread_copies) {
+    constexpr bool kSpread = decltype(spread_copies)::value;
+    const float* as = as_warp + stage * Cfg::kStageFloats;
+    const float* bs = bs_warp + stage * Cfg::kStageFloats;
+    const int fill = stage == 0 ? S - 1 : stage - 1;
+    const std::uint32_t a_sh = a_dst + fill * kStageBytes, b_sh = b_dst + fill * kStageBytes;
+    if constexpr (!kSpread) load_tile(fill);
+    if constexpr (!kSpread) {
+      // The last k-tiles (nothing to spread) as a loop of two k at a time, not
+      // a second fully unrolled body: that one's code, fetched cold by every
+      // block, cost 3-20% (docs/ladder-notes.md, run 11).
+      static_assert(BK % 2 == 0, "two k at a time");
+#pragma unroll 1
+      for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry
+        patch.load_fragments(a[1], b[1], as, kLda, bs, BN, kk + 1);
+        patch.outer_product(a[0], b[0]);
+        patch.load_fragments(a[0], b[0], as, kLda, bs, BN, kk + 2);
+        patch.outer_product(a[1], b[1]);
+      }
+      patch.load_fragments(a[1], b[1], as, kLda, bs, BN, BK - 1);
+      patch.outer_product(a[0], b[0]);
+    } else {
+#pragma unroll
+    for (int kk = 0; kk < BK - 1; ++kk) {
+      patch.load_fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, kLda, bs, BN, kk + 1);
+      if constexpr (kSpread) {
+#pragma unroll
+        for (int c = 0; c < Cfg::kCopies; ++c)
+          if (c / Cfg::SPREAD * (BK - 1) / Cfg::kCopyRuns == kk) copy(c, a_sh, b_sh);
+      }
+      patch.outer_product(a[kk % 2], b[kk % 2]);
+    }
+    }
+    if constexpr (kSpread) advance();
+    cp_async_commit();
+    cp_async_wait<S - 2>();  // the next tile has landed for everyone, and everyone has read this stage
+    __syncthreads();
+    stage = stage + 1 == S ? 0 : stage + 1;
+    // The next tile's first fragments (past the last tile: a stale stage, read and unused).
+    patch.load_fragments(a[BK % 2], b[BK % 2], as_warp + stage * Cfg::kStageFloats, kLda,
+                         bs_warp + stage * Cfg::kStageFloats, BN, 0);
+    patch.outer_product(a[(BK - 1) % 2], b[(BK - 1) % 2]);
+  };
+
+  const int tiles = ceil_div(klen, BK);
+  const int spread_tiles = min(tiles, klen / BK - (S - 1));
+  int tile = 0;
+  for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
+  for (; tile < tiles; ++tile) compute_tile(std::false_type{});
+  cp_async_wait<0>();  // no copy may outlive the block
+  store_patch(patch, C, ldc, M, N, row0 + warp_m * Cfg::WM, col0 + warp_n * Cfg::WN, gridDim.z > 1, vec_c);
+}
+
+}  // namespace ts::ladder

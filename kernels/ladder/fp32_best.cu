@@ -1,0 +1,166 @@
+// fp32_best.cu — `fp32-best`: the block tiles of fp32_any.cuh that ship, the
+// rule that picks a tile and a split of k for each shape, and the padded
+// copies that give misaligned shapes aligned rows. The rule and the figures
+// behind it are in docs/ladder-notes.md ("Every shape").
+#include <algorithm>
+#include <cstdint>
+#include <mutex>
+
+#include "kernels/ladder/fp32_any.cuh"
+#include "kernels/ladder/fp32_best.h"
+#include "kernels/ladder/ladder.h"
+
+namespace ts::ladder {
+namespace {
+
+// 128 x 256 x 32, 8 warps of 64 x 64, 16 x 8 per thread, 3 stages, copies in
+// runs of 6: the double-buffer rung's shipped configuration, one block per SM.
+using Tile128x256 = Fp32AnyConfig<128, 256, 32, 64, 64, 16, 8, 3, 8, 6, 1>;
+// 64 x 128 x 32, 4 warps of 32 x 64, 8 x 8 per thread: three blocks per SM,
+// so one block's start and end overlap the others' multiply-adds.
+using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
+
+constexpr Fp32Tile kTiles[] = {
+    {"128x256", 128, 256, 32, 1},
+    {"64x128", 64, 128, 32, 3},
+};
+
+// dst (rows x ld) = src (rows x cols) with columns cols..ld-1 zero.
+__global__ void pad_rows(const float* __restrict__ src, int rows, int cols, float* __restrict__ dst, int ld) {
+  const int c = blockIdx.x * blockDim.x + threadIdx.x;
+  if (c >= ld) return;
+  for (int r = blockIdx.y; r < rows; r += gridDim.y)
+    dst[std::size_t(r) * ld + c] = c < cols ? src[std::size_t(r) * cols + c] : 0.0f;
+}
+
+void pad_copy(const float* src, int rows, int cols, float* dst, int ld, cudaStream_t stream) {
+  const dim3 grid(ceil_div(ld, 256), std::min(rows, 4096));
+  launch_checked(pad_rows, grid, 256, 0, stream, src, rows, cols, dst, ld);
+}
+
+// The padded copies' memory, kept for the next call (timed runs reuse it).
+class Workspace {
+ public:
+  float* get(std::size_t floats) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (floats > floats_) {
+      if (data_) TS_CUDA_CHECK(cudaFree(data_));
+      data_ = nullptr;
+      floats_ = 0;
+      TS_CUDA_CHECK(cudaMalloc(&data_, floats * sizeof(float)));
+      floats_ = floats;
+    }
+    return static_cast<float*>(data_);
+  }
+
+ private:
+  std::mutex mutex_;
+  void* data_ = nullptr;
+  std::size_t floats_ = 0;
+};
+Workspace g_workspace;
+
+template <class Cfg>
+void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, int splits,
+                 cudaStream_t stream) {
+  const int k_tiles = ceil_div(k, Cfg::BK);
+  const int chunk = ceil_div(k_tiles, splits) * Cfg::BK;
+  const int z = ceil_div(k, chunk);  // every split has at least one k
+  if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
+  const bool vec_c = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0;
+  const dim3 grid(ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN), 1, z);
+  launch_checked(fp32_any<Cfg>, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk,
+                 vec_c);
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+}  // namespace
+
+std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
+
+std::string fp32_plan_name(const Fp32Plan& plan) {
+  std::string name(kTiles[plan.tile].name);
+  if (plan.splits > 1) name += " split " + std::to_string(plan.splits);
+  return name;
+}
+
+double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count) {
+  const Fp32Tile& t = kTiles[plan.tile];
+  const int s = plan.splits;
+  const double k_tiles = ceil_div(ceil_div(k, 32), s);
+  // Blocks on the busiest SM.
+  const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, sm_count);
+  double cost;
+  if (t.blocks_per_sm == 1) {
+    // One block at a time per SM; each pays ~1 k-tile of start and end (fit at k = 1024 and 4096).
+    cost = per_sm * (k_tiles + 1);
+  } else {
+    // Three at a time: a full round of three takes 0.78 of a 128x256 k-tile
+    // per k-tile; a last round of two (8 warps) 0.53, of one (4 warps) 0.45.
+    // Start and end ~1.3 k-tiles.
+    const double last[] = {0, 0.45, 0.53};
+    cost = (per_sm / 3 * 0.78 + last[per_sm % 3]) * (k_tiles + 1.3);
+  }
+  // Each extra split zeroes C and adds its share of it atomically, mostly
+  // overlapped with other blocks' work: ~0.1 units per 1024 x 1024 of C.
+  return cost + 0.1 * (s - 1) * (double(m) * n / (1 << 20));
+}
+
+Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count) {
+  Fp32Plan best{0, 1};
+  double best_cost = fp32_plan_cost(best, m, n, k, sm_count);
+  const int k_tiles = ceil_div(k, 32);
+  for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
+    const int blocks = ceil_div(m, kTiles[tile].block_m) * ceil_div(n, kTiles[tile].block_n);
+    // Split only to fill one round of the SMs (splitting a grid of several
+    // rounds never paid in run 11), keeping at least 4 k-tiles per split.
+    for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && blocks * (s - 1) < sm_count * kTiles[tile].blocks_per_sm));
+         ++s) {
+      const double cost = fp32_plan_cost({tile, s}, m, n, k, sm_count);
+      if (cost < best_cost * 0.98) {  // a split must win clearly: the model is rough
+        best = {tile, s};
+        best_cost = cost;
+      }
+    }
+  }
+  // Measured, not modelled: one round of 128x256 blocks over a long k runs
+  // faster split in two (run 11: 94.6 -> 97.4% of cuBLAS at 1024x4096x4096,
+  // 95.0 -> 97.6% at 4096x1024x4096; at 64 k-tiles, 2048^3, no gain).
+  if (best.tile == 0 && best.splits == 1 && ceil_div(m, 128) * ceil_div(n, 256) <= sm_count && k_tiles >= 128)
+    best.splits = 2;
+  return best;
+}
+
+void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, float* c, int m, int n, int k,
+                      cudaStream_t stream) {
+  // A's rows on 32-byte sectors (its word copies read runs of 8), B's on 16
+  // bytes (float4 copies): where they are not, the kernel reads padded copies.
+  const bool pad_a = k % 8 != 0, pad_b = n % 4 != 0 || !aligned16(b);
+  const int lda = pad_a ? (k + 7) / 8 * 8 : k, ldb = pad_b ? (n + 3) / 4 * 4 : n;
+  const std::size_t a_floats = pad_a ? std::size_t(m) * lda : 0, b_floats = pad_b ? std::size_t(k) * ldb : 0;
+  if (pad_a || pad_b) {
+    float* ws = g_workspace.get(a_floats + b_floats + 4);
+    if (a_floats) {
+      pad_copy(a, m, k, ws, lda, stream);
+      a = ws;
+    }
+    if (b_floats) {
+      float* pb = ws + (a_floats + 3) / 4 * 4;  // 16-byte aligned
+      pad_copy(b, k, n, pb, ldb, stream);
+      b = pb;
+    }
+  }
+  const int splits = std::max(plan.splits, 1);
+  if (plan.tile == 0) launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream);
+  else launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream);
+}
+
+void launch_fp32_best(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
+  int device = 0, sms = 0;
+  TS_CUDA_CHECK(cudaGetDevice(&device));
+  TS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  launch_fp32_plan(fp32_best_plan(m, n, k, sms), a, b, c, m, n, k, stream);
+}
+
+}  // namespace ts::ladder

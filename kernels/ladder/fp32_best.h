@@ -1,0 +1,48 @@
+// fp32_best.h — `fp32-best`, the FP32 entry of the ladder that holds at every
+// shape: it picks, per shape, a block tile of fp32_any.cuh and a split of k
+// (so that small grids still fill the SMs) by the rule in fp32_best.cu, whose
+// measurements are in docs/ladder-notes.md. Any M, N, K: where k or n leaves
+// the rows of A or B off 32- or 16-byte boundaries, the plan runs on padded
+// copies of them, kept in one process-wide workspace that grows to the
+// largest shape seen (so calls on streams that overlap must not need it).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace ts::ladder {
+
+struct Fp32Tile {
+  std::string_view name;  // e.g. "128x256"
+  int block_m, block_n, block_k;
+  int blocks_per_sm;      // resident blocks per SM (shared memory and registers allow)
+};
+
+// The block tiles fp32-best chooses from.
+std::span<const Fp32Tile> fp32_tiles();
+
+struct Fp32Plan {
+  int tile = 0;    // index into fp32_tiles()
+  int splits = 1;  // k split this many ways, partial tiles added into C (zeroed first)
+};
+
+// The rule: the plan fp32-best runs for this shape on a GPU with sm_count SMs,
+// the one of least predicted time (fp32_plan_cost).
+Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count);
+
+// The rule's model of a plan's time, in units of one k-tile of the 128x256
+// tile on a whole SM (docs/ladder-notes.md fits it to run 9's measurements).
+double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count);
+
+// e.g. "64x128 split 2".
+std::string fp32_plan_name(const Fp32Plan& plan);
+
+// Runs one plan (checks the launch, does not synchronize). Splits beyond the
+// number of k-tiles are reduced so that every split has work.
+void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, float* c, int m, int n, int k,
+                      cudaStream_t stream);
+
+}  // namespace ts::ladder

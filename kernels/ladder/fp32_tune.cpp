@@ -1,0 +1,125 @@
+// fp32_tune.cpp — the measurements behind fp32-best's rule (fp32_best.cu):
+// every plan (block tile x split of k) checked against cuBLAS over the whole matrix, then timed against cuBLAS
+// SGEMM in the same run, per shape; the rule's own pick is marked '*'.
+// docs/ladder-notes.md records the output and the rule drawn from it.
+//
+//   cmake -S . -B build-tune -DCMAKE_CUDA_ARCHITECTURES=90 -DTILESCOPE_LADDER_TUNE=ON
+//   cmake --build build-tune --target fp32_tune && build-tune/kernels/ladder/fp32_tune 1024x1024x1024 ...
+// (Every plan's correctness at small ragged shapes: tests/kernels/fp32_best_test.cpp.)
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/bench_check.cuh"
+#include "kernels/cuda/bench_cublas.cuh"
+#include "kernels/cuda/bench_timing.cuh"
+#include "kernels/cuda/device_buffer.cuh"
+#include "kernels/cuda/gpu_runtime.h"
+#include "kernels/ladder/fp32_best.h"
+
+namespace ts::ladder {
+namespace {
+
+struct Shape {
+  int m, n, k;
+};
+
+std::vector<Fp32Plan> plans() {
+  std::vector<Fp32Plan> all;
+  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
+    for (int splits : {1, 2, 3, 4, 6, 8}) all.push_back({tile, splits});
+  return all;
+}
+
+double gflops(const Shape& s, double ms) { return 2.0 * s.m * double(s.n) * s.k / (ms * 1e6); }
+
+int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
+  gpu::CublasHandle cublas;
+  cudaStream_t stream = nullptr;
+  TS_CUDA_CHECK(cudaStreamCreate(&stream));
+  gpu::DeviceBuffer da, db, dc;
+  int wrong = 0;
+  std::printf("%-16s %-22s %10s %10s %8s %10s %8s\n", "shape", "plan", "ms", "GFLOP/s", "%cuBLAS", "err/cuBLAS",
+              "model");
+  for (const Shape& s : shapes) {
+    const std::size_t cells = std::size_t(s.m) * s.n;
+    float* a = da.get<float>(std::size_t(s.m) * s.k);
+    float* b = db.get<float>(std::size_t(s.k) * s.n);
+    float* c = dc.get<float>(cells);
+    gpu::fill_uniform(a, std::size_t(s.m) * s.k, 41 + s.k, stream);
+    gpu::fill_uniform(b, std::size_t(s.k) * s.n, 42 + s.n, stream);
+    std::vector<float> ref(cells), out(cells);
+    cublas.gemm_fp32(a, b, c, s.m, s.n, s.k, stream);
+    TS_CUDA_CHECK(cudaMemcpy(ref.data(), c, cells * 4, cudaMemcpyDeviceToHost));
+    const auto time_ms = [&](auto&& launch) { return gpu::time_launches(launch, 3, runs, stream).median_ms; };
+    const double cublas_ms = time_ms([&] { cublas.gemm_fp32(a, b, c, s.m, s.n, s.k, stream); });
+    char shape[40];
+    std::snprintf(shape, sizeof shape, "%dx%dx%d", s.m, s.n, s.k);
+    std::printf("%-16s %-22s %10.4f %10.1f %8.1f\n", shape, "cublas-fp32", cublas_ms, gflops(s, cublas_ms), 100.0);
+    const Fp32Plan pick = fp32_best_plan(s.m, s.n, s.k, sm_count);
+    const int k_tiles = (s.k + 31) / 32;
+    for (const Fp32Plan& p : plans()) {
+      if (p.splits > 1 && k_tiles / p.splits < 2) continue;
+      gpu::poison(c, cells, stream);
+      launch_fp32_plan(p, a, b, c, s.m, s.n, s.k, stream);
+      TS_CUDA_CHECK(cudaMemcpy(out.data(), c, cells * 4, cudaMemcpyDeviceToHost));
+      double diff = 0, norm = 0;
+      for (std::size_t j = 0; j < cells; ++j) {
+        diff += double(out[j] - ref[j]) * (out[j] - ref[j]);
+        norm += double(ref[j]) * ref[j];
+      }
+      const double err = std::sqrt(diff / norm);
+      const bool ok = std::isfinite(err) && err < gpu::kFp32Tolerance;
+      const bool picked = p.tile == pick.tile && p.splits == pick.splits;
+      const std::string name = (picked ? "*" : " ") + fp32_plan_name(p);
+      if (!ok) {
+        ++wrong;
+        std::printf("%-16s %-22s WRONG err %.2e (not timed)\n", shape, name.c_str(), err);
+        continue;
+      }
+      const double ms = time_ms([&] { launch_fp32_plan(p, a, b, c, s.m, s.n, s.k, stream); });
+      std::printf("%-16s %-22s %10.4f %10.1f %8.1f %10.2e %8.1f\n", shape, name.c_str(), ms, gflops(s, ms),
+                  100.0 * cublas_ms / ms, err, fp32_plan_cost(p, s.m, s.n, s.k, sm_count));
+    }
+    const double again = time_ms([&] { cublas.gemm_fp32(a, b, c, s.m, s.n, s.k, stream); });
+    std::printf("%-16s %-22s %10.4f %10.1f %8.1f  (again: the run's drift)\n", shape, "cublas-fp32", again,
+                gflops(s, again), 100.0 * cublas_ms / again);
+    std::fflush(stdout);
+  }
+  TS_CUDA_CHECK(cudaStreamDestroy(stream));
+  return wrong ? 3 : 0;
+}
+
+}  // namespace
+}  // namespace ts::ladder
+
+int main(int argc, char** argv) {
+  std::vector<ts::ladder::Shape> shapes;
+  int runs = 20;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    ts::ladder::Shape s{};
+    if (arg.rfind("--runs=", 0) == 0) runs = std::atoi(arg.c_str() + 7);
+    else if (std::sscanf(arg.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) == 3 && s.m > 0 && s.n > 0 && s.k > 0)
+      shapes.push_back(s);
+    else {
+      std::fprintf(stderr, "fp32_tune: arguments are MxNxK shapes or --runs=N (not '%s')\n", arg.c_str());
+      return 2;
+    }
+  }
+  if (runs < 1) runs = 20;
+  try {
+    const ts::gpu::DeviceStatus st = ts::gpu::probe();
+    if (!st.available) {
+      std::fprintf(stderr, "fp32_tune: no GPU found: %s\n", st.reason.c_str());
+      return 1;
+    }
+    std::printf("%s, %d SMs\n", st.name.c_str(), st.sm_count);
+    return ts::ladder::tune(shapes, st.sm_count, runs);
+  } catch (const ts::gpu::GpuError& e) {
+    std::fprintf(stderr, "fp32_tune: %s\n", e.what());
+    return 1;
+  }
+}

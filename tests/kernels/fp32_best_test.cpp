@@ -1,0 +1,96 @@
+// On a real GPU (label gpu): every plan fp32-best can pick (each block tile,
+// with and without a split of k) computes C = A * B against a double-precision
+// reference, its output poisoned first, at aligned shapes and at ragged ones
+// (which run on padded copies of A and B); and the rule picks a split where
+// the grid alone cannot fill the SMs.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <random>
+
+#include "app/core/reference.h"
+#include "kernels/cuda/cuda_check.cuh"
+#include "kernels/cuda/device_buffer.cuh"
+#include "kernels/cuda/gpu_runtime.h"
+#include "kernels/ladder/fp32_best.h"
+
+namespace ts::ladder {
+namespace {
+
+struct Case {
+  Fp32Plan plan;
+  int m, n, k;
+};
+
+std::vector<Case> all_cases() {
+  // Aligned (k a multiple of 8, n of 4: no padded copy), ragged everywhere, n
+  // aligned with k not, a single row and column, k shorter than one k-tile,
+  // and splits of a few k-tiles.
+  const int shapes[][3] = {{260, 516, 200}, {130, 132, 68}, {37, 29, 45}, {131, 133, 301}, {1, 4, 4}, {3, 1, 7}};
+  std::vector<Case> cases;
+  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
+    for (const Fp32Plan plan : {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}})
+      for (const auto& s : shapes) cases.push_back({plan, s[0], s[1], s[2]});
+  return cases;
+}
+
+std::string case_name(const ::testing::TestParamInfo<Case>& info) {
+  std::string name = fp32_plan_name(info.param.plan);
+  for (char& c : name)
+    if (c == ' ') c = '_';
+  return name + "_" + std::to_string(info.param.m) + "x" + std::to_string(info.param.n) + "x" +
+         std::to_string(info.param.k);
+}
+
+class Fp32Best : public ::testing::TestWithParam<Case> {
+ protected:
+  void SetUp() override {
+    const gpu::DeviceStatus st = gpu::probe();
+    ASSERT_TRUE(st.available) << st.reason;
+  }
+};
+
+TEST_P(Fp32Best, PlanMatchesDoublePrecision) {
+  const Case c = GetParam();
+  std::mt19937 rng(std::hash<std::string>{}(case_name({GetParam(), 0})));
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> a(std::size_t(c.m) * c.k), b(std::size_t(c.k) * c.n), out(std::size_t(c.m) * c.n);
+  for (float& v : a) v = dist(rng);
+  for (float& v : b) v = dist(rng);
+  gpu::DeviceBuffer da, db, dc;
+  float* dev_c = dc.get<float>(out.size());
+  TS_CUDA_CHECK(cudaMemcpy(da.get<float>(a.size()), a.data(), a.size() * 4, cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(db.get<float>(b.size()), b.data(), b.size() * 4, cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemset(dev_c, 0xFF, out.size() * 4));  // NaN: unwritten cells show (split plans zero C first)
+  launch_fp32_plan(c.plan, da.get<float>(a.size()), db.get<float>(b.size()), dev_c, c.m, c.n, c.k, nullptr);
+  TS_CUDA_CHECK_LAUNCH();
+  TS_CUDA_CHECK(cudaMemcpy(out.data(), dev_c, out.size() * 4, cudaMemcpyDeviceToHost));
+  for (std::size_t i = 0; i < out.size(); ++i)
+    ASSERT_TRUE(std::isfinite(out[i])) << "cell (" << i / c.n << ", " << i % c.n << ") not written";
+  EXPECT_LT(relative_error(out, reference_matmul(a, b, c.m, c.n, c.k)), 1e-5);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryPlan, Fp32Best, ::testing::ValuesIn(all_cases()), case_name);
+
+TEST(Fp32BestRule, SplitsOnlyWhereTheGridIsSmall) {
+  const int sms = 132;
+  const Fp32Plan big = fp32_best_plan(4096, 4096, 4096, sms);
+  EXPECT_EQ(big.splits, 1) << fp32_plan_name(big);
+  const Fp32Plan small = fp32_best_plan(1024, 1024, 1024, sms);
+  EXPECT_GT(small.splits, 1) << fp32_plan_name(small);
+  const Fp32Plan short_k = fp32_best_plan(1024, 1024, 64, sms);
+  EXPECT_EQ(short_k.splits, 1) << "two k-tiles are not worth splitting: " << fp32_plan_name(short_k);
+  EXPECT_EQ(fp32_best_plan(1024, 4096, 4096, sms).splits, 2) << "one round over a long k: split in two";
+  EXPECT_EQ(fp32_best_plan(2048, 2048, 2048, sms).splits, 1);
+  for (const auto& s : {std::array<int, 3>{8192, 8192, 1024}, {4097, 4097, 4097}, {3001, 4097, 2999}})
+    EXPECT_EQ(fp32_best_plan(s[0], s[1], s[2], sms).splits, 1) << "a grid that fills the SMs is not split";
+  for (const int e : {128, 1000, 2048, 3001, 8192}) {
+    const Fp32Plan p = fp32_best_plan(e, e, e, sms);
+    ASSERT_GE(p.tile, 0);
+    ASSERT_LT(p.tile, int(fp32_tiles().size()));
+    EXPECT_GE(p.splits, 1);
+  }
+}
+
+}  // namespace
+}  // namespace ts::ladder
