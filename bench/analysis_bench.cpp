@@ -20,6 +20,7 @@
 
 #include "app/core/analysis/memory_stats.h"
 #include "app/core/analysis/reuse.h"
+#include "app/core/safe_file.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
 
@@ -91,10 +92,8 @@ int main(int argc, char** argv) {
                              {"warp_query_ms", warp_query}});
   }
   if (!json_path.empty()) {
-    std::ofstream f(json_path);
-    f << out.dump(2) << "\n";
-    if (!f) {
-      std::fprintf(stderr, "analysis_bench: cannot write %s\n", json_path.c_str());
+    if (const std::string error = ts::try_write_file_atomically(json_path, out.dump(2) + "\n"); !error.empty()) {
+      std::fprintf(stderr, "analysis_bench: %s\n", error.c_str());
       return 1;
     }
   }

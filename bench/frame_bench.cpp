@@ -27,6 +27,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/core/safe_file.h"
 #include "app/ui/app.h"
 #include "app/ui/app_state.h"
 
@@ -272,7 +273,10 @@ int main(int argc, char** argv) {
     j["n64_tile_toggle_cold"] = to_json(stats_of(bench.cold_ms));
     j["n64_tile_toggle_cold_recording"] = to_json(stats_of(bench.cold_record_ms));
     j["n64_tile_toggle_cold_indexing"] = to_json(stats_of(bench.cold_index_ms));
-    std::ofstream(json_path) << j.dump(2) << "\n";
+    if (const std::string error = ts::try_write_file_atomically(json_path, j.dump(2) + "\n"); !error.empty()) {
+      std::fprintf(stderr, "frame_bench: %s\n", error.c_str());
+      return 1;
+    }
   }
   return 0;
 }

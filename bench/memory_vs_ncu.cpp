@@ -24,6 +24,7 @@
 #include "app/core/analysis/memory_stats.h"
 #include "app/core/analysis/ncu_import.h"
 #include "app/core/analysis/ncu_table.h"
+#include "app/core/safe_file.h"
 #include "kernels/catalog.h"
 #include "kernels/counter.h"
 #include "kernels/recorder.h"
@@ -75,7 +76,9 @@ int main(int argc, char** argv) {
   if (!render_path.empty()) {
     if (markdown_path.empty()) return fail("--render needs --markdown");
     try {
-      std::ofstream(markdown_path) << ts::ncu_table_markdown(ts::load_ncu_table(render_path));
+      const std::string error =
+          ts::try_write_file_atomically(markdown_path, ts::ncu_table_markdown(ts::load_ncu_table(render_path)));
+      if (!error.empty()) return fail(error);
     } catch (const ts::NcuTableError& e) {
       return fail(e.what());
     }
@@ -197,15 +200,12 @@ int main(int argc, char** argv) {
     return fail("out of memory while recording");
   }
 
-  std::ofstream out(out_path);
-  out << ts::ncu_table_to_json(table).dump(1) << "\n";
-  if (!out) return fail("cannot write " + out_path);
-  const std::string md = ts::ncu_table_markdown(table);
-  if (!markdown_path.empty()) {
-    std::ofstream m(markdown_path);
-    m << md;
-    if (!m) return fail("cannot write " + markdown_path);
-  }
+  if (std::string error = ts::try_write_file_atomically(out_path, ts::ncu_table_to_json(table).dump(1) + "\n");
+      !error.empty())
+    return fail(error);
+  if (!markdown_path.empty())
+    if (std::string error = ts::try_write_file_atomically(markdown_path, ts::ncu_table_markdown(table)); !error.empty())
+      return fail(error);
   // A summary: how many pairs agree, per counter.
   for (const ts::CounterPair& pair : ts::compared_counters()) {
     int counts[4] = {};

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "app/core/reference.h"
+#include "app/core/safe_file.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
@@ -105,10 +106,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "ncu_launches: %s\n", e.what());
     return 1;
   }
-  std::ofstream out(manifest_path);
-  out << nlohmann::json{{"device", gpu.name}, {"launches", launches}}.dump(2) << "\n";
-  if (!out) {
-    std::fprintf(stderr, "ncu_launches: cannot write %s\n", manifest_path.c_str());
+  if (const std::string error = ts::try_write_file_atomically(
+          manifest_path, nlohmann::json{{"device", gpu.name}, {"launches", launches}}.dump(2) + "\n");
+      !error.empty()) {
+    std::fprintf(stderr, "ncu_launches: %s\n", error.c_str());
     return 1;
   }
   std::fprintf(stderr, "ncu_launches: %zu launches on %s, manifest %s\n", launches.size(), gpu.name.c_str(),

@@ -33,6 +33,7 @@
 #include <tuple>
 #include <vector>
 
+#include "app/core/safe_file.h"
 #include "app/core/trace_codec.h"
 #include "app/core/trace_file.h"
 #include "app/core/trace_index.h"
@@ -328,6 +329,10 @@ int main(int argc, char** argv) {
                                {"peak_bytes", f.peak_bytes}});
   }
   out["load_average_at_end"] = load_average();
-  if (!json_path.empty()) std::ofstream(json_path) << out.dump(2) << "\n";
+  if (!json_path.empty())
+    if (const std::string error = ts::try_write_file_atomically(json_path, out.dump(2) + "\n"); !error.empty()) {
+      std::fprintf(stderr, "record_bench: %s\n", error.c_str());
+      return 1;
+    }
   return all_met ? 0 : 1;
 }

@@ -207,6 +207,15 @@ void write_file_atomically(const fs::path& target, std::string_view contents, st
   f.commit();
 }
 
+std::string try_write_file_atomically(const fs::path& target, std::string_view contents) {
+  try {
+    write_file_atomically(target, contents);
+  } catch (const SafeFileError& e) {
+    return e.what();
+  }
+  return {};
+}
+
 int open_temporaries() {
   int n = 0;
   for (int i = 0; i < kSlots; ++i) n += g_state[i].load() == 2;

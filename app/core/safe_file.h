@@ -64,6 +64,10 @@ class AtomicFile {
 void write_file_atomically(const std::filesystem::path& target, std::string_view contents,
                            std::initializer_list<std::filesystem::path> inputs = {});
 
+// The same, for programs that report rather than throw: empty on success,
+// else the message (e.g. for a benchmark's results file).
+std::string try_write_file_atomically(const std::filesystem::path& target, std::string_view contents);
+
 // Temporaries still registered with the signal handler (for tests).
 int open_temporaries();
 

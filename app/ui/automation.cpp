@@ -3,12 +3,13 @@
 #include "app/ui/automation.h"
 
 #include <cstdio>
-#include <fstream>
+#include <sstream>
 
 #include <imgui.h>
 #include <imgui_internal.h>
 #include <nlohmann/json.hpp>
 
+#include "app/core/safe_file.h"
 #include "app/render/screenshot.h"
 #include "app/ui/app_state.h"
 
@@ -124,10 +125,10 @@ bool Automation::after_render(AppState& app, const WindowLayout& layout, int fb_
       }
     }
     if (options_.layout_json) {
-      std::ofstream out(*options_.layout_json);
-      out << screen_layout_json(app, layout, fb_width, fb_height, fb_scale) << "\n";
-      if (!out) {
-        std::fprintf(stderr, "tilescope: could not write %s\n", options_.layout_json->string().c_str());
+      std::ostringstream text;
+      text << screen_layout_json(app, layout, fb_width, fb_height, fb_scale) << "\n";
+      if (const std::string error = try_write_file_atomically(*options_.layout_json, text.str()); !error.empty()) {
+        std::fprintf(stderr, "tilescope: %s\n", error.c_str());
         exit_code_ = 1;
       }
     }
