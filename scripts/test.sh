@@ -4,7 +4,10 @@
 #      under Xvfb, and the GPU tests (label gpu) when an NVIDIA GPU is present;
 #   2. a CUDA-off, GUI-off build of the core under AddressSanitizer and
 #      UndefinedBehaviorSanitizer (clang): the CPU tests again, the fuzzing
-#      corpus, and a 60-second fuzzing run of the trace loader.
+#      corpus, and a 60-second fuzzing run of the trace loader;
+#   3. a small ThreadSanitizer build (clang, CUDA off, GUI off) of the threaded
+#      tests only (CTest label tsan: the emulator's worker threads, the app's
+#      background loader), run under it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -31,3 +34,13 @@ cmake --build build-sanitize -j"$jobs"
 echo "== tests: sanitizers =="
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-sanitize --output-on-failure -j"$jobs"
+
+echo "== build: ThreadSanitizer (clang, CUDA off, GUI off, the threaded tests only) =="
+tsan_start=$(date +%s)
+CC=clang CXX=clang++ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DTILESCOPE_CUDA=OFF -DTILESCOPE_GUI=OFF -DTILESCOPE_TSAN=ON
+cmake --build build-tsan -j"$jobs" --target emulator_correctness_test trace_loader_test
+echo "== tests: ThreadSanitizer =="
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L tsan
+echo "== ThreadSanitizer stage: $(( $(date +%s) - tsan_start )) s =="

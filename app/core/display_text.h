@@ -39,4 +39,12 @@ inline std::string elided(std::string_view s, std::size_t max_chars = 80) {
   return std::string(s.substr(0, head)) + "..." + std::string(s.substr(tail));
 }
 
+// How many characters of a string from a file the app shows (the validation
+// allows more: trace_validation.h); the rest is elided in the middle.
+inline constexpr std::size_t kShownKernel = 40;
+inline constexpr std::size_t kShownDevice = 64;
+inline constexpr std::size_t kShownDate = 40;
+inline constexpr std::size_t kShownPath = 80;     // a file's path, where it is part of a line
+inline constexpr std::size_t kShownNotice = 300;  // a whole notice
+
 }  // namespace ts

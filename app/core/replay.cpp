@@ -1,6 +1,8 @@
 // replay.cpp — the timeline and the per-step highlights, from the events.
 #include "app/core/replay.h"
 
+#include "app/core/display_text.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -407,13 +409,16 @@ const std::vector<float>& PartialSums::after(std::uint32_t k_end) {
 
 std::string launch_title(const LaunchInfo& L) {
   char buf[160];
-  std::snprintf(buf, sizeof buf, "%s  TILE=%d  M=%d N=%d K=%d", L.kernel.c_str(), L.tile, L.m, L.n, L.k);
+  std::snprintf(buf, sizeof buf, "%s  TILE=%d  M=%d N=%d K=%d", elided(L.kernel, kShownKernel).c_str(), L.tile, L.m, L.n,
+                L.k);
   return buf;
 }
 
 std::string recorded_by(const LaunchInfo& L) {
-  const std::string who = L.recorded_on_gpu() ? L.device_name + " (GPU)" : L.device_name;
-  return "recorded on " + who + (L.date.empty() ? "" : ", " + L.date);
+  // Shown on screen: a long name or date from a file is elided.
+  const std::string device = elided(L.device_name, kShownDevice);
+  const std::string who = L.recorded_on_gpu() ? device + " (GPU)" : device;
+  return "recorded on " + who + (L.date.empty() ? "" : ", " + elided(L.date, kShownDate));
 }
 
 }  // namespace ts

@@ -22,6 +22,7 @@
 #include "app/ui/app_state.h"
 #include "app/ui/automation.h"
 #include "app/ui/input.h"
+#include "app/ui/panel_guard.h"
 #include "app/ui/panel_registry.h"
 #include "app/ui/platform.h"
 #include "app/ui/theme.h"
@@ -137,7 +138,7 @@ int run_app(const AppOptions& options) {
     for (auto& panel : panels) {
       if (!panel->open) continue;
       layout.before_draw(*panel);
-      panel->Draw(*state);
+      draw_panel_guarded(*panel, *state);
       layout.after_draw(*panel, state->view.presentation, state->view.lock_layout);
     }
     draw_notices(*state, layout.notices());

@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "app/core/block_selection.h"
+#include "app/core/display_text.h"
 #include "kernels/catalog.h"
 
 namespace ts::ui {
@@ -132,7 +133,9 @@ void AppState::save_trace(const std::filesystem::path& path) {
 }
 
 void AppState::notify(NoticeLevel level, std::string text) {
-  notices_.push_back({level, std::move(text), now()});
+  // A notice may quote a file (its path, an error naming its contents): one
+  // line of printable text, elided, whatever the file holds.
+  notices_.push_back({level, elided(escape_control(text), kShownNotice), now()});
   if (notices_.size() > 50) notices_.erase(notices_.begin());
 }
 

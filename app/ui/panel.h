@@ -28,6 +28,7 @@
 // replay step and what it highlights, the GPU, notices and the recorder.
 #pragma once
 
+#include <exception>
 #include <memory>
 #include <string>
 
@@ -93,17 +94,23 @@ class Panel {
 
 // A panel's window for one Draw(): ImGui::Begin(name(), &open, flags) now,
 // ImGui::End() however Draw() returns. False while the window is collapsed.
+// When Draw() throws, a child or table may still be open inside the window:
+// ending it while unwinding would be the wrong End, so PanelWindow leaves it
+// to draw_panel_guarded (panel_guard.h), which closes everything in order.
 class PanelWindow {
  public:
   explicit PanelWindow(Panel& panel, ImGuiWindowFlags flags = 0)
-      : visible_(ImGui::Begin(panel.name(), &panel.open, flags)) {}
-  ~PanelWindow() { ImGui::End(); }
+      : visible_(ImGui::Begin(panel.name(), &panel.open, flags)), exceptions_(std::uncaught_exceptions()) {}
+  ~PanelWindow() {
+    if (std::uncaught_exceptions() == exceptions_) ImGui::End();
+  }
   PanelWindow(const PanelWindow&) = delete;
   PanelWindow& operator=(const PanelWindow&) = delete;
   explicit operator bool() const { return visible_; }
 
  private:
   bool visible_;
+  int exceptions_;
 };
 
 using PanelFactory = std::unique_ptr<Panel> (*)();

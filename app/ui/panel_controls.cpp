@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/core/display_text.h"
 #include "app/ui/app_state.h"
 #include "app/ui/occupancy_columns.h"
 #include "app/ui/panel_registry.h"
@@ -173,7 +174,7 @@ struct PanelControls : Panel {
       ImGui::TextWrapped("%s", recorded_by(L).c_str());
       char line[160];
       std::snprintf(line, sizeof line, "; grid %u x %u, block %u x %u", L.grid.x, L.grid.y, L.block.x, L.block.y);
-      dim_wrapped(t->origin + line);
+      dim_wrapped(elided(t->origin, kShownPath) + line);
       ImGui::TextDisabled("%llu events, %.1f MB with index", static_cast<unsigned long long>(t->trace.events.size()),
                           static_cast<double>(t->trace.memory_bytes() + t->index->memory_bytes()) / 1e6);
     }

@@ -11,8 +11,9 @@
 
 #include "app/core/analysis/memory_stats.h"
 #include "app/core/analysis/ncu_table.h"
-#include "app/ui/app_state.h"
 #include "app/core/assets.h"
+#include "app/core/display_text.h"
+#include "app/ui/app_state.h"
 #include "app/ui/memory_widgets.h"
 #include "app/ui/panel_registry.h"
 
@@ -83,7 +84,7 @@ struct PanelMemoryNcu : Panel {
     if (!row) {
       ImGui::TextWrapped("No hardware numbers for %s TILE %d at %d x %d x %d: the table has every kernel and TILE "
                          "at M = N = K = 64 and 256.",
-                         L.kernel.c_str(), L.tile, L.m, L.n, L.k);
+                         elided(L.kernel, kShownKernel).c_str(), L.tile, L.m, L.n, L.k);
       return;
     }
     counters_.request(app.trace_generation(), [lt] { return memory_counters_json(analyze_memory(lt->trace)); });
@@ -116,7 +117,7 @@ struct PanelMemoryNcu : Panel {
     }
     ImGui::EndTable();
     ImGui::TextDisabled("this trace: recorded by %s; the table's trace: by %s at the profiled commit",
-                        L.device_name.c_str(), table_->trace_device.c_str());
+                        elided(L.device_name, kShownDevice).c_str(), elided(table_->trace_device, kShownDevice).c_str());
   }
 
   void whole_table() {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/display_text.h"
 #include "app/ui/app_state.h"
 #include "app/ui/grid_canvas.h"
 #include "app/ui/matrix_colors.h"
@@ -48,7 +49,7 @@ struct PanelShared : Panel {
       return;
     }
     if (lt->trace.launch.iteration_rule.barriers_per_iteration == 0) {
-      ImGui::TextWrapped("%s reads A and B straight from global memory: no shared memory.", lt->trace.launch.kernel.c_str());
+      ImGui::TextWrapped("%s reads A and B straight from global memory: no shared memory.", elided(lt->trace.launch.kernel, kShownKernel).c_str());
       return;
     }
     ImGui::Checkbox("colour by bank", &by_bank_);

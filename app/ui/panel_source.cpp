@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "app/core/display_text.h"
 #include "app/render/embedded_files.h"
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
@@ -50,7 +51,7 @@ struct PanelSource : Panel {
     if (!lt) return;
     const auto kind = find_kernel(lt->trace.launch.kernel);
     if (!kind) {
-      ImGui::TextWrapped("This trace's kernel '%s' is unknown to this build.", lt->trace.launch.kernel.c_str());
+      ImGui::TextWrapped("This trace's kernel '%s' is unknown to this build.", elided(lt->trace.launch.kernel, kShownKernel).c_str());
       return;
     }
     const KernelInfo& info = kernel_info(*kind);

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "app/core/assets.h"
+#include "app/core/display_text.h"
 #include "app/core/gpu_presets.h"
 #include "app/core/timeline.h"
 #include "app/core/timing_recording.h"
@@ -174,7 +175,7 @@ struct PanelTimeline : Panel {
     const LoadedTrace* lt = app.trace();
     if (!lt || lt->trace.block_timing.empty()) return "the trace on screen was not recorded on a GPU";
     const std::string& device = lt->trace.launch.device_name;
-    if (!is_this_gpu(app, device) && !preset_named(device)) return "unknown GPU '" + device + "': its SM count is not known here";
+    if (!is_this_gpu(app, device) && !preset_named(device)) return "unknown GPU '" + elided(device, kShownDevice) + "': its SM count is not known here";
     return {};
   }
 
@@ -222,8 +223,9 @@ struct PanelTimeline : Panel {
     const Timeline& tl = l.timeline;
     const LaunchInfo& L = r.launch;
     ImGui::Separator();
-    ImGui::TextWrapped("%s TILE %d, %d x %d x %d on %s (%s, %s): %zu blocks, %.3f ms", L.kernel.c_str(), L.tile, L.m, L.n,
-                L.k, L.device_name.c_str(), L.date.c_str(), l.origin.c_str(), r.blocks.size(), r.elapsed_ms);
+    ImGui::TextWrapped("%s TILE %d, %d x %d x %d on %s (%s, %s): %zu blocks, %.3f ms", elided(L.kernel, kShownKernel).c_str(), L.tile,
+                L.m, L.n, L.k, elided(L.device_name, kShownDevice).c_str(), elided(L.date, kShownDate).c_str(),
+                elided(l.origin, kShownPath).c_str(), r.blocks.size(), r.elapsed_ms);
     const double theoretical =
         r.max_warps_per_sm ? double(r.api_blocks_per_sm * r.warps_per_block()) / r.max_warps_per_sm : 0.0;
     if (r.api_blocks_per_sm > 0)

@@ -9,7 +9,7 @@
 #include <thread>
 
 #include "app/core/trace_file.h"
-#include "tests/ui/ui_test_support.h"
+#include "tests/ui/loader_test_support.h"
 
 namespace ts::ui {
 namespace {
