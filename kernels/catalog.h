@@ -1,10 +1,13 @@
 // catalog.h — what tilescope knows about each kernel family without running it:
 // names, launch shape, shared tiles, the k-iteration rule and the closed-form
-// event counts that the tests hold every recording to.
+// event counts that the tests hold every recording to. A textbook family is
+// sized by TILE; a rung of the ladder has one fixed configuration
+// (kernels/rungs.h) and ignores TILE.
 #pragma once
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +15,9 @@
 #include "app/core/checked_math.h"
 #include "app/core/dim3.h"
 #include "app/core/event.h"
+#include "app/core/tiling.h"
 #include "kernels/kernel_kind.h"
+#include "kernels/rungs.h"
 
 namespace ts {
 
@@ -22,9 +27,18 @@ struct KernelInfo {
   std::string_view title;        // for people, e.g. "Shared-memory tiled"
   std::string_view source_file;  // the kernel header, under kernels/
   std::string_view summary;      // one line: what to look at
-  int cells_per_thread_edge;     // 2 for the coarsened kernel: 2 x 2 cells per thread
+  int cells_per_thread_edge;     // 2 for the coarsened kernel: 2 x 2 cells per thread (1 for a rung)
   int barriers_per_iteration;    // 0 for the naive kernels
 };
+
+// The ladder, lowest rung first, as the app's picker lists it: the recorded
+// rungs with their kind, the others benchmark-only with the reason.
+struct LadderRung {
+  std::string_view name, title, summary;
+  std::optional<KernelKind> kind;     // recorded and replayed: the catalog's kind
+  std::string_view benchmark_only;    // otherwise: why it is only timed, never recorded
+};
+std::span<const LadderRung> ladder_rungs();
 
 const KernelInfo& kernel_info(KernelKind kind);
 std::optional<KernelKind> find_kernel(std::string_view name);
@@ -35,6 +49,15 @@ bool is_naive(KernelKind kind);
 
 // TILE must be one of kAllTiles. For the naive kernels it is the block edge.
 bool is_valid_tile(int tile);
+// Whether kind is sized by TILE (the textbook families) or fixed (a rung).
+inline bool takes_tile(KernelKind kind) { return !is_rung(kind); }
+
+// Why kind cannot run M x N x K (one line with the rule), or empty. Only the
+// rungs have a rule beyond positive sizes: float4 rows need K and N multiples of 4.
+std::string size_refusal(KernelKind kind, int m, int n, int k);
+
+// The block, warp and register tiles, as the launch description carries them.
+Tiling kernel_tiling(KernelKind kind, int tile);
 
 struct LaunchShape {
   Dim3 grid, block;

@@ -1,7 +1,7 @@
 // dispatch.h — turn a run-time (kernel, TILE) into compile-time template
 // arguments: dispatch(kind, tile, f) calls f.template operator()<KIND, TILE>().
 // The naive kernels take their block edge at run time and get TILE = 0, so
-// they are instantiated once.
+// they are instantiated once; so do the ladder's rungs (fixed configurations).
 #pragma once
 #include <stdexcept>
 #include <utility>
@@ -31,6 +31,11 @@ decltype(auto) dispatch(KernelKind kind, int tile, F&& f) {
     case KernelKind::Coarsened: return dispatch_tile<KernelKind::Coarsened>(tile, std::forward<F>(f));
     case KernelKind::TiledTransposed: return dispatch_tile<KernelKind::TiledTransposed>(tile, std::forward<F>(f));
     case KernelKind::TiledPadded: return dispatch_tile<KernelKind::TiledPadded>(tile, std::forward<F>(f));
+    case KernelKind::Blocktile1d: return std::forward<F>(f).template operator()<KernelKind::Blocktile1d, 0>();
+    case KernelKind::Blocktile2d: return std::forward<F>(f).template operator()<KernelKind::Blocktile2d, 0>();
+    case KernelKind::Vectorized: return std::forward<F>(f).template operator()<KernelKind::Vectorized, 0>();
+    case KernelKind::Warptile: return std::forward<F>(f).template operator()<KernelKind::Warptile, 0>();
+    case KernelKind::DoubleBuffer: return std::forward<F>(f).template operator()<KernelKind::DoubleBuffer, 0>();
   }
   throw std::invalid_argument("unknown kernel");
 }

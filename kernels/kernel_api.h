@@ -6,12 +6,18 @@
 //   kernels/cuda/mode_recorded.cuh   instrumented CUDA: every access is recorded;
 //   kernels/emu/mode_emulator.h      the CPU emulator (threads as fibers).
 // Each mode defines, in its namespace: InMatrix / OutMatrix (the types of A, B
-// and C), TS_SHARED(type, name, rows, cols) (a block's shared tile), and the
+// and C), TS_SHARED(type, name, rows, cols) (a block's shared tile;
+// TS_SHARED_ALIGNED for one read or written as float4), and the
 // CUDA built-ins the kernels use (threadIdx, blockIdx, blockDim, __syncthreads),
 // and the pieces real GEMM kernels use, with the same names in every mode:
 // float4/float2, load4/store4, load2/store2 (kernels/api/vector.h) and
 // cp_async4/16, cp_async4/16_zero, cp_async_commit, cp_async_wait<N>
-// (kernels/api/async_copy.h); the plain versions are in mode_plain.cuh.
+// (kernels/api/async_copy.h), FragA/B/C, load_matrix_a/b and mma_tf32
+// (kernels/api/mma.h); the plain versions are in mode_plain.cuh.
+// TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) is a 16-byte aligned
+// tile that a plain launch may put in dynamic shared memory, from word
+// first_word on (past the 48 KB of static shared memory; mode_plain.cuh says
+// how); every other build declares it statically.
 #pragma once
 
 #if defined(__CUDACC__)
@@ -22,6 +28,14 @@
 #define TS_HD
 #define TS_DEVICE
 #define TS_INLINE inline __attribute__((always_inline))
+#endif
+
+// Unroll the loop that follows in the CUDA builds (the trip count is a
+// compile-time constant); the emulator's compiler decides for itself.
+#if defined(__CUDACC__)
+#define TS_UNROLL _Pragma("unroll")
+#else
+#define TS_UNROLL
 #endif
 
 #if !defined(TS_KERNEL_NS)

@@ -71,7 +71,8 @@ void fill_inputs(Trace& t, const RecordParams& p, std::uint64_t seed) {
 LaunchInfo describe(const RecordParams& p) {
   LaunchInfo L;
   L.kernel = std::string(kernel_info(p.kernel).name);
-  L.tile = p.tile;
+  L.tile = takes_tile(p.kernel) ? p.tile : rung_config(p.kernel).bk;  // a rung's k-step
+  L.tiling = kernel_tiling(p.kernel, p.tile);
   L.m = p.m;
   L.n = p.n;
   L.k = p.k;
@@ -119,17 +120,21 @@ std::uint64_t default_event_limit() {
 
 void validate_shape(const RecordParams& p) {
   using K = RecordError::Kind;
-  if (!is_valid_tile(p.tile))
+  if (takes_tile(p.kernel) && !is_valid_tile(p.tile))
     throw RecordError(K::InvalidParams, "TILE must be a power of two from 2 to 32 (2, 4, 8, 16, 32), got " +
                                             std::to_string(p.tile));
-  if (p.m < 1 || p.n < 1 || p.k < 1)
-    throw RecordError(K::InvalidParams, "sizes must be at least 1 (M=" + std::to_string(p.m) +
-                                            " N=" + std::to_string(p.n) + " K=" + std::to_string(p.k) + ")");
-  const std::uint64_t iterations = (std::uint64_t(p.k) + p.tile - 1) / p.tile;
-  if (iterations * 2 > kMaxEpoch || iterations > kMaxIteration)
-    throw RecordError(K::TooLarge, "K=" + std::to_string(p.k) + " with TILE=" + std::to_string(p.tile) +
+  if (const std::string why = size_refusal(p.kernel, p.m, p.n, p.k); !why.empty())
+    throw RecordError(K::InvalidParams, why);
+  const IterationRule rule = iteration_rule(p.kernel, p.tile, p.m, p.n, p.k);
+  const std::uint64_t iterations = rule.iterations;
+  if (iterations * 2 + rule.barriers_before > kMaxEpoch || iterations > kMaxIteration) {
+    const std::string step = takes_tile(p.kernel) ? "TILE=" + std::to_string(p.tile)
+                                                  : std::string(kernel_info(p.kernel).name) + "'s BK=" +
+                                                        std::to_string(rule.tile);
+    throw RecordError(K::TooLarge, "K=" + std::to_string(p.k) + " with " + step +
                                        " is beyond the recording limit: an event counts at most " +
                                        std::to_string(kMaxEpoch) + " barriers per thread");
+  }
 }
 
 void validate(const RecordParams& p) {
@@ -158,8 +163,10 @@ void validate(const RecordParams& p) {
                                          std::to_string(std::numeric_limits<std::uint32_t>::max()) + ")");
   const LaunchShape shape = launch_shape(p.kernel, p.tile, p.m, p.n);
   if (shape.grid.x > 0x7FFFFFFFu || shape.grid.y > 65535 || shape.grid.z > 65535)
-    throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " with TILE=" +
-                                       std::to_string(p.tile) + " needs a grid of " + std::to_string(shape.grid.x) +
+    throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " with " +
+                                       (takes_tile(p.kernel) ? "TILE=" + std::to_string(p.tile)
+                                                             : std::string(kernel_info(p.kernel).name)) +
+                                       " needs a grid of " + std::to_string(shape.grid.x) +
                                        " x " + std::to_string(shape.grid.y) + " x " + std::to_string(shape.grid.z) +
                                        " blocks; CUDA allows at most 2147483647 x 65535 x 65535");
 }

@@ -11,10 +11,9 @@ namespace ts {
 
 // Empty when kind at tile on M x N x K can be launched; otherwise one line saying why.
 inline std::string timing_request_error(KernelKind kind, int tile, int m, int n, int k) {
-  if (!is_valid_tile(tile))
+  if (takes_tile(kind) && !is_valid_tile(tile))
     return "TILE must be 2, 4, 8, 16 or 32, got " + std::to_string(tile);
-  if (m < 1 || n < 1 || k < 1)
-    return "sizes must be at least 1 (M=" + std::to_string(m) + " N=" + std::to_string(n) + " K=" + std::to_string(k) + ")";
+  if (std::string why = size_refusal(kind, m, n, k); !why.empty()) return why;
   constexpr std::uint64_t kMaxElements = 0x7fffffff;  // row * K + col must fit an int
   const std::uint64_t M = m, N = n, K = k;
   if (M * K > kMaxElements || K * N > kMaxElements || M * N > kMaxElements)

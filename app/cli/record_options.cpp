@@ -7,7 +7,7 @@ namespace ts::cli {
 
 void add_launch_options(CLI::App& app, RecordOptions& o) {
   app.add_option("--kernel", o.kernel, "Kernel: " + kernel_names())->capture_default_str();
-  app.add_option("--tile", o.tile, "TILE (block edge for the naive kernels): 2, 4, 8, 16 or 32")->capture_default_str();
+  app.add_option("--tile", o.tile, "TILE of the textbook kernels (block edge for the naive ones): 2, 4, 8, 16 or 32; the ladder's rungs have fixed tiles and ignore it")->capture_default_str();
   app.add_option("--size", o.size, "Sets M = K = N")->capture_default_str();
   app.add_option("--m", o.m, "Rows of A and C (overrides --size)");
   app.add_option("--k", o.k, "Columns of A, rows of B (overrides --size)");

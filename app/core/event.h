@@ -28,6 +28,9 @@ inline constexpr std::uint8_t kFlagStore = 1u << 0;
 // into a tile slot that lies outside the matrices (also the zero-fill of a
 // cp.async whose source lies outside). Not a memory read.
 inline constexpr std::uint8_t kFlagPadding = 1u << 1;
+// The same bit on a shared load (a load is never padding): the element went
+// into a lane's mma fragment register (kernels/api/mma.h). See Event below.
+inline constexpr std::uint8_t kFlagFragment = kFlagPadding;
 
 // Limits that the packed fields impose on a recording (checked before recording).
 inline constexpr std::uint32_t kMaxEpoch = (1u << 12) - 1;
@@ -52,6 +55,15 @@ constexpr std::uint32_t floats_of(Width w) { return 1u << static_cast<unsigned>(
 // An asynchronous copy (cp.async) is a global load and a shared store, both
 // flagged async; the store's epoch is the barrier epoch in which the copy was
 // issued (the data becomes visible at the wait, which the emulator checks).
+//
+// An mma fragment load (a shared load flagged kFlagFragment) is one element a
+// lane holds in a fragment register of mma.sync m16n8k8 (kernels/api/mma.h).
+// A shared load is never async, so there the async bit is free: it marks a
+// fragment element that is not its fragment's first register. An A fragment
+// comes from one ldmatrix.x4 (16 bytes per lane, four events a0..a3 in slot
+// order, the last three marked: one access, as the hardware counts it); a B
+// fragment is two 4-byte loads b0, b1 (b1 marked). fragment_slot() counts
+// back to the slot of an event.
 struct Event {
   std::uint32_t index;       // element index in its array: row * ld + col
   float value;               // the value loaded or stored
@@ -65,8 +77,11 @@ struct Event {
   constexpr ArrayId array_id() const { return static_cast<ArrayId>(array); }
   constexpr Op op() const { return (flags & kFlagStore) ? Op::Store : Op::Load; }
   constexpr Space space() const { return space_of(array_id()); }
-  constexpr bool is_padding() const { return (flags & kFlagPadding) != 0; }
-  constexpr bool is_async() const { return async != 0; }
+  constexpr bool is_padding() const { return (flags & (kFlagStore | kFlagPadding)) == (kFlagStore | kFlagPadding); }
+  constexpr bool is_fragment() const { return (flags & (kFlagStore | kFlagFragment)) == kFlagFragment; }
+  // Not the first register of its mma fragment (only for is_fragment()).
+  constexpr bool continues_fragment() const { return is_fragment() && async != 0; }
+  constexpr bool is_async() const { return async != 0 && !is_fragment(); }
   constexpr bool is_global_load() const { return space() == Space::Global && op() == Op::Load; }
   constexpr Width access_width() const { return static_cast<Width>(width); }
   constexpr std::uint32_t width_bytes() const { return bytes_of(access_width()); }
@@ -78,10 +93,25 @@ static_assert(sizeof(Event) == 12, "an event must stay at 12 bytes");
 // Whether e starts an access, given the event before it in the same thread
 // (nullptr when e is the thread's first): scalar events always do; a vector
 // element continues the access of the element just before it in memory.
+// An mma A fragment's elements are not adjacent in memory: its a1..a3 continue
+// the access of a0 (their marks say so).
 constexpr bool first_of_access(const Event& e, const Event* before) {
+  if (e.is_fragment()) return !(e.continues_fragment() && e.width != 0 && before != nullptr);
   if (e.width == 0 || e.lane_element() == 0 || before == nullptr) return true;
   return !(before->array == e.array && before->flags == e.flags && before->width == e.width &&
            before->async == e.async && before->index + 1 == e.index);
+}
+
+// The fragment register an mma fragment event went into: 0..3 (a0..a3) for a
+// 16-byte A fragment, 0..1 (b0, b1) for a B fragment. `thread` is the event's
+// thread's events, i its position there.
+constexpr std::uint32_t fragment_slot(const Event* thread, std::uint64_t i) {
+  std::uint32_t slot = 0;
+  while (i > 0 && thread[i].continues_fragment() && thread[i - 1].is_fragment() && thread[i - 1].array == thread[i].array) {
+    ++slot;
+    --i;
+  }
+  return slot;
 }
 
 // How a kernel's k-loop maps onto iterations, so that the recorder can stamp

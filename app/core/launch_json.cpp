@@ -52,6 +52,10 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
           {"date", L.date},
           {"seed", L.seed},
           {"arrays", arrays}};
+  const Tiling& t = L.tiling;
+  j["tiling"] = {{"block_m", t.block_m}, {"block_n", t.block_n}, {"block_k", t.block_k},
+                 {"thread_m", t.thread_m}, {"thread_n", t.thread_n}, {"warp_m", t.warp_m},
+                 {"warp_n", t.warp_n},   {"stages", t.stages},     {"a_transposed", t.a_transposed}};
   if (L.focused()) j["traced_blocks"] = L.traced_blocks;  // absent: every block (files written before focused traces)
   return j;
 }
@@ -74,6 +78,19 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
   // Traces written before pipelined kernels existed have neither: 0 is their rule.
   if (r.contains("barriers_before")) L.iteration_rule.barriers_before = json_integer_at<std::uint32_t>(r, "barriers_before");
   if (r.contains("global_by_k")) L.iteration_rule.global_by_k = json_integer_at<std::uint32_t>(r, "global_by_k");
+  // Files written before the ladder's rungs were recorded have no tiling: zeros.
+  if (const auto it = j.find("tiling"); it != j.end()) {
+    Tiling& t = L.tiling;
+    t.block_m = json_integer_at<std::uint32_t>(*it, "block_m");
+    t.block_n = json_integer_at<std::uint32_t>(*it, "block_n");
+    t.block_k = json_integer_at<std::uint32_t>(*it, "block_k");
+    t.thread_m = json_integer_at<std::uint32_t>(*it, "thread_m");
+    t.thread_n = json_integer_at<std::uint32_t>(*it, "thread_n");
+    t.warp_m = json_integer_at<std::uint32_t>(*it, "warp_m");
+    t.warp_n = json_integer_at<std::uint32_t>(*it, "warp_n");
+    t.stages = json_integer_at<std::uint32_t>(*it, "stages");
+    t.a_transposed = it->at("a_transposed").get<bool>();
+  }
   L.recorder = j.at("recorder").get<std::string>();
   L.device_name = j.at("device_name").get<std::string>();
   L.date = j.at("date").get<std::string>();

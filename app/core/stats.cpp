@@ -10,7 +10,7 @@ TraceCounts count_events(const Trace& t, const TraceIndex& index) {
   for (const Event& e : t.events.span()) {
     const int op = e.flags & kFlagStore ? 1 : 0;
     ++s.by_array[e.array][op];
-    if (e.flags & kFlagPadding) ++s.padding_stores;
+    if (e.is_padding()) ++s.padding_stores;
   }
   for (int a = 0; a < kArrayCount; ++a)
     for (int op = 0; op < 2; ++op)
@@ -29,7 +29,7 @@ void count_block_events(const Trace& t, std::uint32_t block, TraceCounts& s) {
     const int op = ev[q].flags & kFlagStore ? 1 : 0;
     ++s.by_array[ev[q].array][op];
     ++s.by_space[static_cast<int>(ev[q].space())][op];
-    if (ev[q].flags & kFlagPadding) ++s.padding_stores;
+    if (ev[q].is_padding()) ++s.padding_stores;
   }
 }
 

@@ -16,6 +16,7 @@
 
 #include "app/core/dim3.h"
 #include "app/core/event.h"
+#include "app/core/tiling.h"
 
 namespace ts {
 
@@ -35,6 +36,7 @@ struct LaunchInfo {
   int m = 0, n = 0, k = 0;
   Dim3 grid, block;
   IterationRule iteration_rule{};
+  Tiling tiling{};          // block, warp and register tiles (zeros in files written before them)
   std::string recorder;     // "gpu" or "emulator"
   std::string device_name;  // the GPU's name, or "CPU emulator"
   std::string date;         // ISO 8601, UTC, when it was recorded

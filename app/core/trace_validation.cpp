@@ -70,6 +70,12 @@ void validate_launch(const LaunchInfo& L) {
     invalid("a matrix of 2^32 elements or more (M=" + num(m) + " N=" + num(n) + " K=" + num(k) + ")");
   if (L.tile < 1 || L.tile > 1024) invalid("TILE " + std::to_string(L.tile));
 
+  // The tiling is drawn, not trusted for memory: bounded so that nothing drawn from it runs away.
+  const Tiling& tl = L.tiling;
+  for (const std::uint32_t v : {tl.block_m, tl.block_n, tl.block_k, tl.thread_m, tl.thread_n, tl.warp_m, tl.warp_n})
+    if (v > 4096) invalid("a tiling extent of " + num(v) + " (at most 4096)");
+  if (tl.stages > 64) invalid(num(tl.stages) + " pipeline stages (at most 64)");
+
   // L2: CUDA's limits keep grid.count() below 2^63; the product with the block is checked.
   const Dim3 g = L.grid, b = L.block;
   if (g.x == 0 || g.y == 0 || g.z == 0 || g.x > 0x7FFFFFFFu || g.y > 65535 || g.z > 65535)
@@ -161,7 +167,7 @@ void validate_trace(const Trace& t, std::uint64_t file_bytes, std::uint64_t max_
   const Event* e = t.events.data();
   for (std::uint64_t i = 0, count = t.events.size(); i < count; ++i) {
     const Event& x = e[i];
-    const bool padding_ok = !(x.flags & kFlagPadding) || ((x.flags & kFlagStore) && x.array >= 3);
+    const bool padding_ok = !(x.flags & kFlagPadding) || x.array >= 3;  // a shared store's padding, a shared load's fragment mark
     if (x.array >= kArrayCount || x.index >= limit[x.array] || x.iter > iterations || !padding_ok)
       invalid("event " + num(i) + " is malformed");
   }

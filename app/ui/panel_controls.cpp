@@ -45,20 +45,35 @@ struct PanelControls : Panel {
     const KernelInfo& current = kernel_info(p.kernel);
     ImGui::SetNextItemWidth(-1);
     if (ImGui::BeginCombo("##kernel", std::string(current.title).c_str())) {
-      for (KernelKind k : kAllKernels) {
-        const KernelInfo& info = kernel_info(k);
-        if (ImGui::Selectable(std::string(info.title).c_str(), k == p.kernel)) {
-          p.kernel = k;
-          changed = true;
+      for (KernelKind k : kAllKernels) changed |= kernel_item(k, p);
+      // seed 004's ladder, in order: the recorded rungs, and the benchmark-only ones greyed with the reason.
+      ImGui::Separator();
+      ImGui::TextDisabled("The ladder (seed 004)");
+      for (const LadderRung& rung : ladder_rungs()) {
+        if (rung.kind) {
+          changed |= kernel_item(*rung.kind, p, rung.title);
+          continue;
         }
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(info.summary).c_str());
+        ImGui::BeginDisabled();
+        ImGui::Selectable(std::string(rung.title).c_str(), false);
+        ImGui::EndDisabled();
+        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+          ImGui::SetTooltip("%s\n%s", std::string(rung.summary).c_str(), std::string(rung.benchmark_only).c_str());
       }
       ImGui::EndCombo();
     }
     ImGui::TextWrapped("%s", std::string(current.summary).c_str());
 
-    // TILE: 16 and 32 as big buttons (the comparison everyone makes), the rest small.
+    // TILE: 16 and 32 as big buttons (the comparison everyone makes), the rest
+    // small. A rung of the ladder has its fixed tiles instead.
     ImGui::Separator();
+    if (!takes_tile(p.kernel)) {
+      const Tiling tl = kernel_tiling(p.kernel, p.tile);
+      ImGui::Text("Block tile %u x %u, BK %u", tl.block_m, tl.block_n, tl.block_k);
+      ImGui::Text("Thread tile %u x %u", tl.thread_m, tl.thread_n);
+      if (tl.warp_m) ImGui::Text("Warp tile %u x %u", tl.warp_m, tl.warp_n);
+      if (tl.stages > 1) ImGui::Text("%u pipeline stages", tl.stages);
+    } else {
     ImGui::TextUnformatted("TILE");
     const float half = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
     for (int tile : {16, 32}) {
@@ -84,6 +99,7 @@ struct PanelControls : Panel {
     }
     ImGui::NewLine();
     occupancy_strip(app);
+    }
 
     // Sizes.
     ImGui::Separator();
@@ -138,14 +154,25 @@ struct PanelControls : Panel {
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("The tiled kernel on 6 x 6 matrices of small integers with 2 x 2 tiles (seed 3):\nthe arithmetic can be checked by hand.");
 
+    // A size the kernel cannot take: the rule, and nothing recorded.
+    const std::string refusal = size_refusal(p.kernel, p.m, p.n, p.k);
+    if (!refusal.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.35f, 1.0f));
+      ImGui::TextWrapped("%s", refusal.c_str());
+      ImGui::PopStyleColor();
+      changed = false;
+    }
+
     // Size of what would be recorded.
     const EventCounts counts = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
     ImGui::TextDisabled("%llu events (%.1f MB)", static_cast<unsigned long long>(counts.total()),
                         static_cast<double>(counts.total()) * sizeof(Event) / 1e6);
     ImGui::Checkbox("re-record on change", &app.record_on_change);
     const float w2 = (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x) * 0.5f;
+    ImGui::BeginDisabled(!refusal.empty());
     if (ImGui::Button(app.busy() ? "Recording..." : "Record", ImVec2(w2, 0)) || (changed && app.record_on_change))
       app.record();
+    ImGui::EndDisabled();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Same inputs as the trace on screen (unless a seed is set)");
     ImGui::SameLine();
     if (ImGui::Button("New inputs", ImVec2(w2, 0))) app.record_new_inputs();
@@ -178,6 +205,18 @@ struct PanelControls : Panel {
       ImGui::TextDisabled("%llu events, %.1f MB with index", static_cast<unsigned long long>(t->trace.events.size()),
                           static_cast<double>(t->trace.memory_bytes() + t->index->memory_bytes()) / 1e6);
     }
+  }
+
+  // One kernel in the picker: selecting it changes the recording's kernel.
+  static bool kernel_item(KernelKind k, RecordParams& p, std::string_view title = {}) {
+    const KernelInfo& info = kernel_info(k);
+    bool picked = false;
+    if (ImGui::Selectable(std::string(title.empty() ? info.title : title).c_str(), k == p.kernel)) {
+      p.kernel = k;
+      picked = true;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(info.summary).c_str());
+    return picked;
   }
 
   // What TILE does to occupancy, beside the TILE buttons: blocks per SM, the

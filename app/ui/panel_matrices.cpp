@@ -95,16 +95,20 @@ struct PanelMatrices : Panel {
     const float cx = static_cast<float>(L.k) + gap, cy = static_cast<float>(L.k) + gap;
     const auto kind = find_kernel(L.kernel);
     const std::uint32_t per_edge = kind ? static_cast<std::uint32_t>(kernel_info(*kind).cells_per_thread_edge) : 1;
-    const std::uint32_t T = static_cast<std::uint32_t>(L.tile), E = T * per_edge;
+    std::uint32_t T = static_cast<std::uint32_t>(L.tile), E = T * per_edge;
+    // The ladder's rungs: grid lines at the block tile (BM x BN) and the k-tile (BK).
+    const bool rung = kind && !takes_tile(*kind) && L.tiling.block_m > 0;
+    const std::uint32_t Em = rung ? L.tiling.block_m : E, En = rung ? L.tiling.block_n : E;
+    if (rung) T = L.tiling.block_k;
     const std::uint32_t M = static_cast<std::uint32_t>(L.m), N = static_cast<std::uint32_t>(L.n),
                         K = static_cast<std::uint32_t>(L.k);
     char label[3][64];
     std::snprintf(label[0], sizeof label[0], "A  (%u x %u)", M, K);
     std::snprintf(label[1], sizeof label[1], "B  (%u x %u)", K, N);
     std::snprintf(label[2], sizeof label[2], scene_.c_final() ? "C  (%u x %u): stored" : "C  (%u x %u): partial sums", M, N);
-    grids_[kGridA] = {&tex_[kGridA], 0, cy, M, K, E, T, label[0]};
-    grids_[kGridB] = {&tex_[kGridB], cx, 0, K, N, T, E, label[1]};
-    grids_[kGridC] = {&tex_[kGridC], cx, cy, M, N, E, E, label[2]};
+    grids_[kGridA] = {&tex_[kGridA], 0, cy, M, K, Em, T, label[0]};
+    grids_[kGridB] = {&tex_[kGridB], cx, 0, K, N, T, En, label[1]};
+    grids_[kGridC] = {&tex_[kGridC], cx, cy, M, N, Em, En, label[2]};
 
     if (const auto& cam = app.view.camera_request)
       canvas_.look_at(cx + cam->center_col, cy + cam->center_row, cam->pixels_per_cell);

@@ -67,8 +67,14 @@ struct PanelSource : Panel {
     const ReplayStep s = app.step();
     const SourceTag tag = phase_source_tag(s.phase);
     const std::vector<int> hot = tagged_lines(lines_, tag, s.phase == Phase::Barrier || s.phase == Phase::Sync);
-    ImGui::TextDisabled("kernels/%s  (template instantiated with TILE = %d)", std::string(info.source_file).c_str(),
-                        lt->trace.launch.tile);
+    const Tiling& tl = lt->trace.launch.tiling;
+    if (takes_tile(*kind))
+      ImGui::TextDisabled("kernels/%s  (template instantiated with TILE = %d)", std::string(info.source_file).c_str(),
+                          lt->trace.launch.tile);
+    else
+      ImGui::TextDisabled("kernels/%s  (BM x BN x BK = %u x %u x %u, TM x TN = %u x %u)",
+                          std::string(info.source_file).c_str(), tl.block_m, tl.block_n, tl.block_k, tl.thread_m,
+                          tl.thread_n);
     ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(app.fonts.code(app.view.presentation));
     const float line_h = ImGui::GetTextLineHeight();

@@ -26,7 +26,7 @@ namespace ts::gpu {
 namespace {
 
 template <KernelKind KIND, int TILE>
-__global__ void recorded_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
+__global__ void __launch_bounds__(max_block_threads(KIND)) recorded_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
   using namespace ts::gpu_rec;
   if (!block_traced()) return;
   const std::uint64_t me = global_thread_id();

@@ -444,3 +444,6 @@ TS_REC_ASYNC_COPY_API(Sink)
 #define TS_SHARED(type, name, rows, cols)   \
   __shared__ type name##_words[rows][cols]; \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_count::Sink> name(name##_words, ::ts::ArrayId::name)
+#define TS_SHARED_ALIGNED(type, name, rows, cols)         \
+  __shared__ __align__(16) type name##_words[rows][cols]; \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_count::Sink> name(name##_words, ::ts::ArrayId::name)

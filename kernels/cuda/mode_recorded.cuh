@@ -12,6 +12,7 @@
 #include "app/core/dim3.h"
 #include "app/core/event.h"
 #include "app/core/trace.h"
+#include "kernels/api/mma.h"
 #include "kernels/recorded_memory.h"
 
 #define TS_KERNEL_NS ts::gpu_rec
@@ -142,6 +143,25 @@ struct Sink {
       record(dst, dst_index + i, values[i], flags, width, true);
     }
   }
+  // An element of an mma fragment (kernels/api/mma.h): a shared load of this
+  // lane, marked; the product itself is the real instruction.
+  __device__ static float load_fragment(ArrayId array, const float* base, std::uint32_t index, Width width,
+                                        bool continues) {
+    const float v = inside(array, index) ? base[index] : 0.0f;
+    record(array, index, v, kFlagFragment, width, continues);
+    return v;
+  }
+  __device__ static void mma_tf32(float (&c)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    __trap();  // TF32 mma.sync needs sm_80; the recorder refuses older GPUs before launching
+#endif
+  }
   __device__ static void commit_async() {}
   __device__ static void wait_async(int) {}
   __device__ static void barrier() {
@@ -163,9 +183,17 @@ using OutMatrix = rec::GlobalArray<Sink, float>;
 
 TS_REC_VECTOR_API(Sink)
 TS_REC_ASYNC_COPY_API(Sink)
+TS_REC_MMA_API(Sink)
 
 }  // namespace ts::gpu_rec
 
 #define TS_SHARED(type, name, rows, cols)       \
   __shared__ type name##_words[rows][cols];     \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(name##_words, ::ts::ArrayId::name)
+#define TS_SHARED_ALIGNED(type, name, rows, cols)         \
+  __shared__ __align__(16) type name##_words[rows][cols]; \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(name##_words, ::ts::ArrayId::name)
+// Static here: the recorded configurations fit in 48 KB. 16-byte aligned (cp.async, ldmatrix rows).
+#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) \
+  __shared__ __align__(16) type name##_words[rows][cols];     \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(name##_words, ::ts::ArrayId::name)

@@ -30,7 +30,7 @@ namespace {
 // warp's last: one leader lane per warp does the atomics, so the kernel
 // body's shared memory and barriers are untouched.
 template <KernelKind KIND, int TILE>
-__global__ void timed_kernel(const float* a, const float* b, float* c, int m, int n, int k, BlockTiming* timing) {
+__global__ void __launch_bounds__(max_block_threads(KIND)) timed_kernel(const float* a, const float* b, float* c, int m, int n, int k, BlockTiming* timing) {
   const unsigned thread = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
   const unsigned long long block = (std::uint64_t{blockIdx.z} * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
   const bool leader = thread % 32 == 0;

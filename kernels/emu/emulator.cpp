@@ -23,6 +23,7 @@
 
 #include "kernels/catalog.h"
 #include "kernels/dispatch.h"
+#include "kernels/emu/warp_mma.h"
 
 namespace ts::emu {
 namespace ctx = boost::context;
@@ -123,6 +124,11 @@ struct FiberThread {
   std::uint32_t epoch = 0;
   uint3 tid;
   bool at_barrier = false, done = false;
+  // Parked at mma_tf32 until the warp's other lanes arrive: its fragments.
+  bool at_mma = false;
+  float* mma_c = nullptr;
+  const std::uint32_t* mma_a = nullptr;
+  const std::uint32_t* mma_b = nullptr;
   std::uint32_t shared_declared = 0;
   std::exception_ptr error;
   ctx::fiber caller;
@@ -175,6 +181,46 @@ void check_index(ArrayId array, std::uint32_t index) {
           (index == rec::kOutOfRange ? " (index past a tile edge)" : " (element " + std::to_string(index) + ")"));
 }
 
+// Every thread of the block is parked (at a barrier, at an mma, or done).
+// A warp whose lanes all wait at an mma gets its product, and its lanes run
+// on; a warp with some lanes at an mma and others elsewhere can never meet
+// there (a divergent mma, or a warp of fewer than 32 threads): an error, not
+// a hang. Returns whether any warp met.
+bool meet_at_mma(BlockRun& br) {
+  const auto n = static_cast<std::uint32_t>(br.threads.size());
+  bool met = false;
+  for (std::uint32_t first = 0; first < n; first += mma::kWarpLanes) {
+    const std::uint32_t lanes = std::min<std::uint32_t>(mma::kWarpLanes, n - first);
+    std::uint32_t waiting = 0;
+    for (std::uint32_t l = 0; l < lanes; ++l) waiting += br.threads[first + l].at_mma ? 1 : 0;
+    if (waiting == 0) continue;
+    if (waiting != mma::kWarpLanes) {
+      std::uint32_t absent = 0;
+      while (absent < lanes && br.threads[first + absent].at_mma) ++absent;
+      threadIdx = br.threads[first + std::min(absent, lanes - 1)].tid;
+      fault(absent < lanes ? "lane " + std::to_string(absent) + " of warp " + std::to_string(first / 32) +
+                                 " never reached the mma_tf32 its warp waits at (an mma inside divergent code)"
+                           : "mma_tf32 needs a whole warp of 32 threads; this one has " + std::to_string(lanes));
+    }
+    std::uint32_t a[32][4], b[32][2];
+    float c[32][4];
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      const FiberThread& t = br.threads[first + l];
+      std::copy_n(t.mma_a, 4, a[l]);
+      std::copy_n(t.mma_b, 2, b[l]);
+      std::copy_n(t.mma_c, 4, c[l]);
+    }
+    warp_mma_tf32(a, b, c);
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      FiberThread& t = br.threads[first + l];
+      std::copy_n(c[l], 4, t.mma_c);
+      t.at_mma = false;
+    }
+    met = true;
+  }
+  return met;
+}
+
 void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   const std::uint32_t n = static_cast<std::uint32_t>(pass.block.count());
   const std::uint64_t first_thread = pass.one_block ? 0 : std::uint64_t{block_linear} * n;
@@ -214,12 +260,13 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
     // Run every thread up to its next barrier (or its end), in thread order.
     for (std::uint32_t i = 0; i < n; ++i) {
       FiberThread& t = br.threads[i];
-      if (t.done) continue;
+      if (t.done || t.at_barrier || t.at_mma) continue;
       t_thread = &t;
       threadIdx = t.tid;
       fibers[i] = std::move(fibers[i]).resume();
       if (t.error) std::rethrow_exception(t.error);
     }
+    if (meet_at_mma(br)) continue;  // warps met at an mma: run their lanes on
     std::uint32_t done = 0;
     for (const auto& t : br.threads) done += t.done ? 1 : 0;
     if (done == n) break;
@@ -394,6 +441,26 @@ void Sink::barrier() {
   if (t.epoch > kMaxEpoch) fault("more barriers than a trace can hold");
   t.at_barrier = true;
   t.caller = std::move(t.caller).resume();  // back to the scheduler until the whole block is here
+}
+
+float Sink::load_fragment(ArrayId array, const float* base, std::uint32_t index, Width width, bool continues) {
+  if (space_of(array) != Space::Shared) fault("loads an mma fragment from global memory (fragments come from shared tiles)");
+  check_index(array, index);
+  check_landed(array, base, index);
+  const float v = base[index];
+  record(array, index, v, kFlagFragment, width, continues);  // event.h: the async bit marks a later register
+  return v;
+}
+
+// The lane parks until its warp's other 31 lanes arrive (meet_at_mma computes
+// the product into c); the fragments stay on this fiber's stack meanwhile.
+void Sink::mma_tf32(float (&c)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+  FiberThread& t = *t_thread;
+  t.mma_c = c;
+  t.mma_a = a;
+  t.mma_b = b;
+  t.at_mma = true;
+  t.caller = std::move(t.caller).resume();
 }
 
 void Sink::shared_base(ArrayId array, const float* base) {

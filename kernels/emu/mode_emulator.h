@@ -1,14 +1,16 @@
 // mode_emulator.h — compile the kernel headers for the CPU emulator.
 //
 // The threads of a block run as fibers on one OS thread and switch only at
-// __syncthreads(), so the kernel source runs unchanged, in the order CUDA
-// guarantees (none between barriers), and every access is recorded.
+// __syncthreads() and at a warp's mma_tf32 (where the warp's 32 lanes meet), so
+// the kernel source runs unchanged, in the order CUDA guarantees (none between
+// barriers), and every access is recorded.
 // Include this, then kernels/all_kernels.h, in emulator.cpp only.
 #pragma once
 
 #include <cstdint>
 
 #include "app/core/event.h"
+#include "kernels/api/mma.h"
 #include "kernels/recorded_memory.h"
 
 #define TS_KERNEL_NS ts::emu
@@ -34,6 +36,9 @@ struct Sink {
   static void commit_async();
   static void wait_async(int pending);
   static void barrier();
+  // An element of an mma fragment (kernels/api/mma.h), and the warp's mma.
+  static float load_fragment(ArrayId array, const float* base, std::uint32_t index, Width width, bool continues);
+  static void mma_tf32(float (&c)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]);
   static void shared_base(ArrayId array, const float* base);
 };
 
@@ -52,10 +57,14 @@ using OutMatrix = rec::GlobalArray<Sink, float>;
 
 TS_REC_VECTOR_API(Sink)
 TS_REC_ASYNC_COPY_API(Sink)
+TS_REC_MMA_API(Sink)
 
 }  // namespace ts::emu
 
+// The emulator checks a vector access's alignment by its index (the hardware's rule).
+#define TS_SHARED_ALIGNED(type, name, rows, cols) TS_SHARED(type, name, rows, cols)
 #define TS_SHARED(type, name, rows, cols)                                          \
   auto& name##_words = ::ts::emu::shared_tile<type, rows, cols>();                 \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::emu::Sink> name(name##_words, \
                                                                    ::ts::ArrayId::name)
+#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) TS_SHARED(type, name, rows, cols)

@@ -62,6 +62,8 @@ TEST_P(CountersOnGpu, EqualTheEmulatorsAndTheGpuTraces) {
 INSTANTIATE_TEST_SUITE_P(AllKernels, CountersOnGpu,
                          ::testing::ValuesIn(test::kernel_cases({16, 32}, {{64, 64, 64}, {48, 80, 32}, {37, 29, 45}})),
                          test::kernel_case_name);
+INSTANTIATE_TEST_SUITE_P(Rungs, CountersOnGpu, ::testing::ValuesIn(test::rung_cases(test::rung_shapes())),
+                         test::kernel_case_name);
 
 }  // namespace
 }  // namespace ts

@@ -47,6 +47,9 @@ INSTANTIATE_TEST_SUITE_P(AllKernels, CountersEqualStats,
                                                                 {{64, 64, 64}, {48, 80, 32}, {37, 29, 45}})),
                          test::kernel_case_name);
 
+INSTANTIATE_TEST_SUITE_P(Rungs, CountersEqualStats, ::testing::ValuesIn(test::rung_cases(test::rung_shapes())),
+                         test::kernel_case_name);
+
 RecordParams tiled(int size) {
   RecordParams p = test::record_params(DeviceChoice::Cpu, KernelKind::Tiled, 16, size, size, size);
   p.cpu_workers = 2;

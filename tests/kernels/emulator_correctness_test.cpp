@@ -26,6 +26,9 @@ INSTANTIATE_TEST_SUITE_P(Kernels, EveryKernel,
                                                                                     {1, 1, 1}, {50, 70, 33}})),
                          test::kernel_case_name);
 
+INSTANTIATE_TEST_SUITE_P(Rungs, EveryKernel, ::testing::ValuesIn(test::rung_cases(test::rung_shapes())),
+                         test::kernel_case_name);
+
 TEST(Emulator, SmallIntegerInputsGiveExactIntegers) {
   const Trace t = test::record_on(DeviceChoice::Cpu, KernelKind::Tiled, 2, 6, 6, 6, InputKind::SmallIntegers);
   const auto ref = reference_matmul(t.a, t.b, 6, 6, 6);

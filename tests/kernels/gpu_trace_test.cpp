@@ -1,5 +1,6 @@
 // On a real GPU (label gpu): the instrumented kernel's trace equals the
-// emulator's event for event, and the plain kernels compute the same C.
+// emulator's event for event, and the plain kernels compute the same C, for
+// the textbook kernels at every TILE and for the ladder's recorded rungs.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -79,6 +80,13 @@ TEST_P(GpuTrace, PlainKernelMatchesReference) {
 INSTANTIATE_TEST_SUITE_P(Kernels, GpuTrace,
                          ::testing::ValuesIn(test::kernel_cases({2, 4, 8, 16, 32},
                                                                 {{64, 64, 64}, {37, 29, 45}, {96, 130, 70}})),
+                         test::kernel_case_name);
+
+// The ladder's recorded rungs: square, non-square with ragged edges (multiples
+// of 4, no multiple of a tile), a larger non-square one, and for the scalar
+// rungs a shape with no multiple of 4 at all.
+INSTANTIATE_TEST_SUITE_P(Rungs, GpuTrace,
+                         ::testing::ValuesIn(test::rung_cases({{64, 64, 64}, {68, 132, 36}, {130, 260, 44}, {37, 29, 45}})),
                          test::kernel_case_name);
 
 }  // namespace

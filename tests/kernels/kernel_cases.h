@@ -36,12 +36,25 @@ inline std::vector<KernelCase> kernel_cases(std::initializer_list<int> tiles, st
   return cases;
 }
 
-// e.g. tiled_padded_t16: gtest names allow no '-'.
+// Every recorded rung of the ladder at each shape it takes (TILE 0: none).
+inline std::vector<KernelCase> rung_cases(const std::vector<Shape>& shapes) {
+  std::vector<KernelCase> cases;
+  for (KernelKind kind : kRungKernels)
+    for (const Shape& s : shapes)
+      if (size_refusal(kind, s.m, s.n, s.k).empty()) cases.push_back({kind, 0, s.m, s.n, s.k});
+  return cases;
+}
+
+// The shapes the rungs are checked at: square, non-square with ragged edges
+// (multiples of 4, not of any tile), and one the scalar rungs alone take.
+inline std::vector<Shape> rung_shapes() { return {{64, 64, 64}, {68, 132, 36}, {37, 29, 45}}; }
+
+// e.g. tiled_padded_t16, blocktile_2d: gtest names allow no '-'.
 inline std::string kernel_tile_name(KernelKind kind, int tile) {
   std::string name(kernel_info(kind).name);
   for (auto& ch : name)
     if (ch == '-') ch = '_';
-  return name + "_t" + std::to_string(tile);
+  return takes_tile(kind) ? name + "_t" + std::to_string(tile) : name;
 }
 
 inline std::string kernel_case_name(const ::testing::TestParamInfo<KernelCase>& info) {

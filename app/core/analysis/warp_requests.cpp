@@ -8,11 +8,12 @@
 namespace ts {
 namespace {
 
-// (array, op, async, width): the kinds of access an instruction can make.
+// (array, op, async, width): the kinds of access an instruction can make
+// (async: a cp.async copy's part; an mma fragment's mark is no such thing).
 constexpr int kWidths = 3;
 constexpr int kCombos = kArrayCount * 2 * 2 * kWidths;
 constexpr int combo_of(const Event& e) {
-  return ((e.array * 2 + ((e.flags & kFlagStore) ? 1 : 0)) * 2 + e.async) * kWidths + e.width;
+  return ((e.array * 2 + ((e.flags & kFlagStore) ? 1 : 0)) * 2 + (e.is_async() ? 1 : 0)) * kWidths + e.width;
 }
 
 // Only the first element of a vector access takes a slot: the access is one
@@ -146,11 +147,33 @@ void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, 
     }
     req.count = static_cast<std::uint32_t>(lanes_.size()) - req.first;
     if (req.count == 0) continue;  // every lane of this row moved to another row
+    ldmatrix_addresses(req);
     req.iter = ev[lanes_[req.first].event].iter;
     if (const std::uint64_t s = slot(r, longest); s != 0) position = s - 1 - runs_.begin(longest);
     requests_.push_back(req);
     order_.push_back(position * kCombos + static_cast<std::uint64_t>(combo));
   }
+}
+
+// An mma A fragment (ldmatrix.x4, event.h) from a whole warp: the banks serve
+// the 16-byte rows the lanes point at, lane i at row i % 8 of block i / 8,
+// which is the row whose words lanes 4 (i % 8) .. 4 (i % 8) + 3 hold in
+// register i / 8. Those are the request's addresses, so that its wavefronts
+// are the hardware's (one per 8 x 16-byte block without conflicts).
+void WarpAligner::ldmatrix_addresses(const WarpRequest& req) {
+  const Event* ev = trace_->events.data();
+  const LaneEvent* lanes = lanes_.data() + req.first;
+  if (req.count != kWarpSize || req.width != Width::B16 || !ev[lanes[0].event].is_fragment()) return;
+  std::uint64_t rows[kWarpSize];
+  for (std::uint32_t i = 0; i < kWarpSize; ++i) {
+    const LaneEvent& holder = lanes[4 * (i % 8)];
+    const std::uint64_t e = holder.event + i / 8;  // that lane's register i / 8
+    // A fragment cut short (a hand-made file): keep the lanes' own addresses.
+    if (e >= runs_.end(holder.lane) || (i / 8 != 0 && !ev[e].continues_fragment()) || ev[e].array != ev[holder.event].array)
+      return;
+    rows[i] = trace_->address(req.array, ev[e].index);
+  }
+  std::copy(rows, rows + kWarpSize, addresses_.begin() + req.first);
 }
 
 // rows: row_count rows of lane_count_ slots for one (array, op) kind, each

@@ -13,7 +13,9 @@
 // kernels' indices are affine in the lane), or, failing that, to the first ones.
 // A vector access (8 or 16 bytes) is one lane's part of one instruction: its
 // elements' events count once, and a request's lane event and address are
-// those of the access's first element.
+// those of the access's first element. An mma A fragment (ldmatrix.x4, see
+// event.h) is one request too, and its addresses are the rows the lanes point
+// at, as the banks see them.
 #pragma once
 
 #include <cstdint>
@@ -82,6 +84,7 @@ class WarpAligner {
   template <class Slot>
   void emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, Slot&& slot);
   void realign_partial_lanes(std::uint64_t* rows, std::uint32_t row_count, const std::uint32_t* lane_counts);
+  void ldmatrix_addresses(const WarpRequest& req);
 
   const Trace* trace_;
   std::uint64_t first_thread_ = 0;

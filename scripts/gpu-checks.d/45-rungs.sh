@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The ladder's single-source rungs (kernels/blocktile_1d.h, blocktile_2d.h,
+# vectorized.h, warptile.h) on the GPU:
+#  - the instrumented build's trace equals the emulator's event for event at
+#    every shape of gpu_trace_test's Rungs suite (square, non-square ragged
+#    multiples of 4, and 37x29x45 for the scalar rungs), and the plain build
+#    against the double-precision reference;
+#  - the GPU's counting build equals the emulator's and the trace's counters;
+#  - compute-sanitizer memcheck and racecheck on the plain, instrumented and
+#    counting builds at the small ragged shapes;
+#  - the plain build (NAME) against the benchmark-only kernel it replaced
+#    (NAME-before) at 4096^3, median of 20 runs, same run: the figure the
+#    conversion must hold (within 2% of its GFLOP/s);
+#  - where the toolkit has cuobjdump, the SASS of both in the built tilescope:
+#    FFMA, LDS.128, LDG.E.128 and all instructions of each main loop.
+set -uo pipefail
+rc=0
+results=${RESULTS:-${OUT:-.}}
+if ldd "$BIN/tilescope" | grep -q "libcublas.*not found"; then
+  dir=$(dirname "$(find /usr/local /opt /usr/lib -name 'libcublas.so.13*' 2>/dev/null | head -n 1)")
+  export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+"$BIN/gpu_trace_test" --gtest_filter='Rungs/*' --gtest_output=json:"$results/rungs_gpu_trace_test.json" || rc=1
+"$BIN/counter_gpu_test" --gtest_filter='Rungs/*' --gtest_output=json:"$results/rungs_counter_gpu_test.json" || rc=1
+for tool in memcheck racecheck; do
+  compute-sanitizer --tool "$tool" --error-exitcode 99 \
+    "$BIN/gpu_trace_test" --gtest_filter='Rungs/*_68x132x36:Rungs/*_37x29x45' \
+    > "$results/rungs_sanitizer_$tool.log" 2>&1 || rc=1
+  tail -n 3 "$results/rungs_sanitizer_$tool.log"
+  compute-sanitizer --tool "$tool" --error-exitcode 99 \
+    "$BIN/counter_gpu_test" --gtest_filter='Rungs/*_68x132x36' > "$results/rungs_counted_sanitizer_$tool.log" 2>&1 || rc=1
+  tail -n 3 "$results/rungs_counted_sanitizer_$tool.log"
+done
+names=blocktile-1d,blocktile-1d-before,blocktile-2d,blocktile-2d-before,vectorized,vectorized-before,warptile,warptile-before
+"$BIN/tilescope" bench --kernels "$names" --size 4096 --runs 20 --no-ceilings \
+  -o "$results/bench_rungs.json" -o "$results/bench_rungs.csv" > "$results/bench_rungs.log" 2>&1 || rc=1
+tail -n 12 "$results/bench_rungs.log"
+# NAME against NAME-before, read back from the CSV by column name.
+awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; ++i) col[$i] = i; h = 1; next}
+  {g[$col["kernel"]] = $col["gflops"]}
+  END {
+    n = split("blocktile-1d blocktile-2d vectorized warptile", r, " ")
+    for (i = 1; i <= n; ++i) {
+      a = g[r[i]]; b = g[r[i] "-before"]
+      if (a == "" || b == "") { printf "%s: missing from the results\n", r[i]; bad = 1; continue }
+      d = 100 * (a - b) / b
+      printf "%-14s %9.1f GFLOP/s, before %9.1f: %+5.1f%% %s\n", r[i], a, b, d, d >= -2 ? "ok" : "SLOWER than 2%"
+      if (d < -2) bad = 1
+    }
+    exit bad
+  }' "$results/bench_rungs.csv" | tee "$results/bench_rungs_compare.txt" || rc=1
+if command -v cuobjdump > /dev/null; then
+  python3 scripts/sass-loop-counts.py "$BIN/tilescope" --match plain_rung _before > "$results/rungs_sass.txt" 2>&1 || rc=1
+  cat "$results/rungs_sass.txt"
+fi
+exit $rc
