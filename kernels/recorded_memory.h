@@ -16,6 +16,7 @@
 //   void  commit_async();  void wait_async(int pending);         // (api/async_copy.h)
 //   void  barrier();                       // __syncthreads()
 //   void  shared_base(ArrayId, const void*);  // where a shared tile lives
+// and, in the emulator only, note(const Origin&, int slot) (api/origin.h).
 #pragma once
 
 #include <cstdint>
@@ -23,6 +24,7 @@
 
 #include "app/core/event.h"
 #include "kernels/api/async_copy.h"
+#include "kernels/api/origin.h"
 #include "kernels/api/vector.h"
 
 #if defined(__CUDACC__)
@@ -41,9 +43,14 @@ struct GlobalRef {
   Elem* base;
   std::uint32_t index;
   ArrayId id;
+  [[no_unique_address]] OriginOf<Sink> origin;
 
-  TS_REC_HD operator float() const { return Sink::load(id, base, index); }
+  TS_REC_HD operator float() const {
+    note_origin<Sink>(origin);
+    return Sink::load(id, base, index);
+  }
   TS_REC_HD GlobalRef& operator=(float v) requires(!std::is_const_v<Elem>) {
+    note_origin<Sink>(origin);
     Sink::store(id, base, index, v, kFlagStore);
     return *this;
   }
@@ -54,8 +61,8 @@ template <class Sink, class Elem>
 struct GlobalArray {
   Elem* base;
   ArrayId id;
-  TS_REC_HD GlobalRef<Sink, Elem> operator[](int i) const {
-    return {base, static_cast<std::uint32_t>(i), id};
+  TS_REC_HD GlobalRef<Sink, Elem> operator[](IndexOf<Sink> i) const {
+    return {base, static_cast<std::uint32_t>(index_value(i)), id, global_origin<Sink>(i)};
   }
 };
 
@@ -64,24 +71,31 @@ struct SharedRef {
   float* base;
   std::uint32_t index;
   ArrayId id;
+  [[no_unique_address]] OriginOf<Sink> origin;
 
-  TS_REC_HD operator float() const { return Sink::load(id, base, index); }
+  TS_REC_HD operator float() const {
+    note_origin<Sink>(origin);
+    return Sink::load(id, base, index);
+  }
   // Staging a value just loaded from global memory: the load, then the store.
   template <class E>
   TS_REC_HD SharedRef& operator=(const GlobalRef<Sink, E>& g) {
     const float v = g;
+    note_origin<Sink>(origin);
     Sink::store(id, base, index, v, kFlagStore);
     return *this;
   }
   // An element of a vector load, staged through a register: a copy when a load
   // produced it, else a fill.
   TS_REC_HD SharedRef& operator=(const Staged& v) {
+    note_origin<Sink>(origin);
     Sink::store(id, base, index, v.value, v.loaded ? kFlagStore : kFlagStore | kFlagPadding);
     return *this;
   }
   // Any other value stored into a tile is a fill (the zero written for a slot
   // outside the matrices): recorded as padding, not as a memory read.
   TS_REC_HD SharedRef& operator=(float v) {
+    note_origin<Sink>(origin);
     Sink::store(id, base, index, v, kFlagStore | kFlagPadding);
     return *this;
   }
@@ -92,11 +106,14 @@ struct SharedRow {
   float* base;
   std::uint32_t row_start;
   ArrayId id;
-  TS_REC_HD SharedRef<Sink> operator[](int c) const {
+  [[no_unique_address]] OriginOf<Sink> origin;  // the row as written
+  TS_REC_HD SharedRef<Sink> operator[](IndexOf<Sink> c) const {
     // A column past the row's end would alias the next row: make it out of range.
-    const std::uint32_t col = static_cast<std::uint32_t>(c);
+    const std::uint32_t col = static_cast<std::uint32_t>(index_value(c));
     const bool inside = row_start != kOutOfRange && col < static_cast<std::uint32_t>(COLS);
-    return {base, inside ? row_start + col : kOutOfRange, id};
+    OriginOf<Sink> at{};
+    if constexpr (SinkTakesNotes<Sink>) at = Origin{c.line, origin.row, c.value};  // the second [] gives the line
+    return {base, inside ? row_start + col : kOutOfRange, id, at};
   }
 };
 
@@ -109,9 +126,9 @@ struct SharedArray2D {
   TS_REC_HD SharedArray2D(T (&words)[ROWS][COLS], ArrayId array) : base(&words[0][0]), id(array) {
     Sink::shared_base(array, base);
   }
-  TS_REC_HD SharedRow<Sink, COLS> operator[](int r) const {
-    const std::uint32_t row = static_cast<std::uint32_t>(r);
-    return {base, row < static_cast<std::uint32_t>(ROWS) ? row * COLS : kOutOfRange, id};
+  TS_REC_HD SharedRow<Sink, COLS> operator[](IndexOf<Sink> r) const {
+    const std::uint32_t row = static_cast<std::uint32_t>(index_value(r));
+    return {base, row < static_cast<std::uint32_t>(ROWS) ? row * COLS : kOutOfRange, id, global_origin<Sink>(r)};
   }
 };
 

@@ -10,6 +10,7 @@
 #include <random>
 #include <thread>
 
+#include "app/core/analysis/line_stats.h"
 #include "app/core/checked_math.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
@@ -201,12 +202,14 @@ Trace prepare_launch(const RecordParams& params) {
   return t;
 }
 
-Trace record(const RecordParams& params) {
-  if (params.user) return record_user_kernel(params);
+Trace record(const RecordParams& params, emu::CheckReport* report) {
+  if (params.user) return record_user_kernel(params, report);
   validate(params);
   using K = RecordError::Kind;
+  if (params.check.enabled() && params.device == DeviceChoice::Gpu)
+    throw RecordError(K::InvalidParams, "--check runs the launch on the emulator: use --device cpu or auto");
   gpu::DeviceStatus gpu_status;
-  const bool on_gpu = choose_gpu(params, gpu_status);
+  const bool on_gpu = !params.check.enabled() && choose_gpu(params, gpu_status);
   Trace t = prepare_launch(params);
   if (on_gpu) {
     const std::uint64_t need = expected_counts(params.kernel, params.tile, params.m, params.n, params.k).total() * sizeof(Event);
@@ -222,7 +225,11 @@ Trace record(const RecordParams& params) {
     t.launch.device_name = gpu_status.name;
   } else {
     try {
-      emu::record_launch(params.kernel, t, params.cpu_workers);
+      emu::LaunchOptions options;
+      options.workers = params.cpu_workers;
+      options.check = params.check;
+      emu::CheckReport found = emu::record_launch(params.kernel, t, options);
+      if (report) *report = std::move(found);
     } catch (const emu::EmulatorError& e) {
       throw RecordError(K::EmulatorFailed, std::string("the emulator stopped: ") + e.what());
     }
@@ -231,6 +238,39 @@ Trace record(const RecordParams& params) {
   }
   t.launch.date = utc_now_iso8601();
   return t;
+}
+
+std::vector<std::uint16_t> source_lines(const Trace& trace, std::string& why) {
+  if (!trace.lines.empty() && trace.lines.size() == trace.events.size()) return trace.lines;
+  const auto kind = find_kernel(trace.launch.kernel);
+  if (!kind) {
+    why = "the trace has no source lines, and its kernel '" + trace.launch.kernel + "' is not one of tilescope's";
+    return {};
+  }
+  if (trace.launch.focused()) {
+    why = "a focused trace has no source lines (record the whole launch on the emulator)";
+    return {};
+  }
+  RecordParams p;
+  p.kernel = *kind;
+  p.tile = trace.launch.tile;
+  p.m = trace.launch.m;
+  p.n = trace.launch.n;
+  p.k = trace.launch.k;
+  p.seed = trace.launch.seed ? trace.launch.seed : 1;
+  p.device = DeviceChoice::Cpu;
+  try {
+    validate(p);
+    Trace again = prepare_launch(p);
+    emu::record_launch(p.kernel, again, emu::LaunchOptions{});
+    if (lines_fit(trace, again)) return std::move(again.lines);
+    why = "the emulator's run of this launch made other events than the trace holds: no lines to borrow";
+  } catch (const RecordError& e) {
+    why = std::string("no source lines: ") + e.what();
+  } catch (const emu::EmulatorError& e) {
+    why = std::string("no source lines: the emulator stopped: ") + e.what();
+  }
+  return {};
 }
 
 }  // namespace ts

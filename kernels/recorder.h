@@ -9,6 +9,7 @@
 
 #include "app/core/trace.h"
 #include "kernels/cuda/gpu_runtime.h"
+#include "kernels/emu/sanitizer.h"
 #include "kernels/kernel_kind.h"
 #include "kernels/user/user_kernel.h"
 
@@ -27,8 +28,11 @@ struct RecordParams {
   std::uint64_t event_limit = 0;         // 0: default_event_limit()
   unsigned cpu_workers = 0;              // 0: one per core
   // A kernel the user wrote (kernels/user/): it replaces kernel and tile; m, n, k,
-  // device, inputs and seed still apply.
+  // device, inputs, seed and check still apply.
   std::optional<UserKernelSpec> user;
+  // The emulator's checks (kernels/emu/sanitizer.h): they run the launch on the
+  // emulator (--device gpu is refused), and record() fills its report.
+  emu::CheckOptions check;
 };
 
 class RecordError : public std::runtime_error {
@@ -55,7 +59,9 @@ void validate(const RecordParams& params);
 // validate() without the event limit: what the counters (counter.h) need, as they keep no events.
 void validate_shape(const RecordParams& params);
 
-Trace record(const RecordParams& params);
+// With params.check on, `report` (required then) gets the findings; when the
+// checks stopped the run (CheckMode::Stop), the trace holds no events.
+Trace record(const RecordParams& params, emu::CheckReport* report = nullptr);
 
 // The launch description and its seeded inputs, C poisoned with NaN, no events
 // yet: what the recorders and the counters start from.
@@ -67,6 +73,12 @@ void fill_launch_inputs(Trace& trace, const RecordParams& params);
 // Where the recording runs for params.device; throws RecordError(NoGpu) for
 // --device gpu without one. status: what the probe said (empty for --device cpu).
 bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status);
+
+// Each event's source line for trace: its own (Trace::lines), or for a trace
+// of one of the project's kernels without them (a GPU recording, a file) the
+// emulator's lines of the same launch, re-run, when every thread made as many
+// events. Empty, with why, when there are none to have.
+std::vector<std::uint16_t> source_lines(const Trace& trace, std::string& why);
 
 // "gpu", "cpu" or "auto", for messages and flags.
 const char* device_choice_name(DeviceChoice d);

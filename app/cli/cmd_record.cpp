@@ -36,6 +36,32 @@ std::string unwritable_reason(const std::filesystem::path& out) {
   return {};
 }
 
+// `--check[=stop|continue|off]`: the emulator's checks (kernels/emu/sanitizer.h).
+// Unsaid, they are off for tilescope's kernels and `continue` for a user's
+// (unless it is to run on the GPU, where they cannot).
+struct CheckFlags {
+  std::string mode;  // empty: the default
+  std::uint32_t cap = 20;
+};
+
+std::string to_check_options(const CheckFlags& f, const RecordParams& p, emu::CheckOptions& o) {
+  if (f.mode.empty()) o.mode = p.user && p.device != DeviceChoice::Gpu ? emu::CheckMode::Continue : emu::CheckMode::Off;
+  else if (f.mode == "off") o.mode = emu::CheckMode::Off;
+  else if (f.mode == "stop") o.mode = emu::CheckMode::Stop;
+  else if (f.mode == "continue") o.mode = emu::CheckMode::Continue;
+  else return "unknown --check mode '" + f.mode + "' (choose stop, continue or off)";
+  if (f.cap == 0) return "--check-limit must be at least 1";
+  o.cap = f.cap;
+  return {};
+}
+
+// Prints what the checks found; the exit status that says whether they found anything.
+int print_check_report(const emu::CheckReport& r, std::uint32_t cap) {
+  for (const emu::Finding& f : r.findings) std::printf("check: %s\n", f.text.c_str());
+  std::printf("check: %s\n", emu::report_summary(r, cap).c_str());
+  return r.clean() ? 0 : kExitFindings;
+}
+
 struct FocusOptions {
   std::string blocks, preset = "h100";
   bool counters = false;
@@ -80,11 +106,12 @@ int record_focused_trace(const RecordParams& params, const FocusOptions& focus, 
   return 0;
 }
 
-// A user kernel's exit codes (README, "Your own kernel"): 3 it does not compile, 4 it
-// stopped (an access outside its arrays, a divergent barrier), 5 C != A x B.
-inline constexpr int kExitKernelCompile = 3;
-inline constexpr int kExitKernelFault = 4;
-inline constexpr int kExitWrongResult = 5;
+// A user kernel's exit codes (README, "Your own kernel"), past kExitFindings (3, the
+// checks found something): 4 it does not compile, 5 it stopped (an access outside
+// its arrays, a divergent barrier, with the checks off), 6 C != A x B.
+inline constexpr int kExitKernelCompile = 4;
+inline constexpr int kExitKernelFault = 5;
+inline constexpr int kExitWrongResult = 6;
 
 // A compiler's diagnostics: the first line as the message, then the compiler's own lines.
 void fail_with_details(const std::string& text) {
@@ -124,7 +151,15 @@ Command add_record_command(CLI::App& parent) {
   auto opts = std::make_shared<RecordOptions>();
   auto out = std::make_shared<std::string>("trace.tstrace");
   auto focus = std::make_shared<FocusOptions>();
+  auto check = std::make_shared<CheckFlags>();
   add_record_options(*app, *opts);
+  app->add_flag("--check{stop}", check->mode,
+                "Run on the emulator with its checks: out-of-bounds accesses, shared-memory races, reads of "
+                "unwritten shared memory, barriers not all threads reach. --check stops at the first finding "
+                "(no trace); --check=continue records the launch and reports every finding; --check=off "
+                "turns them off. On by default (continue) for --kernel-file. Exit status 3: something was found");
+  app->add_option("--check-limit", check->cap, "With --check: findings printed per kind (all are counted)")
+      ->capture_default_str();
   app->add_option("-o,--output", *out, "Trace file to write")->capture_default_str();
   app->add_option("--blocks", focus->blocks,
                   "Record only these blocks, at any N: \"x,y;x,y\", row:Y, col:X or wave:W (a focused trace)");
@@ -132,11 +167,14 @@ Command add_record_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_flag("--counters", focus->counters,
                 "With --blocks: also count the whole launch (as `tilescope counters`) into OUTPUT.counters.json");
-  return {app, [opts, out, focus]() -> int {
+  return {app, [opts, out, focus, check]() -> int {
             RecordParams params;
             if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err);
             if (params.user && (!focus->blocks.empty() || focus->counters))
               return fail("--blocks and --counters take tilescope's own kernels, not --kernel-file"), kExitUsage;
+            if (std::string err = to_check_options(*check, params, params.check); !err.empty()) return fail(err);
+            if (!focus->blocks.empty() && params.check.enabled())
+              return fail("--check records the whole launch: it does not combine with --blocks");
             if (!focus->blocks.empty()) {
               if (std::string why = unwritable_reason(*out); !why.empty())
                 return fail("cannot write " + *out + ": " + why);
@@ -151,14 +189,18 @@ Command add_record_command(CLI::App& parent) {
               return fail("cannot write " + *out + ": " + why);
             const auto t0 = std::chrono::steady_clock::now();
             try {
-              const Trace trace = record(params);
+              emu::CheckReport report;
+              const Trace trace = record(params, &report);
               const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+              if (report.stopped) return print_check_report(report, params.check.cap);  // nothing recorded
               save_trace(trace, *out);
               std::printf("recorded %s TILE=%d M=%d N=%d K=%d on %s: %llu events in %.2f s -> %s\n",
                           trace.launch.kernel.c_str(), trace.launch.tile, trace.launch.m, trace.launch.n,
                           trace.launch.k, trace.launch.device_name.c_str(),
                           static_cast<unsigned long long>(trace.events.size()), secs, out->c_str());
-              if (params.user) return check_user_result(trace, *out);
+              const int found = params.check.enabled() ? print_check_report(report, params.check.cap) : 0;
+              const int result = params.user ? check_user_result(trace, *out) : 0;
+              return found ? found : result;
             } catch (const RecordError& e) {
               return params.user ? record_error_exit(e) : fail(e.what());
             } catch (const TraceFileError& e) {

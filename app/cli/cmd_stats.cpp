@@ -1,13 +1,96 @@
-// cmd_stats.cpp — `tilescope stats FILE [--json]`: what a trace holds.
+// cmd_stats.cpp — `tilescope stats FILE [--json] [--by-line [--source FILE]]`:
+// what a trace holds, in total or per source line of the kernel.
 #include <cstdio>
+#include <fstream>
 #include <memory>
 
 #include "app/cli/commands.h"
+#include "app/core/analysis/line_stats.h"
 #include "app/core/stats.h"
 #include "app/core/trace_file.h"
 #include "app/core/trace_index.h"
+#include "app/render/embedded_files.h"
+#include "kernels/catalog.h"
+#include "kernels/recorder.h"
 
 namespace ts::cli {
+namespace {
+
+struct ByLineOptions {
+  bool on = false;
+  std::string source;  // the kernel's file; empty: the project's own header, for its kernels
+};
+
+// The kernel's source, one string per line: --source, else the embedded header of a built-in kernel.
+std::vector<std::string> kernel_source(const LaunchInfo& launch, const std::string& path, std::string& name) {
+  std::string text;
+  if (!path.empty()) {
+    std::ifstream in(path);
+    if (!in) throw TraceFileError(TraceFileError::Kind::CannotOpen, "cannot read the kernel source " + path);
+    text.assign(std::istreambuf_iterator<char>(in), {});
+    name = path;
+  } else if (const auto kind = find_kernel(launch.kernel)) {
+    const std::string_view file = kernel_info(*kind).source_file;
+    if (const embed::File* f = embed::find_file(embed::kernel_sources(), file)) text = f->text;
+    name = "kernels/" + std::string(file);
+  }
+  std::vector<std::string> lines;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t nl = std::min(text.find('\n', at), text.size());
+    lines.push_back(text.substr(at, nl - at));
+    at = nl + 1;
+  }
+  return lines;
+}
+
+std::string per_request(const AccessTotals& t, bool ideal) {
+  if (!t.requests) return "-";
+  char buf[48];
+  if (ideal)
+    std::snprintf(buf, sizeof buf, "%.2f (%.2f)", t.per_request(), double(t.ideal_sectors) / double(t.requests));
+  else std::snprintf(buf, sizeof buf, "%.2f", t.per_request());
+  return buf;
+}
+
+int print_by_line(const Trace& trace, const ByLineOptions& opts, bool json) {
+  std::string why;
+  const std::vector<std::uint16_t> lines = source_lines(trace, why);
+  if (lines.empty() && trace.events.size() != 0) return fail(why);
+  std::string name;
+  const std::vector<std::string> source = kernel_source(trace.launch, opts.source, name);
+  const std::vector<LineStats> stats = analyze_lines(trace, lines);
+  if (json) {
+    const nlohmann::json j = {{"kernel", trace.launch.kernel}, {"source_file", name},
+                              {"lines_from", trace.lines.empty() ? "emulator (the same launch)" : "trace"},
+                              {"lines", line_stats_json(stats, source)}};
+    std::printf("%s\n", j.dump(2).c_str());
+    return 0;
+  }
+  const LaunchInfo& L = trace.launch;
+  std::printf("%s  TILE=%d  M=%d N=%d K=%d, per source line of %s%s\n", L.kernel.c_str(), L.tile, L.m, L.n, L.k,
+              name.empty() ? "the kernel (source not known: give --source)" : name.c_str(),
+              trace.lines.empty() && L.recorded_on_gpu() ? " (lines from the emulator's run of the same launch)" : "");
+  std::printf("%5s %9s %15s %9s %13s %9s %9s %10s  %s\n", "line", "gl.req", "sect/req(ideal)", "sh.req", "wavefr/req",
+              "conflicts", "gl.loads", "loads/elem", "source");
+  for (const LineStats& s : stats) {
+    AccessTotals g = s.memory.total(Space::Global, Op::Load), sh = s.memory.total(Space::Shared, Op::Load);
+    g.add(s.memory.total(Space::Global, Op::Store));
+    sh.add(s.memory.total(Space::Shared, Op::Store));
+    const std::string text = s.line >= 1 && s.line <= source.size() ? source[s.line - 1] : "";
+    char elem[32] = "-";
+    if (s.global_load_events) std::snprintf(elem, sizeof elem, "%.2f", s.loads_per_element());
+    std::printf("%5u %9llu %15s %9llu %13s %9llu %9llu %10s  %s\n", s.line,
+                static_cast<unsigned long long>(g.requests), per_request(g, true).c_str(),
+                static_cast<unsigned long long>(sh.requests), per_request(sh, false).c_str(),
+                static_cast<unsigned long long>(sh.bank_conflicts),
+                static_cast<unsigned long long>(s.global_load_events), elem,
+                text.substr(text.find_first_not_of(' ') == std::string::npos ? 0 : text.find_first_not_of(' ')).c_str());
+    for (const std::string& f : s.findings()) std::printf("%5s   ^ %s\n", "", f.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
 
 void print_stats_table(const LaunchInfo& L, std::uint64_t events, std::uint64_t threads, const TraceStats& stats) {
   const TraceCounts& s = stats.counts;
@@ -49,11 +132,18 @@ Command add_stats_command(CLI::App& parent) {
   auto* app = parent.add_subcommand("stats", "Count a trace's events by space, op and array");
   auto file = std::make_shared<std::string>();
   auto json = std::make_shared<bool>(false);
+  auto by_line = std::make_shared<ByLineOptions>();
   app->add_option("file", *file, "Trace file")->required();
   app->add_flag("--json", *json, "Print JSON");
-  return {app, [file, json]() -> int {
+  app->add_flag("--by-line", by_line->on,
+                "Per source line of the kernel: requests, sectors per request against the ideal, wavefronts, bank "
+                "conflicts, global loads per element, and what the line wastes");
+  app->add_option("--source", by_line->source, "With --by-line: the kernel's source file (default: tilescope's own "
+                                               "header for its kernels)");
+  return {app, [file, json, by_line]() -> int {
             try {
               const Trace trace = load_trace(*file);
+              if (by_line->on) return print_by_line(trace, *by_line, *json);
               const TraceIndex index(trace);
               const TraceStats stats = compute_stats(trace, index);
               if (*json) std::printf("%s\n", stats_to_json(trace, stats).dump(2).c_str());

@@ -31,5 +31,6 @@ void print_stats_table(const LaunchInfo& launch, std::uint64_t events, std::uint
 int fail(const std::string& message);
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
+inline constexpr int kExitFindings = 3;  // `record --check` found something
 
 }  // namespace ts::cli

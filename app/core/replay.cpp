@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 namespace ts {
 namespace {
@@ -360,21 +361,48 @@ std::optional<ElementInfo> describe_element(const Trace& t, const TraceIndex& in
 
 PartialSums::PartialSums(const Trace& trace)
     : trace_(&trace), fused_(trace.launch.recorded_on_gpu()),
-      sums_(std::size_t(std::max(0, trace.launch.m)) * std::max(0, trace.launch.n), 0.0f) {}
+      sums_(std::size_t(std::max(0, trace.launch.m)) * std::max(0, trace.launch.n), 0.0f) {
+  const LaunchInfo& L = trace.launch;
+  if (!L.focused()) return;
+  // Only the traced blocks' cells (those the kernel stored): the rest of C was not run, and stays NaN.
+  const auto n = static_cast<std::uint32_t>(std::max(0, L.n));
+  for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(std::max(0, L.m)); ++r)
+    for (std::uint32_t c = 0; c < n;) {
+      const auto stored = [&](std::uint32_t col) { return std::isfinite(trace.c[std::size_t{r} * n + col]); };
+      if (!stored(c)) {
+        sums_[std::size_t{r} * n + c++] = std::numeric_limits<float>::quiet_NaN();
+        continue;
+      }
+      const std::uint32_t c0 = c;
+      while (c < n && stored(c)) ++c;
+      runs_.push_back({r, c0, c});
+    }
+}
 
 const std::vector<float>& PartialSums::after(std::uint32_t k_end) {
   const LaunchInfo& L = trace_->launch;
   k_end = std::min<std::uint32_t>(k_end, static_cast<std::uint32_t>(L.k));
-  if (k_end < k_done_) {
+  if (k_end < k_done_ && !L.focused()) {
     std::fill(sums_.begin(), sums_.end(), 0.0f);
     k_done_ = 0;
   }
   const std::uint32_t lda = L.arrays[0].ld, ldb = L.arrays[1].ld;
   const auto n = static_cast<std::size_t>(L.n);
-  for (std::uint32_t k = k_done_; k < k_end; ++k)
-    for (int r = 0; r < L.m; ++r)
-      rank1_update(&sums_[std::size_t(r) * n], &trace_->b[std::size_t{k} * ldb], trace_->a[std::size_t(r) * lda + k], n,
+  if (k_end < k_done_) {
+    for (const Run& run : runs_) std::fill_n(&sums_[run.row * n + run.col0], run.col1 - run.col0, 0.0f);
+    k_done_ = 0;
+  }
+  for (std::uint32_t k = k_done_; k < k_end; ++k) {
+    const float* b_row = &trace_->b[std::size_t{k} * ldb];
+    if (!L.focused()) {
+      for (int r = 0; r < L.m; ++r)
+        rank1_update(&sums_[std::size_t(r) * n], b_row, trace_->a[std::size_t(r) * lda + k], n, fused_);
+      continue;
+    }
+    for (const Run& run : runs_)
+      rank1_update(&sums_[run.row * n + run.col0], b_row + run.col0, trace_->a[run.row * lda + k], run.col1 - run.col0,
                    fused_);
+  }
   k_done_ = k_end;
   return sums_;
 }

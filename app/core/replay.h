@@ -175,7 +175,8 @@ std::optional<ElementInfo> describe_element(const Trace& trace, const TraceIndex
                                             std::uint32_t row, std::uint32_t col, std::uint32_t iteration);
 
 // The partial sums of every cell of C after a number of k's (the C grid in
-// replay), in the kernel's order; fused multiply-adds for GPU recordings.
+// replay), in the kernel's order; fused multiply-adds for GPU recordings. A
+// focused trace sums only its blocks' cells (N = 4096: one block, not 16 M).
 // Moving forward adds only the new k's.
 class PartialSums {
  public:
@@ -189,6 +190,13 @@ class PartialSums {
   bool fused_;
   std::uint32_t k_done_ = 0;
   std::vector<float> sums_;
+  // A focused trace: the runs of cells its blocks stored, row by row (the
+  // other cells are NaN); a full trace sums every cell.
+  struct Run {
+    std::size_t row = 0;
+    std::uint32_t col0 = 0, col1 = 0;
+  };
+  std::vector<Run> runs_;
 };
 
 // "tiled TILE=16 M=64 N=64 K=64", and who recorded it when.

@@ -69,7 +69,8 @@ std::uint64_t Trace::address(ArrayId array, std::uint32_t index) const {
 
 std::uint64_t Trace::memory_bytes() const {
   return events.size() * sizeof(Event) + thread_offsets.size() * sizeof(std::uint64_t) +
-         block_timing.size() * sizeof(BlockTiming) + (a.size() + b.size() + c.size()) * sizeof(float);
+         block_timing.size() * sizeof(BlockTiming) + (a.size() + b.size() + c.size()) * sizeof(float) +
+         lines.size() * sizeof(std::uint16_t);
 }
 
 const char* array_name(ArrayId a) {

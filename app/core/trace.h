@@ -111,6 +111,10 @@ struct Trace {
   std::vector<std::uint64_t> thread_offsets;  // thread_count() + 1 entries
   std::vector<BlockTiming> block_timing;      // empty unless recorded on a GPU
   EventBuffer events;
+  // The emulator's: the source line of each event's subscript (parallel to
+  // events; 0 where not known, 65535 for any line past it). Empty when no lines
+  // are known: GPU recordings, focused traces, files.
+  std::vector<std::uint16_t> lines;
 
   std::uint64_t thread_count() const { return thread_offsets.empty() ? 0 : thread_offsets.size() - 1; }
   std::span<const Event> thread_events(std::uint64_t thread) const {

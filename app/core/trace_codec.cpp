@@ -85,6 +85,8 @@ constexpr std::size_t kValueRuns = kFirstField + kFieldCount;
 constexpr std::size_t kValueExceptions = kValueRuns + 1;
 constexpr std::size_t kSegmentStreams = kValueExceptions + 1;
 constexpr std::uint32_t kMaxSegments = 64;
+// After the segments' streams, optionally: each event's source line (u16,
+// Trace::lines), for traces the emulator recorded. Files without it load as before.
 // Events per segment the encoder aims at; more segments than cores cost little.
 constexpr std::uint64_t kSegmentEvents = 1 << 21;
 // At best the encoder stores ~100 events per byte (a whole tiled trace is
@@ -391,9 +393,10 @@ void for_each_segment(std::uint32_t segments, Job&& job) {
   if (error) std::rethrow_exception(error);
 }
 
-std::string stream_name(std::size_t i) {
+std::string stream_name(std::size_t i, std::uint32_t segments = 0) {  // segments: 0 when not known
   static constexpr const char* kGlobal[kGlobalStreams] = {"A", "B", "C", "thread events", "block timing"};
   if (i < kGlobalStreams) return kGlobal[i];
+  if (segments != 0 && i == kGlobalStreams + kSegmentStreams * std::size_t{segments}) return "source lines";
   const std::size_t s = (i - kGlobalStreams) / kSegmentStreams, k = (i - kGlobalStreams) % kSegmentStreams;
   const std::string what = k == kFieldRuns          ? "field runs"
                            : k < kValueRuns         ? kFieldNames[k - kFirstField]
@@ -427,7 +430,8 @@ Directory read_directory(std::span<const std::byte> body) {
   Directory d;
   d.segments = head[1];
   if (d.segments < 1 || d.segments > kMaxSegments) corrupt(std::to_string(d.segments) + " segments");
-  if (head[0] != kGlobalStreams + kSegmentStreams * d.segments)
+  const std::uint64_t base = kGlobalStreams + kSegmentStreams * std::uint64_t{d.segments};
+  if (head[0] != base && head[0] != base + 1)  // + 1: the source lines
     corrupt(std::to_string(head[0]) + " streams for " + std::to_string(d.segments) + " segments");
   const std::uint64_t at0 = 8 + 8 * std::uint64_t{head[0]};
   if (body.size() < at0) throw TraceFileError(Kind::Truncated, "truncated: the stream directory is cut");
@@ -436,7 +440,7 @@ Directory read_directory(std::span<const std::byte> body) {
     std::uint64_t size;
     std::memcpy(&size, body.data() + 8 + 8 * i, 8);
     if (size > body.size() - at)
-      throw TraceFileError(Kind::Truncated, "truncated: the " + stream_name(i) + " stream is cut");
+      throw TraceFileError(Kind::Truncated, "truncated: the " + stream_name(i, d.segments) + " stream is cut");
     d.streams.push_back(body.subspan(at, size));
     at += size;
   }
@@ -448,7 +452,8 @@ Directory read_directory(std::span<const std::byte> body) {
 
 std::vector<std::string> v2_stream_names(std::size_t streams) {
   std::vector<std::string> names;
-  for (std::size_t i = 0; i < streams; ++i) names.push_back(stream_name(i));
+  const auto segments = static_cast<std::uint32_t>(streams > kGlobalStreams ? (streams - kGlobalStreams) / kSegmentStreams : 0);
+  for (std::size_t i = 0; i < streams; ++i) names.push_back(stream_name(i, segments));
   return names;
 }
 
@@ -475,6 +480,11 @@ std::vector<std::byte> encode_v2_body(const Trace& t) {
   const auto segments = static_cast<std::uint32_t>(
       std::clamp<std::uint64_t>(t.events.size() / kSegmentEvents, 1, std::min<std::uint64_t>(kMaxSegments, blocks)));
   streams.resize(kGlobalStreams + kSegmentStreams * segments);
+  if (!t.lines.empty() && t.lines.size() == t.events.size()) {
+    zstd::Writer w;
+    w.put_bytes(t.lines.data(), t.lines.size() * sizeof(std::uint16_t));
+    streams.push_back(w.finish());
+  }
   if (threads > 0) {
     const Inputs in{t.a, t.b, t.c};
     for_each_segment(segments, [&](std::uint32_t s) {
@@ -488,7 +498,7 @@ std::vector<std::byte> encode_v2_body(const Trace& t) {
         streams[kGlobalStreams + s * kSegmentStreams + k] = w[k].finish();
     });
   } else {
-    for (std::size_t i = kGlobalStreams; i < streams.size(); ++i) {
+    for (std::size_t i = kGlobalStreams; i < kGlobalStreams + kSegmentStreams * segments; ++i) {
       zstd::Writer w;
       if ((i - kGlobalStreams) % kSegmentStreams == kFieldRuns || (i - kGlobalStreams) % kSegmentStreams == kValueRuns)
         w.put_varint(0);
@@ -516,7 +526,7 @@ void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts
   // Refuse what the streams cannot hold before allocating for it.
   auto bound = [&](std::size_t s, std::uint64_t bytes_at_least, const char* what) {
     if (bytes_at_least / kZstdMaxExpansion > d.streams[s].size())
-      throw TraceFileError(Kind::Truncated, "truncated: the " + stream_name(s) + " stream of " +
+      throw TraceFileError(Kind::Truncated, "truncated: the " + stream_name(s, d.segments) + " stream of " +
                                                 std::to_string(d.streams[s].size()) + " bytes cannot hold " + what);
   };
   bound(kA, counts.a * 4, "A");
@@ -561,6 +571,14 @@ void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts
       corrupt("a run goes past the end of " + stream_name(kGlobalStreams + s * kSegmentStreams));
     for (auto& reader : sr) reader.expect_end();
   });
+  const std::size_t lines = kGlobalStreams + kSegmentStreams * std::size_t{d.segments};
+  t.lines.clear();
+  if (d.streams.size() > lines) {
+    bound(lines, counts.events * sizeof(std::uint16_t), "a line per event");
+    zstd::Reader r(d.streams[lines], stream_name(lines, d.segments));
+    read_growing(r, t.lines, counts.events);
+    r.expect_end();
+  }
 }
 
 }  // namespace ts

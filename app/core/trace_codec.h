@@ -9,7 +9,9 @@
 //
 // Body layout (little-endian): stream count (u32), segment count (u32), the
 // compressed size of each stream (u64), then the streams, in the order of
-// v2_stream_names(): A, B, C, thread events, block timing, then each segment's.
+// v2_stream_names(): A, B, C, thread events, block timing, then each segment's,
+// then optionally each event's source line (u16, Trace::lines; a file without
+// that stream loads with no lines, and readers before it refuse a file with it).
 // Decoding is bounded by the body's real size: a count the streams cannot hold
 // (zstd expands at most kZstdMaxExpansion times; events at most 4096 per byte)
 // is refused before anything is allocated, and a truncated or corrupted stream

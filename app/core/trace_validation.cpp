@@ -155,6 +155,9 @@ void validate_trace(const Trace& t, std::uint64_t file_bytes, std::uint64_t max_
     const BlockTiming& bt = t.block_timing[i];
     if (bt.sm >= kMaxSm || bt.start_ns > bt.end_ns) invalid("timing of block " + num(i));
   }
+  // T3
+  if (!t.lines.empty() && t.lines.size() != t.events.size())
+    invalid(num(t.lines.size()) + " source lines for " + num(t.events.size()) + " events");
   // T1
   const auto& off = t.thread_offsets;
   if (off.empty() || off.front() != 0 || off.back() != t.events.size()) invalid("thread offsets");

@@ -38,6 +38,7 @@
 //      expansion (1 for an uncompressed format): what a file makes us
 //      allocate is bounded by what it really holds.
 //   T1 thread offsets start at 0, never go backwards, end at the event count.
+//   T3 source lines are absent or one per event (any value: a line number).
 //   T2 every event names a present array and an element inside it, an
 //      iteration <= iterations, and the padding flag only on shared stores.
 #pragma once

@@ -23,6 +23,13 @@ struct AppOptions {
   std::optional<ElementCoord> select_c;
   std::optional<std::uint32_t> step;
   bool all_blocks = false;
+  // The matrices at this many pixels per cell, centred on cell (row, col) of C.
+  std::optional<float> zoom;
+  std::optional<std::pair<float, float>> center;
+  // A window pixel hit-tested as the mouse would (--layout-json says which
+  // cell is under it); with probe_click, clicked.
+  std::optional<std::pair<float, float>> probe;
+  bool probe_click = false;
   std::optional<std::filesystem::path> screenshot;   // taken on the last frame (see quit_after_frames)
   std::optional<std::filesystem::path> layout_json;  // where the matrices are on that screenshot
   // Quit after this many frames once the scene is ready (0: run until closed).

@@ -10,6 +10,7 @@
 #include <memory>
 #include <regex>
 #include <sstream>
+#include <tuple>
 #include <vector>
 
 #include "app/cli/commands.h"
@@ -23,8 +24,10 @@ namespace {
 
 struct SceneFlags {
   RecordOptions record;
-  std::string trace, select_c, screenshot, layout_json, window = "1600x1000", panels, config_dir;
+  std::string trace, select_c, screenshot, layout_json, window = "1600x1000", panels, config_dir, center, probe;
   long long step = -1;
+  double zoom = 0;
+  bool click = false;
   int quit_after_frames = 0;
   bool presentation = false, all_blocks = false, no_vsync = false, headless = false;
 };
@@ -74,6 +77,10 @@ DefaultScene add_default_scene_options(CLI::App& app) {
   app.add_option("--select-c", f->select_c, "Select cell ROW,COL of C");
   app.add_option("--step", f->step, "Go to replay step N (0: the first load)");
   app.add_flag("--all-blocks", f->all_blocks, "Show the tiles every block loads");
+  app.add_option("--zoom", f->zoom, "Show the matrices at this many pixels per cell (0.05 to 400)");
+  app.add_option("--center", f->center, "Centre the view on cell ROW,COL of C (with --zoom)");
+  app.add_option("--probe", f->probe, "Hit-test window pixel X,Y as the mouse would (--layout-json says the cell)");
+  app.add_flag("--click", f->click, "Also click the --probe pixel");
   app.add_option("--screenshot", f->screenshot, "Save a PNG of the window once the scene is ready");
   app.add_option("--layout-json", f->layout_json, "Write where the matrices are on that screenshot (pixels)");
   app.add_option("--quit-after-frames", f->quit_after_frames,
@@ -96,7 +103,9 @@ DefaultScene add_default_scene_options(CLI::App& app) {
       o.trace_file = f->trace;
     } else {
       try {
-        validate(o.params);  // an impossible scene is refused before a window opens
+        // An impossible scene is refused before a window opens; one too large to
+        // trace whole opens as a focused trace (the rest counted, not traced).
+        validate_shape(o.params);
       } catch (const RecordError& e) {
         return fail(e.what());
       }
@@ -106,6 +115,19 @@ DefaultScene add_default_scene_options(CLI::App& app) {
       if (!parse_pair(f->select_c, ",", r, c)) return fail("--select-c takes ROW,COL (e.g. 5,7), got '" + f->select_c + "'");
       o.select_c = ElementCoord{static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(c)};
     }
+    if (f->zoom != 0) {
+      if (!(f->zoom >= 0.05 && f->zoom <= 400)) return fail("--zoom takes pixels per cell from 0.05 to 400");
+      o.zoom = static_cast<float>(f->zoom);
+    }
+    for (auto [flag, text, out] : {std::tuple{"--center", &f->center, &o.center}, std::tuple{"--probe", &f->probe, &o.probe}}) {
+      if (text->empty()) continue;
+      double a = 0, b = 0;
+      if (std::sscanf(text->c_str(), "%lf,%lf", &a, &b) != 2 || !(a >= 0 && b >= 0 && a < 1e6 && b < 1e6))
+        return fail(std::string(flag) + " takes X,Y (two numbers, 0 or more), got '" + *text + "'");
+      *out = std::pair<float, float>{static_cast<float>(a), static_cast<float>(b)};
+    }
+    if (f->click && !o.probe) return fail("--click needs --probe X,Y");
+    o.probe_click = f->click;
     if (f->step < -1 || f->step > 0xFFFFFFFFll) return fail("--step must be 0 or more");
     if (f->step >= 0) o.step = static_cast<std::uint32_t>(f->step);
     if (f->quit_after_frames < 0) return fail("--quit-after-frames must be 0 or more");

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "app/core/block_selection.h"
 #include "app/core/display_text.h"
 #include "kernels/catalog.h"
 
@@ -49,6 +50,41 @@ void AppState::select_cell(std::uint32_t row, std::uint32_t col) {
   const LaunchInfo& L = trace_->trace.launch;
   if (row >= static_cast<std::uint32_t>(L.m) || col >= static_cast<std::uint32_t>(L.n)) return;
   selection.cell = ElementCoord{row, col};
+  // A cell of a block the focused trace lacks: record that block, on the same inputs.
+  const RecordParams p = trace_params();
+  if (L.focused() && !L.block_traced(block_of(p, selection.cell))) loader_.record(p, focus_for(p, selection.cell));
+}
+
+std::uint32_t AppState::block_of(const RecordParams& p, std::optional<ElementCoord> cell) {
+  const ElementCoord c = cell.value_or(ElementCoord{0, 0});
+  const LaunchShape s = launch_shape(p.kernel, p.tile, p.m, p.n);
+  // The ladder's rungs say their block tile (BM x BN); the textbook kernels' is TILE x cells per thread.
+  const Tiling tiling = kernel_tiling(p.kernel, p.tile);
+  const auto edge = static_cast<std::uint32_t>(p.tile * kernel_info(p.kernel).cells_per_thread_edge);
+  const std::uint32_t edge_m = tiling.block_m ? tiling.block_m : edge, edge_n = tiling.block_n ? tiling.block_n : edge;
+  std::uint32_t x = c.col / edge_n, y = c.row / edge_m;
+  if (p.kernel == KernelKind::NaiveRow) std::swap(x, y);  // its blocks run down the rows
+  return std::min(y, s.grid.y - 1) * s.grid.x + std::min(x, s.grid.x - 1);
+}
+
+std::vector<std::uint32_t> AppState::focus_for(const RecordParams& p, std::optional<ElementCoord> cell) const {
+  const std::uint32_t own = block_of(p, cell);
+  if (!focus_sharing) return {own};
+  const Dim3 grid = launch_shape(p.kernel, p.tile, p.m, p.n).grid;
+  return blocks_sharing_tiles(grid, own % grid.x, own / grid.x);  // ascending, its own among them
+}
+
+RecordParams AppState::trace_params() const {
+  RecordParams p = params;
+  if (!trace_) return p;
+  const LaunchInfo& L = trace_->trace.launch;
+  if (const auto kind = find_kernel(L.kernel)) p.kernel = *kind;
+  p.tile = L.tile;
+  p.m = L.m;
+  p.n = L.n;
+  p.k = L.k;
+  p.seed = L.seed;
+  return p;
 }
 
 const std::optional<CellHighlight>& AppState::highlight() {
@@ -68,16 +104,20 @@ std::uint64_t AppState::highlight_generation() {
   return highlight_generation_;
 }
 
+// A user's kernel is always recorded whole (its event count is known only
+// after the counting pass, which refuses a launch past the limit).
+bool AppState::whole_launch(const RecordParams& p) { return p.user || fits_full_trace(p); }
+
 void AppState::record() {
   RecordParams p = params;
   if (p.seed == 0 && trace_) p.seed = trace_->trace.launch.seed;
-  loader_.record(p);
+  loader_.record(p, whole_launch(p) ? std::vector<std::uint32_t>{} : focus_for(p, selection.cell));
 }
 
 void AppState::record_new_inputs() {
   RecordParams p = params;
   p.seed = 0;
-  loader_.record(p);
+  loader_.record(p, whole_launch(p) ? std::vector<std::uint32_t>{} : focus_for(p, selection.cell));
 }
 
 bool AppState::wait_for_loader() {

@@ -16,6 +16,7 @@
 #include "app/core/replay.h"
 #include "app/core/trace.h"
 #include "app/core/trace_index.h"
+#include "app/ui/counter_job.h"
 #include "app/ui/theme.h"
 #include "app/ui/trace_loader.h"
 #include "kernels/cuda/gpu_runtime.h"
@@ -60,6 +61,17 @@ struct ViewOptions {
   bool show_values = true;    // numbers in cells that are large enough
   float text_scale = 1.0f;    // Ctrl + / Ctrl -: fonts rebuilt at this size, crisp
   std::string open_panel;     // a panel's id: the app opens it after this frame
+  // Scripted views (automation, benchmarks, window tests): the matrices panel
+  // puts cell `center` of C at the canvas' centre at this zoom, once.
+  struct Camera {
+    float pixels_per_cell = 1.0f;
+    float center_row = 0, center_col = 0;  // in cells of C (fractions allowed)
+  };
+  std::optional<Camera> camera_request;
+  // A window pixel to hit-test as the mouse would (on_screen.probe says
+  // which cell is under it); with probe_click it is also clicked.
+  std::optional<std::pair<float, float>> probe;
+  bool probe_click = false;
 
   // What the keys and the View menu both do.
   void toggle_color_mode() { color_mode = color_mode == ColorMode::Value ? ColorMode::ReplayState : ColorMode::Value; }
@@ -75,8 +87,13 @@ struct ScreenGrid {
   float x = 0, y = 0, cell = 0;
   std::uint32_t rows = 0, cols = 0;
 };
+struct ScreenProbe {
+  char matrix = 0;  // 'A', 'B', 'C'; 0: no cell under the probe
+  std::uint32_t row = 0, col = 0;
+};
 struct ScreenLayout {
   ScreenGrid a, b, c;
+  std::optional<ScreenProbe> probe;
 };
 
 // What File > Open kernel... edits: the flags of `record --kernel-file`, as typed.
@@ -147,6 +164,21 @@ class AppState {
   // looked at every half second); call once a frame.
   void watch_kernel_file();
   KernelForm kernel_form;
+
+  // ---- past the full-trace limit ----
+  // A launch too large to trace whole is shown as a focused trace: the
+  // selected cell's block (and, with focus_sharing, the blocks that load the
+  // same tiles of A and B) traced, recorded again in the background when a
+  // cell of an untraced block is clicked; the whole launch's counters come
+  // from `counters`, counted, not traced.
+  bool focus_sharing = false;
+  std::vector<std::uint32_t> focus_for(const RecordParams& p, std::optional<ElementCoord> cell) const;
+  // The block that computes a cell of C (none: cell (0, 0)), as a linear id.
+  static std::uint32_t block_of(const RecordParams& p, std::optional<ElementCoord> cell);
+  // The trace on screen as recording parameters (its seed: the same inputs).
+  RecordParams trace_params() const;
+  static bool whole_launch(const RecordParams& p);
+  CounterJob counters;
 
   // The GPU, probed once at start (never throws; says why when absent).
   const gpu::DeviceStatus& gpu() const { return gpu_; }

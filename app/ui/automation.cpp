@@ -1,4 +1,5 @@
-// automation.cpp — the --select-c / --step / --screenshot / --layout-json / --quit-after-frames flags.
+// automation.cpp — the --select-c / --step / --zoom / --center / --probe /
+// --screenshot / --layout-json / --quit-after-frames flags.
 #include "app/ui/automation.h"
 
 #include <cstdio>
@@ -56,10 +57,16 @@ std::string screen_layout_json(const AppState& app, const WindowLayout& layout, 
   j["B"] = grid_json(app.on_screen.b, s);
   j["C"] = grid_json(app.on_screen.c, s);
   j["step"] = app.replay.step;
+  if (app.on_screen.probe)
+    j["probe"] = {{"matrix", std::string(1, app.on_screen.probe->matrix)},
+                  {"row", app.on_screen.probe->row},
+                  {"col", app.on_screen.probe->col}};
+  if (app.selection.cell) j["selected"] = {app.selection.cell->row, app.selection.cell->col};
   if (const LoadedTrace* t = app.trace()) {
     j["kernel"] = t->trace.launch.kernel;
     j["tile"] = t->trace.launch.tile;
     j["recorder"] = t->trace.launch.recorder;
+    if (t->trace.launch.focused()) j["traced_blocks"] = t->trace.launch.traced_blocks;
   }
   return j.dump(2);
 }
@@ -90,10 +97,21 @@ void Automation::before_frame(AppState& app) {
     app.set_step(*options_.step);
   }
   app.replay.all_blocks = options_.all_blocks;
+  if (options_.zoom || options_.center) {
+    ViewOptions::Camera cam;
+    cam.pixels_per_cell = options_.zoom.value_or(1.0f);
+    const auto center = options_.center.value_or(std::pair<float, float>{L.m * 0.5f, L.n * 0.5f});
+    cam.center_row = center.first;
+    cam.center_col = center.second;
+    app.view.camera_request = cam;
+  }
+  app.view.probe = options_.probe;
+  app.view.probe_click = options_.probe_click;
 }
 
 bool Automation::after_render(AppState& app, const WindowLayout& layout, int fb_width, int fb_height, float fb_scale) {
   if (!applied_) return true;
+  if (app.busy()) return true;  // a recording the scene asked for (a click on an untraced block): wait for it
   ++frames_ready_;
   const int last = options_.quit_after_frames > 0 ? options_.quit_after_frames : kScreenshotFramesWithoutQuit;
   if (!screenshot_done_ && frames_ready_ >= last) {

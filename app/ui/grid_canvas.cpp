@@ -52,6 +52,11 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
     fitted_key_ = fit_key;
     fitted_canvas_ = size;
   }
+  if (camera_) {
+    scale_ = std::clamp(camera_->z, kMinScale, kMaxScale);
+    origin_ = {canvas_pos_.x + size.x * 0.5f - camera_->x * scale_, canvas_pos_.y + size.y * 0.5f - camera_->y * scale_};
+    camera_.reset();
+  }
 
   ImGui::InvisibleButton(id, size, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
                                        ImGuiButtonFlags_MouseButtonMiddle);
@@ -75,18 +80,9 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
     }
   }
 
-  auto hit = [&](ImVec2 p) -> std::optional<Hit> {
-    for (int i = 0; i < static_cast<int>(grids.size()); ++i) {
-      const Grid& g = grids[i];
-      const float cx = (p.x - origin_.x) / scale_ - g.x, cy = (p.y - origin_.y) / scale_ - g.y;
-      if (cx >= 0 && cy >= 0 && cx < static_cast<float>(g.cols) && cy < static_cast<float>(g.rows))
-        return Hit{i, static_cast<std::uint32_t>(cy), static_cast<std::uint32_t>(cx)};
-    }
-    return std::nullopt;
-  };
-  if (hovered) result.hover = hit(io.MousePos);
+  if (hovered) result.hover = hit(grids, io.MousePos);
   if (ImGui::IsItemDeactivated()) {
-    if (!dragging_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) result.clicked = hit(io.MousePos);
+    if (!dragging_ && ImGui::IsMouseReleased(ImGuiMouseButton_Left)) result.clicked = hit(grids, io.MousePos);
     dragging_ = false;
   }
 
@@ -128,6 +124,18 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
     dl->PopClipRect();
   }
   return result;
+}
+
+std::optional<GridCanvas::Hit> GridCanvas::hit(std::span<const Grid> grids, ImVec2 p) const {
+  if (scale_ <= 0) return std::nullopt;
+  for (int i = 0; i < static_cast<int>(grids.size()); ++i) {
+    const Grid& g = grids[i];
+    // In double: at N = 4096 and sub-pixel cells a float's rounding could move a pixel into the next cell.
+    const double cx = (double(p.x) - origin_.x) / scale_ - g.x, cy = (double(p.y) - origin_.y) / scale_ - g.y;
+    if (cx >= 0 && cy >= 0 && cx < double(g.cols) && cy < double(g.rows))
+      return Hit{i, static_cast<std::uint32_t>(cy), static_cast<std::uint32_t>(cx)};
+  }
+  return std::nullopt;
 }
 
 void GridCanvas::draw_labels(std::span<const Grid> grids) const {

@@ -47,6 +47,12 @@ class GridCanvas {
   void draw_cell_text(std::span<const Grid> grids, CellText text, const void* context, float min_cell_px,
                       bool shrink_to_fit = false) const;
 
+  // The cell under window pixel p, as hover and click find it.
+  std::optional<Hit> hit(std::span<const Grid> grids, ImVec2 p) const;
+  // The next draw puts world point (x, y) (in cells) at the canvas' centre at
+  // this many pixels per cell, whatever fitting would do.
+  void look_at(float x, float y, float pixels_per_cell) { camera_ = ImVec4(x, y, pixels_per_cell, 0.0f); }
+
   // Where the last draw put a grid's cell (0, 0), and the size of a cell, in window pixels.
   ImVec2 grid_origin(const Grid& g) const { return {origin_.x + g.x * scale_, origin_.y + g.y * scale_}; }
   float scale() const { return scale_; }
@@ -70,6 +76,7 @@ class GridCanvas {
   std::uint64_t fitted_key_ = ~0ull;
   ImVec2 fitted_canvas_{0, 0};
   bool dragging_ = false;
+  std::optional<ImVec4> camera_;  // look_at's x, y, pixels per cell
 };
 
 }  // namespace ts::ui

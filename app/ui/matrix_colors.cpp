@@ -12,19 +12,43 @@ namespace {
 
 using render::Rgba8;
 
-void fill_rect(std::vector<Rgba8>& colors, std::uint32_t ld, const CellRect& r, Rgba8 color) {
-  for (std::uint32_t row = r.row0; row < r.row1; ++row)
-    for (std::uint32_t col = r.col0; col < r.col1; ++col) colors[std::size_t{row} * ld + col] = color;
-}
+using render::CellBox;
 
-void set_cell(std::vector<Rgba8>& colors, std::uint32_t ld, const ElementCoord& e, Rgba8 color) {
-  const std::size_t i = std::size_t{e.row} * ld + e.col;
-  if (i < colors.size()) colors[i] = color;
+CellBox to_box(const CellRect& r) { return {r.row0, r.row1, r.col0, r.col1}; }
+
+// Paints highlights into one matrix and keeps the box of what it painted.
+struct Painter {
+  std::vector<Rgba8>& colors;
+  std::uint32_t ld;
+  CellBox& box;
+  void rect(const CellRect& r, Rgba8 color) {
+    if (r.empty()) return;
+    for (std::uint32_t row = r.row0; row < r.row1; ++row)
+      std::fill_n(colors.begin() + static_cast<std::ptrdiff_t>(std::size_t{row} * ld + r.col0), r.col1 - r.col0, color);
+    box = box.united(to_box(r));
+  }
+  void cell(const ElementCoord& e, Rgba8 color) {
+    const std::size_t i = std::size_t{e.row} * ld + e.col;
+    if (i >= colors.size()) return;
+    colors[i] = color;
+    box = box.united({e.row, e.row + 1, e.col, e.col + 1});
+  }
+};
+
+// Copies the box of `from` into `to` (both ld wide).
+template <class T>
+void copy_box(std::vector<T>& to, const std::vector<T>& from, std::uint32_t ld, const CellBox& b) {
+  if (b.empty()) return;
+  for (std::uint32_t row = b.row0; row < b.row1; ++row) {
+    const std::size_t at = std::size_t{row} * ld + b.col0;
+    std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(at), b.col1 - b.col0, to.begin() + static_cast<std::ptrdiff_t>(at));
+  }
 }
 
 // How many blocks load each element in the iteration, as shades.
 void shade_all_blocks(std::vector<Rgba8>& colors, std::uint32_t rows, std::uint32_t ld,
-                      const std::vector<CellRect>& tiles) {
+                      const std::vector<CellRect>& tiles, CellBox& box) {
+  for (const CellRect& t : tiles) box = box.united(to_box(t));
   std::vector<std::uint16_t> count(std::size_t{rows} * ld, 0);
   std::uint16_t most = 1;
   for (const CellRect& t : tiles)
@@ -38,6 +62,20 @@ void shade_all_blocks(std::vector<Rgba8>& colors, std::uint32_t rows, std::uint3
     if (count[i])
       colors[i] = palette::mix(palette::kAllBlocksFew, palette::kAllBlocksMany,
                                most > 1 ? float(count[i] - 1) / float(most - 1) : 1.0f);
+}
+
+// The cells of C whose partial sums change with the step: all of C, or for a
+// focused trace the traced blocks' (the box around the cells they stored).
+CellBox live_cells(const Trace& t) {
+  const LaunchInfo& L = t.launch;
+  const auto rows = static_cast<std::uint32_t>(L.m), cols = static_cast<std::uint32_t>(L.n);
+  if (!L.focused()) return {0, rows, 0, cols};
+  CellBox box;
+  const std::uint32_t ld = L.arrays[2].ld;
+  for (std::uint32_t r = 0; r < rows; ++r)
+    for (std::uint32_t c = 0; c < cols; ++c)
+      if (std::isfinite(t.c[std::size_t{r} * ld + c])) box = box.united({r, r + 1, c, c + 1});
+  return box;
 }
 
 void paint_values(std::vector<Rgba8>& out, std::span<const float> values, const ValueScale& s, bool by_value) {
@@ -72,46 +110,49 @@ Rgba8 idle_color(float v, const ValueScale& s) {
   return palette::mix(palette::kIdleDark, palette::kIdleLight, std::min(1.0f, std::fabs(v) / s.max_abs));
 }
 
-void compute_colors(const MatrixColorInput& in, MatrixColors& out) {
-  const Trace& t = *in.trace;
-  const bool by_value = in.mode == ColorMode::Value;
+MatrixBoxes compute_colors(const MatrixColorInput& in, MatrixColors& out) {
   out.a.assign(in.a_base.begin(), in.a_base.end());
   out.b.assign(in.b_base.begin(), in.b_base.end());
-  paint_values(out.c, in.c_values, in.c_scale, by_value);
-  if (by_value) return;
+  paint_values(out.c, in.c_values, in.c_scale, in.mode == ColorMode::Value);
+  return paint_highlights(in, out);
+}
 
-  const std::uint32_t lda = t.launch.arrays[0].ld, ldb = t.launch.arrays[1].ld, ldc = t.launch.arrays[2].ld;
+MatrixBoxes paint_highlights(const MatrixColorInput& in, MatrixColors& out) {
+  MatrixBoxes boxes;
+  if (in.mode == ColorMode::Value) return boxes;
+  const Trace& t = *in.trace;
+  Painter a{out.a, t.launch.arrays[0].ld, boxes.a}, b{out.b, t.launch.arrays[1].ld, boxes.b},
+      c{out.c, t.launch.arrays[2].ld, boxes.c};
   const bool loading = in.step.phase != Phase::Store;
   if (in.all_blocks && loading && in.index) {
-    shade_all_blocks(out.a, t.launch.arrays[0].rows, lda, all_block_tiles(*in.index, in.step.iteration, ArrayId::A));
-    shade_all_blocks(out.b, t.launch.arrays[1].rows, ldb, all_block_tiles(*in.index, in.step.iteration, ArrayId::B));
+    shade_all_blocks(out.a, t.launch.arrays[0].rows, a.ld, all_block_tiles(*in.index, in.step.iteration, ArrayId::A), boxes.a);
+    shade_all_blocks(out.b, t.launch.arrays[1].rows, b.ld, all_block_tiles(*in.index, in.step.iteration, ArrayId::B), boxes.b);
   }
   const CellHighlight* h = in.highlight;
-  if (!h) return;
+  if (!h) return boxes;
 
   // C: the block, the thread's other cells, the selected cell.
-  fill_rect(out.c, ldc, h->block_cells, palette::kBlockCell);
-  for (const ElementCoord& e : h->thread_cells) set_cell(out.c, ldc, e, palette::kThreadCell);
-  set_cell(out.c, ldc, h->cell, palette::kSelectedCell);
-  if (!loading) return;
+  c.rect(h->block_cells, palette::kBlockCell);
+  for (const ElementCoord& e : h->thread_cells) c.cell(e, palette::kThreadCell);
+  c.cell(h->cell, palette::kSelectedCell);
+  if (!loading) return boxes;
 
   // A and B: the block's tiles this iteration.
-  fill_rect(out.a, lda, h->a_tile, palette::kBlockTile);
-  fill_rect(out.b, ldb, h->b_tile, palette::kBlockTile);
+  a.rect(h->a_tile, palette::kBlockTile);
+  b.rect(h->b_tile, palette::kBlockTile);
   const Phase p = in.step.phase;
   if (p == Phase::Load || p == Phase::Barrier) {
     // This thread's own slots of the cooperative load.
-    for (const CopiedWord& w : h->copied) {
-      if (w.padding) continue;
-      set_cell(w.global == ArrayId::A ? out.a : out.b, w.global == ArrayId::A ? lda : ldb, w.element, palette::kCopied);
-    }
-    return;
+    for (const CopiedWord& w : h->copied)
+      if (!w.padding) (w.global == ArrayId::A ? a : b).cell(w.element, palette::kCopied);
+    return boxes;
   }
   // Multiply-accumulate: the row of A and column of B the cell consumes, the pair at k.
-  fill_rect(out.a, lda, h->a_reads, palette::kReads);
-  fill_rect(out.b, ldb, h->b_reads, palette::kReads);
-  if (h->a_now) set_cell(out.a, lda, *h->a_now, palette::kNow);
-  if (h->b_now) set_cell(out.b, ldb, *h->b_now, palette::kNow);
+  a.rect(h->a_reads, palette::kReads);
+  b.rect(h->b_reads, palette::kReads);
+  if (h->a_now) a.cell(*h->a_now, palette::kNow);
+  if (h->b_now) b.cell(*h->b_now, palette::kNow);
+  return boxes;
 }
 
 bool MatrixScene::update(AppState& app) {
@@ -130,6 +171,11 @@ bool MatrixScene::update(AppState& app) {
     paint_values(a_base_, t.a, ab_scale_, key.mode == ColorMode::Value);
     paint_values(b_base_, t.b, ab_scale_, key.mode == ColorMode::Value);
   }
+  // Everything is repainted for a new trace or mode, and in 'all blocks'
+  // mode (its shading spans the matrices); otherwise only what moved.
+  const bool everything = key.trace != key_.trace || key.mode != key_.mode || key.all_blocks || key_.all_blocks;
+  const bool step_moved = key.step != key_.step;
+  if (key.trace != key_.trace) c_live_ = live_cells(t);
   key_ = key;
 
   // C at this step: the partial sums of the k's done so far, then what the kernel stored.
@@ -159,7 +205,25 @@ bool MatrixScene::update(AppState& app) {
   in.b_base = b_base_;
   in.c_values = c_values_;
   in.c_scale = c_scale_;
-  compute_colors(in, colors_);
+  everything_ = everything;
+  if (everything) {
+    painted_ = compute_colors(in, colors_);
+    return true;
+  }
+  // Back to the plain colours where the last highlights were (and where C's sums moved), then the new highlights.
+  const std::uint32_t lda = t.launch.arrays[0].ld, ldb = t.launch.arrays[1].ld, ldc = t.launch.arrays[2].ld;
+  copy_box(colors_.a, a_base_, lda, painted_.a);
+  copy_box(colors_.b, b_base_, ldb, painted_.b);
+  const render::CellBox c_plain = step_moved ? painted_.c.united(c_live_) : painted_.c;
+  const bool by_value = key.mode == ColorMode::Value;
+  for (std::uint32_t row = c_plain.row0; row < c_plain.row1; ++row)
+    for (std::uint32_t col = c_plain.col0; col < c_plain.col1; ++col) {
+      const std::size_t i = std::size_t{row} * ldc + col;
+      colors_.c[i] = by_value ? value_color(c_values_[i], c_scale_) : idle_color(c_values_[i], c_scale_);
+    }
+  const MatrixBoxes now = paint_highlights(in, colors_);
+  changed_ = {painted_.a.united(now.a), painted_.b.united(now.b), c_plain.united(now.c)};
+  painted_ = now;
   return true;
 }
 

@@ -45,7 +45,16 @@ struct MatrixColors {
   std::vector<render::Rgba8> a, b, c;
 };
 
-void compute_colors(const MatrixColorInput& in, MatrixColors& out);
+// The cells of each matrix a step's highlights cover (a bounding box each).
+struct MatrixBoxes {
+  render::CellBox a, b, c;
+};
+
+// Everything; returns where the highlights are.
+MatrixBoxes compute_colors(const MatrixColorInput& in, MatrixColors& out);
+// The highlights alone, over colours that hold the plain ones; returns where
+// it painted.
+MatrixBoxes paint_highlights(const MatrixColorInput& in, MatrixColors& out);
 
 // The matrices panel's derived state: C's values at the step (partial sums
 // until the store, then what the kernel stored) and the colours, cached
@@ -58,6 +67,11 @@ class MatrixScene {
   std::span<const float> c_values() const { return c_values_; }
   bool c_final() const { return c_final_; }  // C shows the stored values
   std::uint32_t c_terms() const { return c_terms_; }  // k's summed into C so far
+  // What the last update() changed: everything (upload the whole matrices),
+  // or only these boxes. At N = 4096 a step repaints, and the grids re-send,
+  // only the old and new highlights and the traced blocks of C.
+  bool changed_everything() const { return everything_; }
+  const MatrixBoxes& changed() const { return changed_; }
 
  private:
   struct Key {
@@ -75,6 +89,9 @@ class MatrixScene {
   bool c_final_ = false;
   std::uint32_t c_terms_ = 0;
   MatrixColors colors_;
+  bool everything_ = true;
+  MatrixBoxes changed_, painted_;  // painted_: the highlights now in colors_
+  render::CellBox c_live_;         // the cells of C whose partial sums move with the step
 };
 
 }  // namespace ts::ui

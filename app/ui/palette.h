@@ -8,22 +8,29 @@ namespace ts::ui::palette {
 
 using render::Rgba8;
 
+// The alpha of a cell colour is its priority when the grid is zoomed out and
+// one pixel stands for many cells (renderer.h): the selected cell over its
+// thread's cells over its block, the pair at k over the segments read over
+// the block's tiles, any highlight over the value-shaded cells (kPlain).
+// Outlines, drawn blended, use alpha as opacity.
+inline constexpr std::uint8_t kPlain = render::kPlainPriority;
+
 // Cells with nothing to show: a dim grey, lighter for larger |value|.
-inline constexpr Rgba8 kIdleDark{38, 40, 46}, kIdleLight{92, 96, 108};
+inline constexpr Rgba8 kIdleDark{38, 40, 46, kPlain}, kIdleLight{92, 96, 108, kPlain};
 // C: the selected cell, the other cells its thread computes, its block's cells.
-inline constexpr Rgba8 kSelectedCell{255, 128, 0};
-inline constexpr Rgba8 kThreadCell{255, 190, 110};
-inline constexpr Rgba8 kBlockCell{54, 100, 178};
+inline constexpr Rgba8 kSelectedCell{255, 128, 0, 255};
+inline constexpr Rgba8 kThreadCell{255, 190, 110, 220};
+inline constexpr Rgba8 kBlockCell{54, 100, 178, 160};
 // A and B: the block's tiles this iteration, this thread's own copy, the
 // segment the selected cell consumes this iteration, the pair at k.
-inline constexpr Rgba8 kBlockTile{40, 130, 80};
-inline constexpr Rgba8 kCopied{130, 235, 120};
-inline constexpr Rgba8 kReads{190, 160, 40};
-inline constexpr Rgba8 kNow{255, 236, 60};
+inline constexpr Rgba8 kBlockTile{40, 130, 80, 160};
+inline constexpr Rgba8 kCopied{130, 235, 120, 220};
+inline constexpr Rgba8 kReads{190, 160, 40, 200};
+inline constexpr Rgba8 kNow{255, 236, 60, 255};
 // 'All blocks': tiles loaded this iteration, shaded by how many blocks load them.
-inline constexpr Rgba8 kAllBlocksFew{60, 60, 130}, kAllBlocksMany{150, 110, 255};
+inline constexpr Rgba8 kAllBlocksFew{60, 60, 130, 100}, kAllBlocksMany{150, 110, 255, 100};
 // Colour by value: negative, zero, positive.
-inline constexpr Rgba8 kNegative{60, 110, 230}, kZero{235, 235, 235}, kPositive{220, 60, 50};
+inline constexpr Rgba8 kNegative{60, 110, 230, kPlain}, kZero{235, 235, 235, kPlain}, kPositive{220, 60, 50, kPlain};
 // Outlines drawn over the grids.
 inline constexpr Rgba8 kBlockOutline{120, 180, 255};
 inline constexpr Rgba8 kSelectionOutline{255, 255, 255};

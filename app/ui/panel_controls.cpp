@@ -28,7 +28,7 @@ void dim_wrapped(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
-constexpr int kMaxEdit = 4096;  // sizes typed here; the recorder's own limit is memory-based
+constexpr int kMaxEdit = 16384;  // sizes typed here; past the full-trace limit the app shows focused traces
 constexpr std::uint64_t kPresetSeed = 3;
 
 struct PanelControls : Panel {

@@ -16,12 +16,15 @@
 #include "app/ui/palette.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
+#include "kernels/counter.h"
 
 namespace ts::ui {
 namespace {
 
 enum GridId { kGridA = 0, kGridB = 1, kGridC = 2 };
 constexpr int kValuesAlwaysUpTo = 16;  // presentation mode: numbers in every cell up to this N
+// The emulator's pace on the two-core reference machine (docs/perf/record_bench_2core_emulator.json: ~130 M events/s).
+constexpr double kEmulatorEventsPerSecond = 130e6;
 
 std::string short_number(float v) {
   if (!std::isfinite(v)) return {};
@@ -30,6 +33,9 @@ std::string short_number(float v) {
   else std::snprintf(buf, sizeof buf, "%.2f", v);
   return buf;
 }
+
+// A cell colour (whose alpha is a priority, palette.h) as an outline colour.
+render::Rgba8 opaque(render::Rgba8 c) { return {c.r, c.g, c.b, 255}; }
 
 ImVec4 to_imvec(render::Rgba8 c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
 
@@ -82,6 +88,7 @@ struct PanelMatrices : Panel {
     }
     if (scene_.update(app)) upload(t);
     if (!big) header(app);
+    if (L.focused()) focus_notice(app, L);
 
     // World layout, in cells: A (M x K) at the left, B (K x N) on top, C below B.
     const float gap = std::max(1.0f, std::round(0.08f * static_cast<float>(std::max({L.m, L.n, L.k}))));
@@ -103,6 +110,8 @@ struct PanelMatrices : Panel {
     grids_[kGridB] = {&tex_[kGridB], cx, 0, K, N, T, En, label[1]};
     grids_[kGridC] = {&tex_[kGridC], cx, cy, M, N, Em, En, label[2]};
 
+    if (const auto& cam = app.view.camera_request)
+      canvas_.look_at(cx + cam->center_col, cy + cam->center_row, cam->pixels_per_cell);
     build_rects(app);
     const GridCanvas::Result r = canvas_.draw("##matrices", app.renderer, grids_, rects_,
                                               app.view.fit_requests + app.trace_generation() * 1000003ull);
@@ -119,12 +128,19 @@ struct PanelMatrices : Panel {
       const ImVec2 o = canvas_.grid_origin(g);
       return ScreenGrid{true, o.x, o.y, canvas_.scale(), g.rows, g.cols};
     };
-    app.on_screen = {screen(grids_[kGridA]), screen(grids_[kGridB]), screen(grids_[kGridC])};
+    app.on_screen = {screen(grids_[kGridA]), screen(grids_[kGridB]), screen(grids_[kGridC]), std::nullopt};
+    if (app.view.probe) probe(app);
   }
 
  private:
   void upload(const Trace& t) {
     const MatrixColors& c = scene_.colors();
+    if (!scene_.changed_everything()) {  // a step: only what moved
+      tex_[kGridA].update(c.a, scene_.changed().a);
+      tex_[kGridB].update(c.b, scene_.changed().b);
+      tex_[kGridC].update(c.c, scene_.changed().c);
+      return;
+    }
     tex_[kGridA].upload(t.launch.arrays[0].rows, t.launch.arrays[0].ld, c.a);
     tex_[kGridB].upload(t.launch.arrays[1].rows, t.launch.arrays[1].ld, c.b);
     tex_[kGridC].upload(t.launch.arrays[2].rows, t.launch.arrays[2].ld, c.c);
@@ -160,6 +176,81 @@ struct PanelMatrices : Panel {
     }
   }
 
+  // A focused trace: which blocks are traced, that the rest is counted and
+  // not traced, and the whole launch's counters (counted on request: minutes
+  // on the emulator at N = 4096).
+  void focus_notice(AppState& app, const LaunchInfo& L) {
+    std::string which;
+    for (std::size_t i = 0; i < L.traced_blocks.size() && i < 3; ++i) {
+      const std::uint32_t b = L.traced_blocks[i];
+      which += (i ? ", (" : "(") + std::to_string(b % L.grid.x) + ", " + std::to_string(b / L.grid.x) + ")";
+    }
+    if (L.traced_blocks.size() > 3) which += " and " + std::to_string(L.traced_blocks.size() - 3) + " more";
+    ImGui::PushStyleColor(ImGuiCol_Text, to_imvec(palette::kThreadCell));
+    ImGui::TextWrapped("Focused trace: block%s %s traced, every event. The rest of the launch (%llu blocks) is counted, "
+                       "not traced: click a cell of C elsewhere to record its block.",
+                       L.traced_blocks.size() > 1 ? "s" : "", which.c_str(),
+                       static_cast<unsigned long long>(L.grid.count() - L.traced_blocks.size()));
+    ImGui::PopStyleColor();
+    if (ImGui::Checkbox("also the blocks sharing its tiles", &app.focus_sharing) && app.selection.cell)
+      app.select_cell(app.selection.cell->row, app.selection.cell->col);  // records them if missing
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The blocks of its block row (the same tiles of A) and block column (the same tiles of B)");
+    ImGui::SameLine(0, 20);
+    const RecordParams p = app.trace_params();
+    CounterJob& job = app.counters;
+    const bool this_launch = same_recording(job.params(), p);
+    if (const auto c = job.result_for(p)) {
+      counters_table(*c);
+    } else if (job.running() && this_launch) {
+      ImGui::Text("counting the whole launch on the emulator: %llu of %llu blocks, %.0f s",
+                  static_cast<unsigned long long>(job.blocks_done()), static_cast<unsigned long long>(job.blocks_total()),
+                  job.seconds());
+      ImGui::SameLine();
+      if (ImGui::SmallButton("Stop")) job.stop();
+    } else {
+      if (ImGui::SmallButton("Count the whole launch")) job.start(p);
+      if (ImGui::IsItemHovered()) {
+        const EventCounts n = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
+        ImGui::SetTooltip("Requests, sectors, wavefronts and bank conflicts of all %llu blocks, without keeping events.\n"
+                          "%.3g events: on the GPU in seconds; on the emulator about %.0f s on this machine's cores.",
+                          static_cast<unsigned long long>(L.grid.count()), double(n.total()),
+                          double(n.total()) / kEmulatorEventsPerSecond);
+      }
+      if (this_launch && !job.error().empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(last count: %s)", job.error().c_str());
+      }
+    }
+  }
+
+  static void counters_table(const LaunchCounters& c) {
+    const nlohmann::json j = counters_to_json(c);
+    const std::string who = c.launch.recorded_on_gpu() ? "counted on the GPU (" + c.launch.device_name + ")"
+                                                        : "counted by the emulator";
+    ImGui::NewLine();
+    if (!ImGui::BeginTable("##counted", 2, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerH)) return;
+    ImGui::TableSetupColumn("whole launch");
+    ImGui::TableSetupColumn(who.c_str());
+    ImGui::TableHeadersRow();
+    const std::pair<const char*, const char*> rows[] = {
+        {"global load requests", "global_load_requests"}, {"global load sectors", "global_load_sectors"},
+        {"global store sectors", "global_store_sectors"},  {"shared load wavefronts", "shared_load_wavefronts"},
+        {"shared bank conflicts (loads)", "shared_bank_conflicts_load"}, {"bytes loaded", "global_bytes_loaded"},
+        {"minimum bytes", "min_bytes"},                   {"arithmetic intensity", "arithmetic_intensity"}};
+    for (const auto& [name, key] : rows) {
+      if (!j.contains(key)) continue;
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(name);
+      ImGui::TableNextColumn();
+      const nlohmann::json& v = j[key];
+      if (v.is_number_integer()) ImGui::Text("%llu", static_cast<unsigned long long>(v.get<std::uint64_t>()));
+      else ImGui::Text("%.3g", v.get<double>());
+    }
+    ImGui::EndTable();
+  }
+
   void build_rects(AppState& app) {
     rects_.clear();
     auto outline = [&](const GridCanvas::Grid& g, const CellRect& r, render::Rgba8 color, float width) {
@@ -174,10 +265,19 @@ struct PanelMatrices : Panel {
         for (const CopiedWord& w : h->copied)
           if (!w.padding)
             outline(grids_[w.global == ArrayId::A ? kGridA : kGridB],
-                    {w.element.row, w.element.row + 1, w.element.col, w.element.col + 1}, palette::kCopied, 2.0f);
+                    {w.element.row, w.element.row + 1, w.element.col, w.element.col + 1}, opaque(palette::kCopied), 2.0f);
     }
     if (hover_ && hover_->grid >= 0 && hover_->grid < 3)
       outline(grids_[hover_->grid], {hover_->row, hover_->row + 1, hover_->col, hover_->col + 1}, palette::kHoverOutline, 1.5f);
+  }
+
+  // A scripted pointer: the cell under a window pixel, found as hover and click find it.
+  void probe(AppState& app) {
+    const auto hit = canvas_.hit(grids_, ImVec2(app.view.probe->first, app.view.probe->second));
+    if (!hit) return;
+    app.on_screen.probe = ScreenProbe{"ABC"[hit->grid], hit->row, hit->col};
+    if (app.view.probe_click && hit->grid == kGridC) app.select_cell(hit->row, hit->col);
+    app.view.probe_click = false;
   }
 
   static std::string cell_text(const void* self, int grid, std::uint32_t row, std::uint32_t col) {

@@ -8,6 +8,7 @@
 #include "app/core/reference.h"
 #include "app/core/trace_file.h"
 #include "kernels/catalog.h"
+#include "kernels/focused.h"
 
 namespace ts::ui {
 namespace {
@@ -22,24 +23,34 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+}  // namespace
+
 bool same_recording(const RecordParams& a, const RecordParams& b) {
   return a.kernel == b.kernel && a.tile == b.tile && a.m == b.m && a.n == b.n && a.k == b.k && a.device == b.device &&
          a.inputs == b.inputs && a.seed == b.seed && a.user == b.user;
 }
 
-}  // namespace
+bool fits_full_trace(const RecordParams& params) {
+  try {
+    validate(params);
+  } catch (const RecordError& e) {
+    if (e.kind() == RecordError::Kind::TooLarge) return false;
+  }
+  return true;  // any other refusal is the recording's to report
+}
 
-std::shared_ptr<LoadedTrace> LoadedTrace::record(const RecordParams& params) {
+std::shared_ptr<LoadedTrace> LoadedTrace::record(const RecordParams& params, std::vector<std::uint32_t> focus) {
+  if (focus.empty() && !fits_full_trace(params)) focus = {0};
   auto loaded = std::make_shared<LoadedTrace>();
   auto t0 = std::chrono::steady_clock::now();
-  loaded->trace = ts::record(params);
+  loaded->trace = focus.empty() ? ts::record(params) : record_focused(params, focus);
   loaded->record_ms = ms_since(t0);
   const Trace& t = loaded->trace;
   if (params.user) loaded->wrong_result = check_matmul(t.a, t.b, t.c, t.launch.m, t.launch.n, t.launch.k);
   t0 = std::chrono::steady_clock::now();
   loaded->index = std::make_unique<TraceIndex>(loaded->trace);
   loaded->index_ms = ms_since(t0);
-  loaded->origin = "recorded live";
+  loaded->origin = focus.empty() ? "recorded live" : "focused: " + std::to_string(focus.size()) + " block(s) recorded live";
   return loaded;
 }
 
@@ -72,16 +83,16 @@ void TraceLoader::set_prefetch(bool on) {
   prefetch_ = on;
 }
 
-void TraceLoader::record(const RecordParams& params) {
+void TraceLoader::record(const RecordParams& params, std::vector<std::uint32_t> focus) {
   std::lock_guard lock(mutex_);
-  if (params.seed != 0) {
+  if (params.seed != 0 && focus.empty()) {
     if (auto hit = cached(params)) {
       if (running_) current_.deliver = false;  // an older request: its result would arrive after this one
       waiting_.reset();
       ready_ = Result{hit, "", "shown from memory (recorded earlier)"};
       return;
     }
-    if (running_ && !current_.deliver && current_.kind == Job::Kind::Record && same_recording(current_.params, params)) {
+    if (running_ && !current_.deliver && current_.kind == Job::Kind::Record && current_.focus.empty() && same_recording(current_.params, params)) {
       current_.deliver = true;  // the prefetch running now is exactly this: wait for it
       current_.what = "recording";
       waiting_.reset();
@@ -91,7 +102,8 @@ void TraceLoader::record(const RecordParams& params) {
   Job j;
   j.kind = Job::Kind::Record;
   j.params = params;
-  j.what = "recording";
+  j.what = focus.empty() ? "recording" : "recording " + std::to_string(focus.size()) + " block(s)";
+  j.focus = std::move(focus);
   submit(std::move(j));
 }
 
@@ -146,7 +158,7 @@ TraceLoader::Result TraceLoader::run(const Job& job) {
   try {
     switch (job.kind) {
       case Job::Kind::Record: {
-        auto t = LoadedTrace::record(job.params);
+        auto t = LoadedTrace::record(job.params, job.focus);
         char buf[96];
         std::snprintf(buf, sizeof buf, "recorded in %.0f ms, indexed in %.0f ms", t->record_ms, t->index_ms);
         r.message = buf;
@@ -241,7 +253,7 @@ std::optional<TraceLoader::Result> TraceLoader::take() {
   Result r = std::move(result_);
   result_ = {};
   const Job done = current_;
-  if (r.trace && done.kind == Job::Kind::Record) remember(done.params, r.trace);
+  if (r.trace && done.kind == Job::Kind::Record && !r.trace->trace.launch.focused()) remember(done.params, r.trace);
   if (waiting_) {
     Job next = std::move(*waiting_);
     waiting_.reset();
@@ -250,7 +262,7 @@ std::optional<TraceLoader::Result> TraceLoader::take() {
       if (auto hit = cached(next.params)) return Result{hit, "", "shown from memory (recorded earlier)"};
     }
     start(std::move(next));
-  } else if (r.trace && done.kind == Job::Kind::Record && done.deliver) {
+  } else if (r.trace && done.kind == Job::Kind::Record && done.deliver && !r.trace->trace.launch.focused()) {
     maybe_prefetch(*r.trace);
   }
   if (!done.deliver) return std::nullopt;

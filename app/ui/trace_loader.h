@@ -20,12 +20,20 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "app/core/trace.h"
 #include "app/core/trace_index.h"
 #include "kernels/recorder.h"
 
 namespace ts::ui {
+
+// The same launch on the same inputs (the seed included).
+bool same_recording(const RecordParams& a, const RecordParams& b);
+
+// Whether a full trace of params is within the recording limit (past it,
+// the app shows focused traces and counts the rest of the launch).
+bool fits_full_trace(const RecordParams& params);
 
 // A trace with its index, built together and never changed afterwards.
 struct LoadedTrace {
@@ -38,7 +46,11 @@ struct LoadedTrace {
   std::uint64_t memory_bytes() const { return trace.memory_bytes() + (index ? index->memory_bytes() : 0); }
 
   // Records (or loads) and indexes; throws RecordError / TraceFileError.
-  static std::shared_ptr<LoadedTrace> record(const RecordParams& params);
+  // With focus blocks (linear ids, ascending), or when a full trace of params
+  // is beyond the recording limit (then block 0), a focused trace: every
+  // event of those blocks only (kernels/focused.h); the rest of the launch
+  // is not traced.
+  static std::shared_ptr<LoadedTrace> record(const RecordParams& params, std::vector<std::uint32_t> focus = {});
   static std::shared_ptr<LoadedTrace> open(const std::filesystem::path& path);
 };
 
@@ -55,8 +67,9 @@ class TraceLoader {
   TraceLoader(const TraceLoader&) = delete;
   TraceLoader& operator=(const TraceLoader&) = delete;
 
-  // With a non-zero seed, a recording still in memory is reused at once.
-  void record(const RecordParams& params);
+  // With a non-zero seed, a recording still in memory is reused at once
+  // (focused recordings are not kept: each asks for other blocks).
+  void record(const RecordParams& params, std::vector<std::uint32_t> focus = {});
   void open(const std::filesystem::path& path);
   void save(std::shared_ptr<const LoadedTrace> trace, const std::filesystem::path& path);
 
@@ -82,6 +95,7 @@ class TraceLoader {
   struct Job {
     enum class Kind { Record, Open, Save } kind = Kind::Record;
     RecordParams params;
+    std::vector<std::uint32_t> focus;  // Record: a focused trace of these blocks
     std::filesystem::path path;
     std::shared_ptr<const LoadedTrace> trace;  // Save
     std::string what;                           // for the busy indicator

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "app/core/event.h"
+#include "kernels/api/origin.h"
 
 #if defined(__CUDACC__)
 #define TS_ASYNC_HD __host__ __device__ __forceinline__
@@ -29,11 +30,14 @@ namespace ts::rec {
 
 template <class Sink, class Dst, class Src>
 TS_ASYNC_HD void copy_async(const Dst& dst, const Src& src, Width w) {
+  note_origin<Sink>(dst.origin);
+  note_origin<Sink>(src.origin, 1);
   Sink::copy_async(dst.id, dst.base, dst.index, src.id, src.base, src.index, w);
 }
 
 template <class Sink, class Dst>
 TS_ASYNC_HD void zero_async(const Dst& dst, Width w) {
+  note_origin<Sink>(dst.origin);
   Sink::copy_async(dst.id, dst.base, dst.index, dst.id, nullptr, 0, w);
 }
 

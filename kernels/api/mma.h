@@ -27,6 +27,7 @@
 #include <cstring>
 
 #include "app/core/event.h"
+#include "kernels/api/origin.h"
 
 #if defined(__CUDACC__)
 #define TS_MMA_HD __host__ __device__ __forceinline__
@@ -92,6 +93,11 @@ TS_MMA_HD int lane_of(const Tid& tid, const Dim& dim) {
 template <class Sink, class Tile>
 TS_MMA_HD std::uint32_t load_fragment_element(const Tile& tile, int r, int c, Width width, bool continues) {
   const auto ref = tile[r][c];
+  if constexpr (SinkTakesNotes<Sink>) {  // the element for the checks; the subscript's line is this file's, not the kernel's
+    Origin o = ref.origin;
+    o.line = 0;
+    Sink::note(o, 0);
+  }
   return mma::to_tf32(mma::float_bits(Sink::load_fragment(ref.id, ref.base, ref.index, width, continues)));
 }
 

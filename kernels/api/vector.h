@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "app/core/event.h"
+#include "kernels/api/origin.h"
 
 #if defined(__CUDACC__)
 #define TS_VEC_HD __host__ __device__ __forceinline__
@@ -69,6 +70,7 @@ template <class Sink, class V, class Ref>
 TS_VEC_HD V load_vector(const Ref& ref) {
   constexpr Width w = width_of<V>;
   float f[4];
+  note_origin<Sink>(ref.origin);
   Sink::load_vector(ref.id, ref.base, ref.index, w, f);
   V v;
   for (std::uint32_t i = 0; i < floats_of(w); ++i) elements(v)[i] = Staged::from_memory(f[i]);
@@ -86,6 +88,7 @@ TS_VEC_HD void store_vector(const Ref& ref, const V& v) {
     f[i] = elements(v)[i].value;
     flags[i] = kFlagStore | (shared && !elements(v)[i].loaded ? kFlagPadding : 0);
   }
+  note_origin<Sink>(ref.origin);
   Sink::store_vector(ref.id, ref.base, ref.index, w, f, flags);
 }
 

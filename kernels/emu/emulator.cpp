@@ -23,8 +23,9 @@
 
 #include "kernels/catalog.h"
 #include "kernels/dispatch.h"
-#include "kernels/undeclared_shared.h"
+#include "kernels/emu/sanitizer.h"
 #include "kernels/emu/warp_mma.h"
+#include "kernels/undeclared_shared.h"
 
 namespace ts::emu {
 namespace ctx = boost::context;
@@ -99,10 +100,16 @@ void kernel_entry(const KernelArgs& p) {
 struct Pass {
   IterationRule rule{};
   std::array<std::uint64_t, kArrayCount> elements{};  // valid indices per array
+  std::array<ArrayLayout, kArrayCount> arrays{};      // for the checks' messages
   Dim3 grid, block;
   Event* events = nullptr;                 // record pass: where events go
   const std::uint64_t* offsets = nullptr;  // record pass: each thread's first event
   std::uint64_t* counts = nullptr;         // count pass: each thread's event count
+  std::uint16_t* lines = nullptr;          // record pass: each event's source line (or null)
+  // --check: faults become findings (reported in the count pass only; the record pass repeats the run).
+  const CheckOptions* check = nullptr;
+  CheckReport* report = nullptr;
+  std::mutex* report_mutex = nullptr;
   bool one_block = false;  // counts/offsets hold one block's threads (stream_launch), not the grid's
   KernelEntry entry = nullptr;
   KernelArgs args{};
@@ -123,6 +130,11 @@ struct FiberThread {
   std::vector<CopyInFlight> copies;
   std::uint32_t commits = 0;
   Event* out = nullptr;  // null while counting
+  std::uint16_t* lines_out = nullptr;  // parallel to out, when lines are kept
+  std::uint32_t linear = 0;            // thread index in its block
+  rec::Origin origin[2];               // where the next access comes from (Sink::note)
+  bool has_origin[2] = {false, false};
+  std::uint32_t barrier_line = 0;      // the __syncthreads() it waits at
   std::uint64_t seq = 0, capacity = 0;
   std::uint32_t epoch = 0;
   uint3 tid;
@@ -147,6 +159,7 @@ struct BlockRun {
   std::vector<float> shared;  // the block's shared memory, poisoned with NaN at block start
   std::vector<std::uint8_t> in_flight;  // per shared word: a cp.async copy to it has not been waited for
   std::vector<SharedDecl> decls;
+  std::unique_ptr<BlockChecker> checker;  // --check: this worker's shadow and findings
 };
 
 thread_local const Pass* t_pass = nullptr;
@@ -161,11 +174,12 @@ constexpr std::uint32_t kSharedWords = 64 * 1024 / 4;  // 64 KB: more than any k
                       std::to_string(t.x) + "," + std::to_string(t.y) + "): " + what);
 }
 
-void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags, Width width = Width::B4,
-            bool async = false) {
+void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags, std::uint32_t line,
+            Width width = Width::B4, bool async = false) {
   FiberThread& t = *t_thread;
   if (t.out) {
     if (t.seq >= t.capacity) fault("made more accesses than in the counting pass");
+    if (t.lines_out) t.lines_out[t.seq] = static_cast<std::uint16_t>(std::min<std::uint32_t>(line, 0xFFFF));
     Event& e = t.out[t.seq];
     e.index = index;
     e.value = value;
@@ -179,10 +193,62 @@ void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags,
   ++t.seq;
 }
 
-void check_index(ArrayId array, std::uint32_t index) {
-  if (index >= t_pass->elements[static_cast<int>(array)])
+// Where the access the sink now handles comes from (Sink::note), once.
+rec::Origin take_origin(int slot, std::uint32_t index) {
+  FiberThread& t = *t_thread;
+  if (!t.has_origin[slot]) return {0, index, -1};
+  t.has_origin[slot] = false;
+  return t.origin[slot];
+}
+
+std::string extent_of(ArrayId array) {
+  const ArrayLayout& a = t_pass->arrays[static_cast<int>(array)];
+  const std::string shape = std::to_string(a.rows) + " x " + std::to_string(a.cols);
+  if (space_of(array) == Space::Shared) return std::string(array_name(array)) + " is " + shape;
+  return std::string(array_name(array)) + " has " + std::to_string(a.elements()) + " elements, " + shape;
+}
+
+// Whether the access may go ahead: outside its array it is a fault, or with
+// --check a finding, and then the access is not performed.
+bool inside(ArrayId array, std::uint32_t index, const rec::Origin& o, bool store) {
+  const std::uint64_t n = t_pass->elements[static_cast<int>(array)];
+  bool ok = index < n;
+  if (o.line != 0 && space_of(array) == Space::Global) ok = ok && o.row >= 0 && static_cast<std::uint64_t>(o.row) < n;
+  if (ok) return true;
+  if (!t_pass->check)
     fault(std::string("access outside ") + array_name(array) +
-          (index == rec::kOutOfRange ? " (index past a tile edge)" : " (element " + std::to_string(index) + ")"));
+          (index == rec::kOutOfRange ? " (index past a tile edge)" : " (element " + std::to_string(index) + ")") +
+          (o.line ? " at line " + std::to_string(o.line) : ""));
+  t_block->checker->out_of_bounds(t_thread->linear, array, o.row, o.col, o.line, store, extent_of(array));
+  return false;
+}
+
+// The checks' view of a shared word: races and reads of unwritten words.
+void shadow_shared(ArrayId array, const float* word, bool store, const rec::Origin& o, std::uint32_t element = 0) {
+  if (!t_pass->check || space_of(array) != Space::Shared) return;
+  const auto w = static_cast<std::uint32_t>(word - t_block->shared.data());
+  const std::int64_t col = o.col + element;  // the element of a vector access
+  t_block->checker->shared_access(t_thread->linear, w, store, array, o.row, col, o.line);
+}
+
+// --check: a barrier that not every thread of the block reached, or threads at
+// different barriers, is a finding, and the waiting threads go on.
+void check_barrier(BlockRun& br) {
+  const FiberThread* waiting = nullptr;
+  const FiberThread* finished = nullptr;
+  for (const FiberThread& t : br.threads) {
+    if (t.done && !finished) finished = &t;
+    if (!t.done && !waiting) waiting = &t;
+  }
+  if (finished) {
+    br.checker->barrier_exit(finished->linear, waiting->linear, waiting->barrier_line);
+    return;
+  }
+  for (const FiberThread& t : br.threads)
+    if (t.barrier_line != waiting->barrier_line) {
+      br.checker->barrier_mismatch(t.linear, t.barrier_line, waiting->linear, waiting->barrier_line);
+      return;
+    }
 }
 
 // Every thread of the block is parked (at a barrier, at an mma, or done).
@@ -237,13 +303,19 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   br.decls.clear();
   br.threads.clear();
   br.threads.resize(n);
+  if (pass.check) {
+    if (!br.checker) br.checker = std::make_unique<BlockChecker>(*pass.check, pass.counts != nullptr);
+    br.checker->start_block(block_linear, {blockIdx.x, blockIdx.y, blockIdx.z}, pass.block, kSharedWords);
+  }
   std::vector<ctx::fiber> fibers;
   fibers.reserve(n);
   for (std::uint32_t i = 0; i < n; ++i) {
     FiberThread& t = br.threads[i];
     t.tid = {i % pass.block.x, (i / pass.block.x) % pass.block.y, i / (pass.block.x * pass.block.y)};
+    t.linear = i;
     if (pass.events) {
       t.out = pass.events + pass.offsets[first_thread + i];
+      if (pass.lines) t.lines_out = pass.lines + pass.offsets[first_thread + i];
       t.capacity = pass.offsets[first_thread + i + 1] - pass.offsets[first_thread + i];
     }
     fibers.emplace_back(std::allocator_arg, PoolAllocator{&g_stacks}, [&t, &pass](ctx::fiber&& caller) {
@@ -274,7 +346,10 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
     std::uint32_t done = 0;
     for (const auto& t : br.threads) done += t.done ? 1 : 0;
     if (done == n) break;
-    if (done != 0) {
+    if (pass.check) {
+      check_barrier(br);
+      br.checker->next_interval();
+    } else if (done != 0) {
       threadIdx = br.threads[0].tid;
       fault("some threads of the block finished while others wait at __syncthreads() (barrier " +
             std::to_string(std::max_element(br.threads.begin(), br.threads.end(),
@@ -317,6 +392,10 @@ void run_workers(unsigned workers, std::uint32_t blocks, Setup&& setup, Body&& b
       if (!first_error) first_error = std::current_exception();
       next = blocks;  // stop the others
     }
+    if (br.checker && t_pass && t_pass->report) {
+      std::lock_guard lock(*t_pass->report_mutex);
+      t_pass->report->merge(br.checker->take(), t_pass->check->cap);
+    }
     t_pass = nullptr;
     t_block = nullptr;
     t_thread = nullptr;
@@ -354,44 +433,62 @@ void check_landed(ArrayId array, const float* base, std::uint32_t index) {
 }
 
 float Sink::load(ArrayId array, const float* base, std::uint32_t index) {
-  check_index(array, index);
+  const rec::Origin o = take_origin(0, index);
+  if (!inside(array, index, o, false)) return 0.0f;
   check_landed(array, base, index);
+  shadow_shared(array, base + index, false, o);
   const float v = base[index];
-  record(array, index, v, 0);
+  record(array, index, v, 0, o.line);
   return v;
 }
 
 void Sink::store(ArrayId array, float* base, std::uint32_t index, float value, std::uint8_t flags) {
-  check_index(array, index);
+  const rec::Origin o = take_origin(0, index);
+  if (!inside(array, index, o, true)) return;
+  shadow_shared(array, base + index, true, o);
   base[index] = value;
-  record(array, index, value, flags);
+  record(array, index, value, flags, o.line);
 }
 
-// One access of 2 or 4 floats: aligned as the hardware requires, all inside.
-void check_vector(ArrayId array, std::uint32_t index, Width width) {
+void Sink::note(const rec::Origin& origin, int slot) {
+  t_thread->origin[slot] = origin;
+  t_thread->has_origin[slot] = true;
+}
+
+// One access of 2 or 4 floats: aligned as the hardware requires (else a
+// fault), all inside (else a fault, or with --check a finding: not performed).
+bool check_vector(ArrayId array, std::uint32_t index, Width width, const rec::Origin& o, bool store) {
   const std::uint32_t n = floats_of(width);
   if (index != rec::kOutOfRange && index % n != 0)
     fault(std::string("misaligned ") + std::to_string(bytes_of(width)) + "-byte access to " + array_name(array) +
           " element " + std::to_string(index) + ": its index must be a multiple of " + std::to_string(n));
-  check_index(array, index);
-  check_index(array, index + n - 1);
+  rec::Origin last = o;
+  if (space_of(array) == Space::Global) last.row += n - 1;
+  else last.col += n - 1;
+  return inside(array, index, o, store) &&
+         inside(array, index == rec::kOutOfRange ? index : index + n - 1, last, store);
 }
 
 void Sink::load_vector(ArrayId array, const float* base, std::uint32_t index, Width width, float* out) {
-  check_vector(array, index, width);
+  const rec::Origin o = take_origin(0, index);
+  std::fill(out, out + floats_of(width), 0.0f);
+  if (!check_vector(array, index, width, o, false)) return;
   for (std::uint32_t i = 0; i < floats_of(width); ++i) check_landed(array, base, index + i);
   for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+    shadow_shared(array, base + index + i, false, o, i);
     out[i] = base[index + i];
-    record(array, index + i, out[i], 0, width);
+    record(array, index + i, out[i], 0, o.line, width);
   }
 }
 
 void Sink::store_vector(ArrayId array, float* base, std::uint32_t index, Width width, const float* values,
                         const std::uint8_t* flags) {
-  check_vector(array, index, width);
+  const rec::Origin o = take_origin(0, index);
+  if (!check_vector(array, index, width, o, true)) return;
   for (std::uint32_t i = 0; i < floats_of(width); ++i) {
+    shadow_shared(array, base + index + i, true, o, i);
     base[index + i] = values[i];
-    record(array, index + i, values[i], flags[i], width);
+    record(array, index + i, values[i], flags[i], o.line, width);
   }
 }
 
@@ -400,20 +497,22 @@ void Sink::copy_async(ArrayId dst, float* dst_base, std::uint32_t dst_index, Arr
   if (space_of(dst) != Space::Shared || (src_base && space_of(src) != Space::Global))
     fault("cp.async copies from global to shared memory");
   if (width != Width::B4 && width != Width::B16) fault("cp.async copies 4 or 16 bytes");
-  check_vector(dst, dst_index, width);
-  if (src_base) check_vector(src, src_index, width);
+  const rec::Origin o = take_origin(0, dst_index), src_o = take_origin(1, src_index);
+  if (!check_vector(dst, dst_index, width, o, true)) return;
+  if (src_base && !check_vector(src, src_index, width, src_o, false)) return;
   FiberThread& t = *t_thread;
   BlockRun& br = *t_block;
   float values[4] = {};
   if (src_base)
     for (std::uint32_t i = 0; i < floats_of(width); ++i) {
       values[i] = src_base[src_index + i];
-      record(src, src_index + i, values[i], 0, width, true);
+      record(src, src_index + i, values[i], 0, src_o.line ? src_o.line : o.line, width, true);
     }
   const std::uint8_t flags = src_base ? kFlagStore : kFlagStore | kFlagPadding;  // zero fill: no read
   for (std::uint32_t i = 0; i < floats_of(width); ++i) {
     float* word = dst_base + dst_index + i;
-    record(dst, dst_index + i, values[i], flags, width, true);
+    shadow_shared(dst, word, true, o, i);
+    record(dst, dst_index + i, values[i], flags, o.line, width, true);
     t.copies.push_back({word, values[i], t.commits});
     br.in_flight[static_cast<std::size_t>(word - br.shared.data())] = 1;
   }
@@ -439,8 +538,9 @@ void Sink::wait_async(int pending) {
   t.copies.resize(kept);
 }
 
-void Sink::barrier() {
+void Sink::barrier(std::uint32_t line) {
   FiberThread& t = *t_thread;
+  t.barrier_line = line;
   ++t.epoch;
   if (t.epoch > kMaxEpoch) fault("more barriers than a trace can hold");
   t.at_barrier = true;
@@ -449,10 +549,12 @@ void Sink::barrier() {
 
 float Sink::load_fragment(ArrayId array, const float* base, std::uint32_t index, Width width, bool continues) {
   if (space_of(array) != Space::Shared) fault("loads an mma fragment from global memory (fragments come from shared tiles)");
-  check_index(array, index);
+  const rec::Origin o = take_origin(0, index);
+  if (!inside(array, index, o, false)) return 0.0f;
   check_landed(array, base, index);
+  shadow_shared(array, base + index, false, o);
   const float v = base[index];
-  record(array, index, v, kFlagFragment, width, continues);  // event.h: the async bit marks a later register
+  record(array, index, v, kFlagFragment, o.line, width, continues);  // event.h: the async bit marks a later register
   return v;
 }
 
@@ -493,10 +595,16 @@ float* shared_words(std::uint32_t rows, std::uint32_t cols) {
   return br.shared.data() + offset;
 }
 
+KernelEntry builtin_entry(KernelKind kind, int tile) {
+  return dispatch(kind, tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; });
+}
+
 void record_launch(KernelKind kind, Trace& trace, unsigned workers) {
-  record_launch_with(
-      dispatch(kind, trace.launch.tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; }), trace,
-      workers);
+  record_launch_with(builtin_entry(kind, trace.launch.tile), trace, LaunchOptions{workers, {}});
+}
+
+CheckReport record_launch(KernelKind kind, Trace& trace, const LaunchOptions& options) {
+  return record_launch_with(builtin_entry(kind, trace.launch.tile), trace, options);
 }
 
 namespace {
@@ -513,6 +621,7 @@ Pass make_pass(KernelEntry entry, Trace& trace, SharedLayouts& shared) {
   pass.grid = L.grid;
   pass.block = L.block;
   for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.arrays[a].present ? L.arrays[a].elements() : 0;
+  pass.arrays = L.arrays;
   pass.entry = entry;
   pass.args = {trace.a.data(), trace.b.data(), trace.c.data(), L.m, L.n, L.k};
   for (auto& o : shared.offsets) o = -1;
@@ -540,35 +649,54 @@ void set_shared_bases(LaunchInfo& launch, const SharedLayouts& shared) {
 
 }  // namespace
 
-void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers, std::uint64_t event_limit) {
+void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers) {
+  record_launch_with(entry, trace, LaunchOptions{workers, {}});
+}
+
+CheckReport record_launch_with(KernelEntry entry, Trace& trace, const LaunchOptions& options) {
   const LaunchInfo& L = trace.launch;
-  if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned workers = options.workers ? options.workers : std::max(1u, std::thread::hardware_concurrency());
   SharedLayouts shared;
   Pass pass = make_pass(entry, trace, shared);
+  CheckReport report;
+  std::mutex report_mutex;
+  if (options.check.enabled()) {
+    pass.check = &options.check;
+    pass.report = &report;
+    pass.report_mutex = &report_mutex;
+  }
 
   const std::uint64_t threads = L.thread_count();
   trace.thread_offsets.assign(threads + 1, 0);
   pass.counts = trace.thread_offsets.data() + 1;  // counts land one slot right, then a prefix sum
-  run_pass(pass, workers);
+  try {
+    run_pass(pass, workers);
+  } catch (const CheckStop&) {
+    trace.thread_offsets.clear();  // no recording: the run stopped at a finding
+    return report;
+  }
   for (std::uint64_t t = 0; t < threads; ++t) trace.thread_offsets[t + 1] += trace.thread_offsets[t];
-  if (event_limit && trace.thread_offsets.back() > event_limit)
+  if (const std::uint64_t event_limit = options.event_limit; event_limit && trace.thread_offsets.back() > event_limit)
     throw EmulatorError("the launch makes " + std::to_string(trace.thread_offsets.back()) +
                         " accesses, more than the recording limit of " + std::to_string(event_limit) +
                         " events: record a smaller size");
 
   trace.events = EventBuffer(trace.thread_offsets.back());
+  trace.lines.assign(options.lines ? trace.thread_offsets.back() : 0, 0);
   std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison: every cell must be written
   pass.counts = nullptr;
+  pass.report = nullptr;  // the record pass repeats the run: its findings are the count pass's
   pass.events = trace.events.data();
+  pass.lines = options.lines ? trace.lines.data() : nullptr;
   pass.offsets = trace.thread_offsets.data();
   run_pass(pass, workers);
   set_shared_bases(trace.launch, shared);
+  return report;
 }
 
 std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
                             std::span<const std::uint32_t> only) {
-  const KernelEntry entry =
-      dispatch(kind, trace.launch.tile, []<KernelKind K, int T>() -> KernelEntry { return &kernel_entry<K, T>; });
+  const KernelEntry entry = builtin_entry(kind, trace.launch.tile);
   const LaunchInfo& L = trace.launch;
   const auto blocks = static_cast<std::uint32_t>(only.empty() ? L.grid.count() : only.size());
   for (std::uint32_t b : only)

@@ -13,6 +13,7 @@
 
 #include "app/core/trace.h"
 #include "kernels/emu/kernel_args.h"
+#include "kernels/emu/sanitizer.h"
 #include "kernels/kernel_kind.h"
 
 namespace ts::emu {
@@ -24,11 +25,27 @@ class EmulatorError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// How to run a launch: workers (0: one per core), the checks (sanitizer.h; a
+// user's kernel runs with them on), and whether to keep each event's source
+// line in trace.lines.
+// event_limit: refuse, after the counting pass, a launch that would make more
+// events (0: no limit; a user kernel's count is known only then).
+struct LaunchOptions {
+  unsigned workers = 0;
+  CheckOptions check;
+  bool lines = true;
+  std::uint64_t event_limit = 0;
+};
+
 // Records one launch. On entry trace.launch (kernel shape, sizes, array
 // layouts of A, B and C, iteration rule) and trace.a / trace.b are set and
 // trace.c has m * n elements; on return trace.c holds the kernel's result and
 // trace.events / trace.thread_offsets the recording. workers = 0: one per core.
 void record_launch(KernelKind kind, Trace& trace, unsigned workers = 0);
+// The same with options; returns what the checks found (empty with them off).
+// Without checks, a fault throws EmulatorError; with them, it is a finding, and
+// CheckMode::Stop returns at the first with trace.thread_offsets empty.
+CheckReport record_launch(KernelKind kind, Trace& trace, const LaunchOptions& options);
 
 // Runs the launch without keeping its events: each worker records one block at
 // a time (the same two passes, into a buffer of one block's size) and hands it
@@ -44,8 +61,8 @@ std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, con
 
 // The same for any kernel compiled in the emulator's mode (tests use this to
 // check that the emulator catches kernels that a GPU would not run safely).
-// (kernel_args.h.) event_limit: refuse, after the counting pass, a launch that
-// would make more events (0: no limit; a user kernel's count is known only then).
-void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers = 0, std::uint64_t event_limit = 0);
+// (kernel_args.h.)
+void record_launch_with(KernelEntry entry, Trace& trace, unsigned workers = 0);
+CheckReport record_launch_with(KernelEntry entry, Trace& trace, const LaunchOptions& options);
 
 }  // namespace ts::emu

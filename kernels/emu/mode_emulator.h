@@ -35,11 +35,13 @@ struct Sink {
                          std::uint32_t src_index, Width width);
   static void commit_async();
   static void wait_async(int pending);
-  static void barrier();
+  static void barrier(std::uint32_t line);
   // An element of an mma fragment (kernels/api/mma.h), and the warp's mma.
   static float load_fragment(ArrayId array, const float* base, std::uint32_t index, Width width, bool continues);
   static void mma_tf32(float (&c)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]);
   static void shared_base(ArrayId array, const float* base);
+  // Where the next access comes from (kernels/api/origin.h): source lines and the checks' reports.
+  static void note(const rec::Origin& origin, int slot);
 };
 
 // The block's shared memory: the n-th tile a fiber declares is the n-th tile of
@@ -50,7 +52,8 @@ T (&shared_tile())[ROWS][COLS] {
   return *reinterpret_cast<T(*)[ROWS][COLS]>(shared_words(ROWS, COLS));
 }
 
-inline void __syncthreads() { Sink::barrier(); }
+// The default argument is evaluated at the call: the line of the kernel's __syncthreads().
+inline void __syncthreads(std::uint32_t line = __builtin_LINE()) { Sink::barrier(line); }
 
 using InMatrix = rec::GlobalArray<Sink, const float>;
 using OutMatrix = rec::GlobalArray<Sink, float>;

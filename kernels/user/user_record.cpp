@@ -104,11 +104,13 @@ void restamp_iterations(Trace& t) {
   for (Event& e : t.events.span()) e.iter = iteration_of(rule, e.array_id(), e.index, e.epoch);
 }
 
-Trace record_user_kernel(const RecordParams& params) {
+Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
   validate_user(params);
   const UserKernelSpec& spec = *params.user;
+  if (params.check.enabled() && params.device == DeviceChoice::Gpu)
+    throw RecordError(RK::InvalidParams, "--check runs the launch on the emulator: use --device cpu or auto, or --check=off");
   gpu::DeviceStatus gpu_status;
-  const bool on_gpu = choose_gpu(params, gpu_status);
+  const bool on_gpu = !params.check.enabled() && choose_gpu(params, gpu_status);
   Trace t;
   t.launch = describe_user(params);
   fill_launch_inputs(t, params);
@@ -125,7 +127,18 @@ Trace record_user_kernel(const RecordParams& params) {
     } else {
       const CompiledCpuKernel compiled = compile_for_emulator(spec);
       try {
-        emu::record_launch_with(compiled.entry, t, params.cpu_workers, limit);
+        emu::LaunchOptions options;
+        options.workers = params.cpu_workers;
+        options.check = params.check;
+        options.event_limit = limit;
+        emu::CheckReport found = emu::record_launch_with(compiled.entry, t, options);
+        const bool stopped = found.stopped;
+        if (report) *report = std::move(found);
+        if (stopped) {  // nothing recorded: no rule to derive
+          t.launch.recorder = "emulator";
+          t.launch.device_name = "CPU emulator";
+          return t;
+        }
       } catch (const emu::EmulatorError& e) {
         throw RecordError(RK::EmulatorFailed, std::string("the emulator stopped ") + spec.label() + ": " + e.what());
       }

@@ -14,7 +14,9 @@ void validate_user(const RecordParams& params);
 
 // params.user is set. Throws RecordError: InvalidParams (a bad spec),
 // KernelUnavailable, KernelCompile, EmulatorFailed, NoGpu, GpuFailed, TooLarge.
-Trace record_user_kernel(const RecordParams& params);
+// With params.check on it runs on the emulator and fills *report (as record());
+// a run stopped at a finding returns a trace without events.
+Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report = nullptr);
 
 // The iteration rule of a kernel nobody described, from its recording:
 //  - no barrier: A and B loads by the k of their element, in steps of the block

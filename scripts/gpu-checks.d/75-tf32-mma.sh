@@ -24,7 +24,7 @@ done
 if command -v cuobjdump > /dev/null; then
   cuobjdump -sass "$BIN/tilescope" > "$RESULTS/tilescope.sass" 2>&1 || rc=1
   awk '/Function :/ { f = ($0 ~ /tf32_tensor_core_kernel/) ? "new" : ($0 ~ /tf32_tensor_coreINS0_10Tf32Config/) ? "before" : "" }
-       f != "" && /\/\*[0-9a-f]{4}\*\// {
+       f != "" && /\/\*[0-9a-f][0-9a-f][0-9a-f][0-9a-f]\*\// {
          for (i = 1; i <= NF; ++i) if ($i ~ /^[A-Z][A-Z0-9]+(\.|$)/ && $i !~ /^R[0-9]/ && $i !~ /^P[0-9T]/ && $i !~ /^UR/) {
            split($i, op, "."); n[f, op[1]]++; total[f]++; break } }
        END { printf "%-8s %7s %7s\n", "SASS", "before", "new"

@@ -13,6 +13,7 @@
 #include "app/core/replay.h"
 #include "app/core/trace_index.h"
 #include "kernels/catalog.h"
+#include "kernels/focused.h"
 #include "kernels/recorder.h"
 #include "tests/core/replay_checks.h"
 #include "tests/kernels/kernel_cases.h"
@@ -293,6 +294,38 @@ TEST(PartialSums, AllKsReproduceTheStoredCExactly) {
   const Trace t = record_cpu(KernelKind::Coarsened, 4, 13, 17, 19);
   PartialSums sums(t);
   EXPECT_EQ(sums.after(19), t.c);
+}
+
+// A focused trace sums only the traced blocks' cells (N = 4096 steps cost one
+// block, not 16 M cells): those equal the full trace's, forward and back; the
+// cells of blocks not traced stay NaN.
+TEST(PartialSums, AFocusedTraceSumsOnlyItsBlocksCells) {
+  RecordParams p;
+  p.kernel = KernelKind::Tiled;
+  p.tile = 4;
+  p.m = 13;
+  p.n = 10;
+  p.k = 9;
+  p.device = DeviceChoice::Cpu;
+  p.seed = 11;
+  const Trace full = record(p), focused = record_focused(p, {1, 5});  // blocks (1, 0) and (2, 1) of a 3-wide grid
+  PartialSums all(full), some(focused);
+  for (std::uint32_t k_end : {4u, 9u, 2u, 6u}) {
+    const std::vector<float>& want = all.after(k_end);
+    const std::vector<float>& got = some.after(k_end);
+    int traced = 0;
+    for (int r = 0; r < 13; ++r)
+      for (int c = 0; c < 10; ++c) {
+        const bool in_block = (r < 4 && c >= 4 && c < 8) || (r >= 4 && r < 8 && c >= 8);
+        if (in_block) {
+          ++traced;
+          EXPECT_EQ(got[r * 10 + c], want[r * 10 + c]) << r << "," << c << " after " << k_end;
+        } else {
+          EXPECT_TRUE(std::isnan(got[r * 10 + c])) << r << "," << c;
+        }
+      }
+    EXPECT_EQ(traced, 16 + 8);  // block (2, 1) is cut at column 10
+  }
 }
 
 TEST(ReplayLabels, SayWhatRanAndWhoRecordedIt) {

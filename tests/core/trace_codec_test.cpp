@@ -156,6 +156,42 @@ TEST(TraceCodec, RandomEditsBehindAValidChecksumNeverCrash) {
   EXPECT_GT(refused, 0);
 }
 
+// The emulator's source lines travel in an optional last stream: they come
+// back as they were, a file without them loads with none, and a broken one is
+// refused.
+TEST(TraceCodec, SourceLinesRoundTripAndAreOptional) {
+  Trace t = test::small_trace(KernelKind::Tiled, 4, 13, 11, 7);
+  ASSERT_EQ(t.lines.size(), t.events.size());
+  const auto with = saved_bytes(t, 2);
+  EXPECT_EQ(load_trace_from_memory(with).lines, t.lines);
+  t.lines.clear();
+  const auto without = saved_bytes(t, 2);
+  EXPECT_LT(without.size(), with.size());
+  const Trace u = load_trace_from_memory(without);
+  EXPECT_TRUE(u.lines.empty());
+  expect_same_trace(u, t);
+}
+
+TEST(TraceCodec, ABrokenSourceLinesStreamIsRefused) {
+  const auto good = saved_bytes(test::small_trace(KernelKind::Tiled, 4, 13, 11, 7), 2);
+  const std::size_t at = body_at(good);
+  std::uint32_t head[2];
+  std::memcpy(head, good.data() + at, 8);
+  const std::size_t last = head[0] - 1;  // the lines' stream
+  std::uint64_t size = 0;
+  std::memcpy(&size, good.data() + at + 8 + 8 * last, 8);
+  ASSERT_GT(size, 2u);
+  for (const std::uint64_t lie : {std::uint64_t{0}, size - 1, size + 1}) {
+    auto b = good;
+    std::memcpy(b.data() + at + 8 + 8 * last, &lie, 8);
+    reseal(b);
+    const Kind k = refusal(b);
+    EXPECT_TRUE(k == Kind::Truncated || k == Kind::Corrupt) << lie;
+  }
+  const auto names = v2_stream_names(head[0]);
+  EXPECT_EQ(names.back(), "source lines");
+}
+
 TEST(TraceCodec, StreamNamesMatchTheDirectory) {
   const auto file = saved_bytes(test::small_trace(), 2);
   const auto body = std::span(file).subspan(body_at(file), file.size() - 8 - body_at(file));

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "app/core/trace_file.h"
 #include "tests/core/crafted_traces.h"
 
 int main(int argc, char** argv) {
@@ -28,6 +29,19 @@ int main(int argc, char** argv) {
   put("honest_7x3x17", ts::crafted::encode(ts::crafted::honest(7, 3, 17, 4, 4, 2)));
   put("honest_2x9x3", ts::crafted::encode(ts::crafted::honest(2, 9, 3, 8, 8, 1)));
   for (const auto& c : ts::crafted::hostile_cases()) put(c.name, c.bytes);
+  // Version 2 with its optional stream of source lines (the crafted encoder writes version 1).
+  {
+    ts::Trace t = ts::crafted::honest(7, 3, 17, 4, 4, 2);
+    t.lines.resize(t.events.size());
+    for (std::size_t i = 0; i < t.lines.size(); ++i) t.lines[i] = static_cast<std::uint16_t>(10 + i % 7);
+    const std::filesystem::path path = dir / "seed_honest_v2_lines";
+    try {
+      ts::save_trace(t, path, 2);
+      ++written;
+    } catch (const ts::TraceFileError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+    }
+  }
   std::printf("wrote %d seed traces to %s\n", written, dir.c_str());
   return written > 0 ? 0 : 1;
 }

@@ -10,6 +10,7 @@
 
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/focused.h"
+#include "tests/kernels/event_equality.h"
 #include "tests/kernels/kernel_cases.h"
 
 namespace ts {
@@ -23,22 +24,7 @@ void expect_same_focused_traces(const Trace& g, const Trace& e) {
   ASSERT_EQ(e.launch.recorder, "emulator");
   ASSERT_EQ(g.launch.traced_blocks, e.launch.traced_blocks);
   ASSERT_EQ(g.thread_offsets, e.thread_offsets);
-  ASSERT_EQ(g.events.size(), e.events.size());
-  for (std::size_t i = 0; i < g.events.size(); ++i) {
-    const Event& x = g.events[i];
-    const Event& y = e.events[i];
-    ASSERT_EQ(x.array, y.array) << "event " << i;
-    ASSERT_EQ(x.index, y.index) << "event " << i;
-    ASSERT_EQ(x.flags, y.flags) << "event " << i;
-    ASSERT_EQ(x.width, y.width) << "event " << i;
-    ASSERT_EQ(x.async, y.async) << "event " << i;
-    ASSERT_EQ(x.epoch, y.epoch) << "event " << i;
-    ASSERT_EQ(x.iter, y.iter) << "event " << i;
-    if (x.array_id() == ArrayId::C)  // FFMA on the GPU, two roundings on the CPU: the error grows with K
-      ASSERT_NEAR(x.value, y.value, tolerance * (1.0f + std::fabs(y.value))) << "event " << i;
-    else
-      ASSERT_EQ(x.value, y.value) << "event " << i;
-  }
+  ASSERT_NO_FATAL_FAILURE(test::expect_same_events(g, e, tolerance));
   // The traced blocks' cells are computed, the others stay NaN (poisoned).
   std::size_t written = 0;
   for (std::size_t i = 0; i < g.c.size(); ++i) {

@@ -10,6 +10,7 @@
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"
+#include "tests/kernels/event_equality.h"
 #include "tests/kernels/kernel_cases.h"
 
 namespace ts {
@@ -33,26 +34,8 @@ TEST_P(GpuTrace, EqualsEmulatorEventForEvent) {
   ASSERT_EQ(g.launch.recorder, "gpu");
   ASSERT_EQ(g.a, e.a);
   ASSERT_EQ(g.thread_offsets, e.thread_offsets);
-  ASSERT_EQ(g.events.size(), e.events.size());
   std::uint64_t c_value_diffs = 0;
-  for (std::size_t i = 0; i < g.events.size(); ++i) {
-    const Event& x = g.events[i];
-    const Event& y = e.events[i];
-    ASSERT_EQ(x.array, y.array) << "event " << i;
-    ASSERT_EQ(x.index, y.index) << "event " << i;
-    ASSERT_EQ(x.flags, y.flags) << "event " << i;
-    ASSERT_EQ(x.width, y.width) << "event " << i;
-    ASSERT_EQ(x.async, y.async) << "event " << i;
-    ASSERT_EQ(x.epoch, y.epoch) << "event " << i;
-    ASSERT_EQ(x.iter, y.iter) << "event " << i;
-    if (x.array_id() == ArrayId::C) {
-      // The GPU fuses multiply-adds (FFMA); the CPU rounds twice: the sums may differ in the last bits.
-      ASSERT_NEAR(x.value, y.value, 1e-5f * (1.0f + std::fabs(y.value))) << "event " << i;
-      c_value_diffs += x.value != y.value;
-    } else {
-      ASSERT_EQ(x.value, y.value) << "event " << i;
-    }
-  }
+  ASSERT_NO_FATAL_FAILURE(test::expect_same_events(g, e, 1e-5f, &c_value_diffs));
   RecordProperty("c_stores_differing_in_last_bits", std::to_string(c_value_diffs));
   const auto ref = reference_matmul(g.a, g.b, c.m, c.n, c.k);
   EXPECT_LT(relative_error(g.c, ref), 1e-5);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -251,8 +252,78 @@ TEST_F(AppWindow, AMissingGpuIsANoticeNotACrash) {
   for (const auto& p : {png, json}) fs::remove(p);
 }
 
+// Zoomed in and out (a cell from a fifth of a pixel to 25 pixels: every level
+// of detail): the cell under a window pixel, as a click finds it, is the one
+// the layout's geometry puts there, the click selects it, and the screenshot
+// shows the selected cell at that pixel however small the cells are.
+void expect_probe_exact(const Screenshot& s, double px, double py, const std::string& what) {
+  SCOPED_TRACE(what);
+  const nlohmann::json& L = s.layout();
+  ASSERT_TRUE(L.contains("probe")) << "no cell under the probe";
+  const auto& c = L["C"];
+  const double cell = c["cell"].get<double>();
+  const auto row = static_cast<std::uint32_t>(std::floor((py - c["y"].get<double>()) / cell));
+  const auto col = static_cast<std::uint32_t>(std::floor((px - c["x"].get<double>()) / cell));
+  EXPECT_EQ(L["probe"]["matrix"], "C");
+  EXPECT_EQ(L["probe"]["row"].get<std::uint32_t>(), row);
+  EXPECT_EQ(L["probe"]["col"].get<std::uint32_t>(), col);
+  ASSERT_TRUE(L.contains("selected"));
+  EXPECT_EQ(L["selected"][0].get<std::uint32_t>(), row);
+  EXPECT_EQ(L["selected"][1].get<std::uint32_t>(), col);
+  // Large cells: inside the cell, away from its number. Small ones: the very
+  // pixel, orange (the cell's texel won the level of detail) or the white
+  // outline drawn around the selected cell.
+  const Rgba8 at = cell >= 4 ? s.cell("C", static_cast<int>(row), static_cast<int>(col))
+                             : s.at(static_cast<int>(px), static_cast<int>(py));
+  EXPECT_TRUE(near(at, pal::kSelectedCell) || (cell < 4 && near(at, pal::kSelectionOutline)))
+      << "pixel " << str(at) << " at " << cell << " px per cell";
+}
+
+TEST_F(AppWindow, TheCellUnderAPixelIsExactAtEveryZoom) {
+  const double px = 758.37, py = 490.61;  // near the canvas' centre, away from any pixel edge
+  for (const char* zoom : {"0.2", "0.7", "3", "25"}) {
+    const fs::path png = temp("z.png"), json = temp("z.json");
+    char probe[64];
+    std::snprintf(probe, sizeof probe, "%.2f,%.2f", px, py);
+    const test::Result r = run(std::string("--kernel tiled --tile 16 --size 128 --seed 5 --device cpu --window 1600x1000 "
+                                           "--select-c 3,3 --step 0 --zoom ") + zoom + " --center 64,64 --probe " + probe +
+                               " --click --screenshot " + png.string() + " --layout-json " + json.string() +
+                               " --quit-after-frames 3");
+    ASSERT_EQ(r.code, 0) << r.err;
+    Screenshot s;
+    ASSERT_TRUE(s.load(png, json));
+    expect_probe_exact(s, px, py, std::string("zoom ") + zoom);
+    fs::remove(png);
+    fs::remove(json);
+  }
+}
+
+// Past the full-trace limit (M = 2048, N = 4096, K = 64: 1.2 billion events)
+// the app opens a focused trace, records the block of a clicked cell, and hover
+// and click stay exact at a tenth of a pixel per cell.
+TEST_F(AppWindow, ALaunchTooLargeToTraceOpensFocusedAndRecordsTheClickedBlock) {
+  const fs::path png = temp("f.png"), json = temp("f.json");
+  const double px = 760.37, py = 500.61;
+  const test::Result r = run("--kernel tiled --tile 16 --m 2048 --n 4096 --k 64 --seed 5 --device cpu --window 1600x1000 "
+                             "--select-c 1000,3000 --step 2 --zoom 0.15 --center 1000,3000 --probe 760.37,500.61 --click "
+                             "--screenshot " + png.string() + " --layout-json " + json.string() + " --quit-after-frames 3");
+  ASSERT_EQ(r.code, 0) << r.err;
+  Screenshot s;
+  ASSERT_TRUE(s.load(png, json));
+  ASSERT_TRUE(s.layout().contains("traced_blocks")) << "not a focused trace";
+  // The clicked cell's block is the one traced (tiled: 16 x 16 cells per block, 256 blocks per block row).
+  const auto row = s.layout()["probe"]["row"].get<std::uint32_t>(), col = s.layout()["probe"]["col"].get<std::uint32_t>();
+  EXPECT_EQ(s.layout()["traced_blocks"], nlohmann::json::array({(row / 16) * 256 + col / 16}));
+  expect_probe_exact(s, px, py, "focused, 0.15 px per cell");
+  fs::remove(png);
+  fs::remove(json);
+}
+
 TEST_F(AppWindow, BadFlagsAreRefusedBeforeAWindowOpens) {
   const std::pair<const char*, const char*> cases[] = {{"--tile 3", "TILE"},
+                                                       {"--zoom 1000", "--zoom"},
+                                                       {"--probe 5", "--probe"},
+                                                       {"--click", "--click needs --probe"},
                                                        {"--select-c five,seven", "--select-c"},
                                                        {"--window 10x10", "--window"},
                                                        {"--kernel nope", "unknown kernel"},

@@ -1,0 +1,244 @@
+// large_frame_bench.cpp — how fast the app draws a launch too large to trace
+// whole (issue 10): N = 4096, or any M, N, K, as the app shows it, a focused
+// trace of one block with the rest of the launch counted, not traced.
+//
+//   xvfb-run -a -s "-screen 0 1920x1080x24" large_frame_bench [--m M --n N --k K] [--frames F] [--json FILE]
+//
+// Runs the real app (every panel, vsync off) in a 1600 x 1000 window with the
+// block of cell (2M/5, N/7) traced and that cell selected, and times frames
+//   - still, the whole launch fitted (cells a tenth of a pixel);
+//   - zooming: from the fitted view to 40 pixels per cell and back, around
+//     the selected cell, a new zoom every frame (every level of detail);
+//   - panning at 0.5 pixels per cell, a new centre every frame;
+//   - stepping the replay every frame, fitted.
+// Target: 60 frames a second (16.7 ms) at 1600 x 1000 on Mesa's llvmpipe.
+// Also reports the process's peak memory: nothing in this path grows with
+// N^3 (the inputs, C, one offset per thread, one block's events, colours).
+#include <glad/gl.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "app/ui/app.h"
+#include "app/ui/app_state.h"
+#include "kernels/focused.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double process_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+std::string load_average() {
+  std::ifstream in("/proc/loadavg");
+  std::string one;
+  in >> one;
+  return one.empty() ? "?" : one;
+}
+
+std::uint64_t peak_rss_bytes() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<std::uint64_t>(u.ru_maxrss) * 1024;
+}
+
+struct Stage {
+  std::string name;
+  std::vector<double> ms;
+  double cpu_ms = 0;
+};
+
+nlohmann::json summary(const Stage& s) {
+  std::vector<double> v = s.ms;
+  std::sort(v.begin(), v.end());
+  double mean = 0;
+  for (double x : v) mean += x;
+  mean /= std::max<std::size_t>(1, v.size());
+  const auto pick = [&](std::size_t i) { return v.empty() ? 0.0 : v[std::min(i, v.size() - 1)]; };
+  return {{"mean_ms", mean},
+          {"median_ms", pick(v.size() / 2)},
+          {"p95_ms", pick(v.size() * 95 / 100)},
+          {"max_ms", v.empty() ? 0.0 : v.back()},
+          {"frames", v.size()},
+          {"cpu_ms_per_frame_all_threads", s.cpu_ms / std::max<std::size_t>(1, v.size())}};
+}
+
+struct Bench {
+  int frames = 120;
+  ts::RecordParams params;
+  std::shared_ptr<ts::ui::LoadedTrace> trace;
+  ts::ElementCoord cell{};
+  std::vector<Stage> stages{{"still", {}, 0}, {"zooming", {}, 0}, {"panning", {}, 0}, {"stepping", {}, 0}};
+  std::size_t stage = 0;
+  int frame_in_stage = -30;  // warm-up frames first
+  bool installed = false;
+  double stage_cpu_start = 0;
+  Clock::time_point last = Clock::now();
+  std::string renderer, load_before;
+
+  // Pixels per cell when the launch is fitted: what the app chose.
+  float fitted = 0;
+
+  bool after_frame(ts::ui::AppState& app) {
+    const Clock::time_point now = Clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - last).count();
+    last = now;
+    if (renderer.empty()) renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    if (!installed) {
+      if (!app.trace() || app.busy()) return true;
+      app.install(trace);
+      ++app.view.fit_requests;
+      app.select_cell(cell.row, cell.col);
+      app.set_step(0);
+      installed = true;
+      return true;
+    }
+    if (fitted == 0) fitted = app.on_screen.c.cell;
+    if (frame_in_stage < 0) {  // settling: the first frames upload the textures
+      if (++frame_in_stage == 0) {
+        load_before = load_average();
+        stage_cpu_start = process_cpu_ms();
+      }
+      prepare(app, 0);
+      return true;
+    }
+    Stage& s = stages[stage];
+    s.ms.push_back(ms);
+    ++frame_in_stage;
+    if (frame_in_stage >= frames) {
+      s.cpu_ms = process_cpu_ms() - stage_cpu_start;
+      stage_cpu_start = process_cpu_ms();
+      frame_in_stage = 0;
+      if (++stage == stages.size()) return false;
+    }
+    prepare(app, frame_in_stage);
+    return true;
+  }
+
+  // What the next frame shows.
+  void prepare(ts::ui::AppState& app, int i) {
+    app.view.camera_request.reset();
+    const float t = static_cast<float>(i) / static_cast<float>(std::max(1, frames - 1));
+    switch (stage) {
+      case 1: {  // fitted -> 40 px per cell -> fitted, geometric
+        const float u = t < 0.5f ? 2 * t : 2 - 2 * t;
+        ts::ui::ViewOptions::Camera c;
+        c.pixels_per_cell = fitted * std::pow(40.0f / fitted, u);
+        c.center_row = static_cast<float>(cell.row) + 0.5f;
+        c.center_col = static_cast<float>(cell.col) + 0.5f;
+        app.view.camera_request = c;
+        break;
+      }
+      case 2: {  // across C at half a pixel per cell
+        ts::ui::ViewOptions::Camera c;
+        c.pixels_per_cell = 0.5f;
+        c.center_row = static_cast<float>(params.m) * (0.25f + 0.5f * t);
+        c.center_col = static_cast<float>(params.n) * (0.75f - 0.5f * t);
+        app.view.camera_request = c;
+        break;
+      }
+      case 3:
+        if (app.replay.step >= app.timeline().last_step()) app.set_step(0);
+        else app.step_by(1);
+        break;
+      default: break;
+    }
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Bench bench;
+  bench.params.kernel = ts::KernelKind::Tiled;
+  bench.params.tile = 16;
+  bench.params.m = bench.params.n = bench.params.k = 4096;
+  bench.params.device = ts::DeviceChoice::Cpu;
+  bench.params.seed = 7;
+  std::string json_path;
+  for (int i = 1; i < argc; ++i) {
+    auto next = [&] { return i + 1 < argc ? std::atoi(argv[++i]) : 0; };
+    if (!std::strcmp(argv[i], "--json") && i + 1 < argc) json_path = argv[++i];
+    else if (!std::strcmp(argv[i], "--frames")) bench.frames = std::max(10, next());
+    else if (!std::strcmp(argv[i], "--m")) bench.params.m = next();
+    else if (!std::strcmp(argv[i], "--n")) bench.params.n = next();
+    else if (!std::strcmp(argv[i], "--k")) bench.params.k = next();
+    else {
+      std::fprintf(stderr, "usage: large_frame_bench [--m M] [--n N] [--k K] [--frames F] [--json FILE]\n");
+      return 2;
+    }
+  }
+  const ts::RecordParams& p = bench.params;
+  bench.cell = {static_cast<std::uint32_t>(p.m * 2 / 5), static_cast<std::uint32_t>(p.n / 7)};
+  const auto t0 = Clock::now();
+  try {
+    bench.trace = std::make_shared<ts::ui::LoadedTrace>();
+    const std::uint32_t block = (bench.cell.row / 16) * static_cast<std::uint32_t>((p.n + 15) / 16) + bench.cell.col / 16;
+    bench.trace->trace = ts::record_focused(p, {block});
+    bench.trace->index = std::make_unique<ts::TraceIndex>(bench.trace->trace);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "large_frame_bench: %s\n", e.what());
+    return 1;
+  }
+  const double prepare_s = std::chrono::duration<double>(Clock::now() - t0).count();
+
+  ts::ui::AppOptions o;
+  o.params.kernel = ts::KernelKind::Tiled;
+  o.params.tile = 16;
+  o.params.m = o.params.n = o.params.k = 16;  // a small first scene; the bench installs its own
+  o.params.device = ts::DeviceChoice::Cpu;
+  o.width = 1600;
+  o.height = 1000;
+  o.vsync = false;
+  o.after_frame = [&](ts::ui::AppState& app, std::uint64_t) { return bench.after_frame(app); };
+  if (ts::ui::run_app(o) != 0 || bench.stage != bench.stages.size()) {
+    std::fprintf(stderr, "large_frame_bench: the app stopped before the benchmark finished\n");
+    return 1;
+  }
+  std::printf("large_frame_bench: 1600 x 1000, GL renderer %s; %u CPUs, load average %s\n", bench.renderer.c_str(),
+              std::thread::hardware_concurrency(), bench.load_before.c_str());
+  std::printf("tiled TILE 16 M=%d N=%d K=%d, one block traced (%zu events), fitted at %.3f px per cell\n", p.m, p.n, p.k,
+              bench.trace->trace.events.size(), bench.fitted);
+  std::printf("  %-10s %8s %8s %8s %8s   %s\n", "ms/frame", "mean", "median", "p95", "max", "CPU ms/frame (all threads)");
+  nlohmann::json j;
+  for (const Stage& s : bench.stages) {
+    const nlohmann::json x = summary(s);
+    std::printf("  %-10s %8.2f %8.2f %8.2f %8.2f   %.2f\n", s.name.c_str(), x["mean_ms"].get<double>(),
+                x["median_ms"].get<double>(), x["p95_ms"].get<double>(), x["max_ms"].get<double>(),
+                x["cpu_ms_per_frame_all_threads"].get<double>());
+    j[s.name] = x;
+  }
+  std::printf("peak memory %.0f MiB (the trace and its index: %.0f MiB); focused recording + index %.1f s\n",
+              double(peak_rss_bytes()) / (1 << 20), double(bench.trace->memory_bytes()) / (1 << 20), prepare_s);
+  if (!json_path.empty()) {
+    j["window"] = "1600x1000";
+    j["gl_renderer"] = bench.renderer;
+    j["cpus"] = std::thread::hardware_concurrency();
+    j["load_average_before"] = bench.load_before;
+    j["m"] = p.m;
+    j["n"] = p.n;
+    j["k"] = p.k;
+    j["fitted_pixels_per_cell"] = bench.fitted;
+    j["peak_rss_bytes"] = peak_rss_bytes();
+    j["trace_and_index_bytes"] = bench.trace->memory_bytes();
+    j["focused_record_and_index_s"] = prepare_s;
+    std::ofstream(json_path) << j.dump(2) << "\n";
+  }
+  return 0;
+}

@@ -1,0 +1,122 @@
+// Per source line figures (`stats --by-line`): for every kernel of the
+// project they add up to the whole trace's figures exactly, a trace without
+// lines borrows the emulator's, and the findings name what a line wastes.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "app/core/analysis/line_stats.h"
+#include "app/core/stats.h"
+#include "app/core/trace_file.h"
+#include "app/core/trace_index.h"
+#include "kernels/catalog.h"
+#include "kernels/recorder.h"
+
+namespace ts {
+namespace {
+
+Trace record_cpu(KernelKind kind, int tile, int m, int n, int k) {
+  RecordParams p;
+  p.kernel = kind;
+  p.tile = tile;
+  p.m = m;
+  p.n = n;
+  p.k = k;
+  p.seed = 11;
+  p.device = DeviceChoice::Cpu;
+  p.cpu_workers = 2;
+  return record(p);
+}
+
+void expect_same(const AccessTotals& a, const AccessTotals& b, const std::string& what) {
+  EXPECT_EQ(a.requests, b.requests) << what;
+  EXPECT_EQ(a.accesses, b.accesses) << what;
+  EXPECT_EQ(a.sectors, b.sectors) << what;
+  EXPECT_EQ(a.lines, b.lines) << what;
+  EXPECT_EQ(a.ideal_sectors, b.ideal_sectors) << what;
+  EXPECT_EQ(a.wavefronts, b.wavefronts) << what;
+  EXPECT_EQ(a.bank_conflicts, b.bank_conflicts) << what;
+  EXPECT_EQ(a.broadcast_lanes, b.broadcast_lanes) << what;
+  EXPECT_EQ(a.histogram, b.histogram) << what;
+}
+
+TEST(LineStats, LinesAddUpToTheTraceTotalsForEveryKernel) {
+  for (KernelKind kind : kAllKernels)
+    for (int tile : {8, 16}) {
+      const Trace t = record_cpu(kind, tile, 21, 35, 19);
+      const std::string name = std::string(kernel_info(kind).name) + " TILE=" + std::to_string(tile);
+      ASSERT_EQ(t.lines.size(), t.events.size()) << name;
+      const std::vector<LineStats> lines = analyze_lines(t, t.lines);
+      const TraceIndex index(t);
+      const TraceStats whole = compute_stats(t, index);
+      MemoryStats sum;
+      std::uint64_t global_loads = 0;
+      for (const LineStats& l : lines) {
+        EXPECT_NE(l.line, 0u) << name << ": an event without a line";
+        sum.add(l.memory);
+        global_loads += l.global_load_events;
+      }
+      for (int a = 0; a < kArrayCount; ++a)
+        for (int op = 0; op < 2; ++op)
+          expect_same(sum.by_array[a][op], whole.memory.by_array[a][op],
+                      name + " " + array_name(static_cast<ArrayId>(a)) + " " + op_name(static_cast<Op>(op)));
+      EXPECT_EQ(global_loads, whole.counts.by_array[0][0] + whole.counts.by_array[1][0]) << name;
+    }
+}
+
+TEST(LineStats, FindingsNameTheWaste) {
+  // The transposed B tile conflicts; the naive kernel re-reads B from global memory in every warp.
+  const Trace tt = record_cpu(KernelKind::TiledTransposed, 16, 32, 32, 32);
+  bool conflict = false;
+  for (const LineStats& l : analyze_lines(tt, tt.lines))
+    for (const std::string& f : l.findings()) conflict = conflict || f.find("8-way bank conflicts") != std::string::npos;
+  EXPECT_TRUE(conflict);
+
+  const Trace naive = record_cpu(KernelKind::Naive, 16, 32, 32, 32);
+  bool reloaded = false;
+  for (const LineStats& l : analyze_lines(naive, naive.lines)) {
+    for (const std::string& f : l.findings()) reloaded = reloaded || f.starts_with("re-loaded from global");
+    if (l.global_load_events) {
+      EXPECT_DOUBLE_EQ(l.loads_per_element(), 32.0);  // N = M = 32 cells use each
+    }
+  }
+  EXPECT_TRUE(reloaded);
+
+  // The tiled kernel at a size TILE divides wastes nothing.
+  const Trace tiled = record_cpu(KernelKind::Tiled, 16, 64, 64, 64);
+  for (const LineStats& l : analyze_lines(tiled, tiled.lines)) {
+    EXPECT_TRUE(l.findings().empty()) << "line " << l.line << ": " << l.findings()[0];
+    if (l.global_load_events) {
+      EXPECT_DOUBLE_EQ(l.block_reloads(), 1.0);
+    }
+  }
+}
+
+TEST(LineStats, ATraceWithoutLinesBorrowsTheEmulators) {
+  const Trace t = record_cpu(KernelKind::Coarsened, 8, 24, 40, 17);
+  const auto path = std::filesystem::temp_directory_path() / ("line_stats_" + std::to_string(::getpid()) + ".tstrace");
+  save_trace(t, path);
+  Trace loaded = load_trace(path);
+  EXPECT_EQ(loaded.lines, t.lines) << "the file keeps the emulator's lines";
+  loaded.lines.clear();  // as a GPU trace, or a file written before lines were kept
+  std::string why;
+  const std::vector<std::uint16_t> lines = source_lines(loaded, why);
+  EXPECT_EQ(lines, t.lines) << why;
+
+  // A trace whose events the emulator's do not match gets none, and says why.
+  Trace other = record_cpu(KernelKind::Tiled, 8, 24, 40, 17);
+  other.lines.clear();
+  other.launch.k = 9;  // claims another launch
+  EXPECT_TRUE(source_lines(other, why).empty());
+  EXPECT_NE(why.find("other events"), std::string::npos) << why;
+
+  Trace unknown = load_trace(path);
+  unknown.lines.clear();
+  unknown.launch.kernel = "mine";
+  EXPECT_TRUE(source_lines(unknown, why).empty());
+  EXPECT_NE(why.find("not one of tilescope's"), std::string::npos) << why;
+  std::filesystem::remove(path);
+}
+
+}  // namespace
+}  // namespace ts
