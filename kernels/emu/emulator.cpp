@@ -9,6 +9,18 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#define TS_EMU_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TS_EMU_ASAN 1
+#endif
+#endif
+
+#if defined(TS_EMU_ASAN)
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 #include <algorithm>
 #include <atomic>
 #include <boost/context/fiber.hpp>
@@ -32,11 +44,38 @@ namespace ctx = boost::context;
 
 namespace {
 
-#if defined(BOOST_USE_ASAN)
+#if defined(TS_EMU_ASAN)
 constexpr std::size_t kStackBytes = 256 * 1024;  // the sanitizer's frames are larger
 #else
 constexpr std::size_t kStackBytes = 64 * 1024;
 #endif
+
+// AddressSanitizer must be told each time execution moves to another stack
+// (it unpoisons the stack it knows of when an exception is thrown; thrown on a
+// stack it does not know, it leaves stale poison behind that later reads as an
+// overflow). Boost.Context's fcontext fibers do not tell it, so the switches
+// below do: start before the jump, finish after it, on the stack arrived at.
+struct StackSpan {
+  const void* bottom = nullptr;
+  std::size_t size = 0;
+};
+
+inline void switch_start([[maybe_unused]] void** fake_stack_save, [[maybe_unused]] StackSpan to) {
+#if defined(TS_EMU_ASAN)
+  __sanitizer_start_switch_fiber(fake_stack_save, to.bottom, to.size);
+#endif
+}
+
+inline void switch_finish([[maybe_unused]] void* fake_stack_save, [[maybe_unused]] StackSpan* from) {
+#if defined(TS_EMU_ASAN)
+  __sanitizer_finish_switch_fiber(fake_stack_save, from ? &from->bottom : nullptr, from ? &from->size : nullptr);
+#endif
+}
+
+// Thrown at a suspended thread's switch point when its block is abandoned
+// (another thread faulted): its frames unwind on its own stack, in the open,
+// instead of through Boost's forced unwinding from the fiber's destructor.
+struct Abandoned {};
 
 // Fiber stacks, each with a guard page below it, mapped once for the whole
 // process and reused by every block of every recording: a TILE = 32 block
@@ -86,7 +125,12 @@ StackPool g_stacks;
 
 struct PoolAllocator {
   StackPool* pool;
-  ctx::stack_context allocate() { return pool->allocate(); }
+  StackSpan* span;  // where the stack it hands out lies (for the sanitizer's switches)
+  ctx::stack_context allocate() {
+    ctx::stack_context sc = pool->allocate();
+    *span = {static_cast<char*>(sc.sp) - sc.size, sc.size};
+    return sc;
+  }
   void deallocate(ctx::stack_context& sc) { pool->deallocate(sc); }
 };
 
@@ -148,6 +192,9 @@ struct FiberThread {
   std::uint32_t declared_rows = 0, declared_cols = 0;  // the tile this thread declared last
   std::exception_ptr error;
   ctx::fiber caller;
+  bool abandon = false;      // set by the scheduler: unwind at the next switch point
+  StackSpan stack, home;     // its own stack; the scheduler's (learnt at each switch)
+  void* fake_stack = nullptr;  // the sanitizer's state for this stack while away
 };
 
 struct SharedDecl {
@@ -156,6 +203,7 @@ struct SharedDecl {
 
 struct BlockRun {
   std::vector<FiberThread> threads;
+  void* fake_stack = nullptr;  // the sanitizer's state for the scheduler's stack while a thread runs
   std::vector<float> shared;  // the block's shared memory, poisoned with NaN at block start
   std::vector<std::uint8_t> in_flight;  // per shared word: a cp.async copy to it has not been waited for
   std::vector<SharedDecl> decls;
@@ -291,6 +339,25 @@ bool meet_at_mma(BlockRun& br) {
   return met;
 }
 
+// The scheduler runs thread t up to its next switch point (or its end).
+void run_thread(BlockRun& br, FiberThread& t, ctx::fiber& fiber) {
+  t_thread = &t;
+  threadIdx = t.tid;
+  switch_start(&br.fake_stack, t.stack);
+  fiber = std::move(fiber).resume();
+  switch_finish(br.fake_stack, nullptr);
+}
+
+// A thread hands control back to the scheduler until it is resumed.
+void yield_to_scheduler(FiberThread& t) {
+  switch_start(&t.fake_stack, t.home);
+  t.caller = std::move(t.caller).resume();
+  switch_finish(t.fake_stack, &t.home);
+  if (t.abandon) throw Abandoned{};
+}
+
+void schedule_block(const Pass& pass, BlockRun& br, std::vector<ctx::fiber>& fibers);
+
 void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   const std::uint32_t n = static_cast<std::uint32_t>(pass.block.count());
   const std::uint64_t first_thread = pass.one_block ? 0 : std::uint64_t{block_linear} * n;
@@ -318,28 +385,58 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
       if (pass.lines) t.lines_out = pass.lines + pass.offsets[first_thread + i];
       t.capacity = pass.offsets[first_thread + i + 1] - pass.offsets[first_thread + i];
     }
-    fibers.emplace_back(std::allocator_arg, PoolAllocator{&g_stacks}, [&t, &pass](ctx::fiber&& caller) {
+    fibers.emplace_back(std::allocator_arg, PoolAllocator{&g_stacks, &t.stack}, [&t, &pass](ctx::fiber&& caller) {
+      switch_finish(nullptr, &t.home);
       t.caller = std::move(caller);
       try {
-        pass.entry(pass.args);
+        if (!t.abandon) pass.entry(pass.args);
+      } catch (const Abandoned&) {
       } catch (const ctx::detail::forced_unwind&) {
         throw;
       } catch (...) {
         t.error = std::current_exception();
       }
       t.done = true;
+      switch_start(nullptr, t.home);  // this stack ends here
       return std::move(t.caller);
     });
   }
   t_block = &br;
+  try {
+    schedule_block(pass, br, fibers);
+  } catch (...) {
+    // A thread faulted: unwind the others where they wait (or before they start),
+    // each on its own stack, before their fibers go.
+    const std::exception_ptr failure = std::current_exception();
+    for (std::uint32_t i = 0; i < n; ++i) {
+      FiberThread& t = br.threads[i];
+      if (t.done) continue;
+      t.abandon = true;
+      run_thread(br, t, fibers[i]);
+    }
+    t_thread = nullptr;
+    std::rethrow_exception(failure);
+  }
+  if (pass.counts) {
+    for (std::uint32_t i = 0; i < n; ++i) pass.counts[first_thread + i] = br.threads[i].seq;
+  } else {
+    for (std::uint32_t i = 0; i < n; ++i)
+      if (br.threads[i].seq != br.threads[i].capacity) {
+        threadIdx = br.threads[i].tid;
+        fault("made fewer accesses than in the counting pass");
+      }
+  }
+}
+
+// Runs the block's threads, barrier interval by barrier interval, until all end.
+void schedule_block(const Pass& pass, BlockRun& br, std::vector<ctx::fiber>& fibers) {
+  const auto n = static_cast<std::uint32_t>(br.threads.size());
   for (;;) {
     // Run every thread up to its next barrier (or its end), in thread order.
     for (std::uint32_t i = 0; i < n; ++i) {
       FiberThread& t = br.threads[i];
       if (t.done || t.at_barrier || t.at_mma) continue;
-      t_thread = &t;
-      threadIdx = t.tid;
-      fibers[i] = std::move(fibers[i]).resume();
+      run_thread(br, t, fibers[i]);
       if (t.error) std::rethrow_exception(t.error);
     }
     if (meet_at_mma(br)) continue;  // warps met at an mma: run their lanes on
@@ -358,15 +455,6 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
             "): a barrier inside divergent code");
     }
     for (auto& t : br.threads) t.at_barrier = false;
-  }
-  if (pass.counts) {
-    for (std::uint32_t i = 0; i < n; ++i) pass.counts[first_thread + i] = br.threads[i].seq;
-  } else {
-    for (std::uint32_t i = 0; i < n; ++i)
-      if (br.threads[i].seq != br.threads[i].capacity) {
-        threadIdx = br.threads[i].tid;
-        fault("made fewer accesses than in the counting pass");
-      }
   }
 }
 
@@ -544,7 +632,7 @@ void Sink::barrier(std::uint32_t line) {
   ++t.epoch;
   if (t.epoch > kMaxEpoch) fault("more barriers than a trace can hold");
   t.at_barrier = true;
-  t.caller = std::move(t.caller).resume();  // back to the scheduler until the whole block is here
+  yield_to_scheduler(t);  // until the whole block is here
 }
 
 float Sink::load_fragment(ArrayId array, const float* base, std::uint32_t index, Width width, bool continues) {
@@ -566,7 +654,7 @@ void Sink::mma_tf32(float (&c)[4], const std::uint32_t (&a)[4], const std::uint3
   t.mma_a = a;
   t.mma_b = b;
   t.at_mma = true;
-  t.caller = std::move(t.caller).resume();
+  yield_to_scheduler(t);
 }
 
 void Sink::shared_base(ArrayId array, const float* base) {
