@@ -175,6 +175,12 @@ bool AppState::poll_loader() {
   install(std::move(r->trace));
   notify(NoticeLevel::Info, launch_title(trace_->trace.launch) + ": " + r->message + ", " +
                                 recorded_by(trace_->trace.launch));
+  if (const emu::CheckReport& found = trace_->checks; !found.clean()) {
+    std::string text = "check: " + emu::report_summary(found, 1);
+    text = text.substr(0, text.find(" (at most"));  // the panel shows one: the first
+    if (!found.findings.empty()) text += "; the first: " + found.findings.front().text;
+    notify(NoticeLevel::Warning, text);
+  }
   if (!trace_->wrong_result.empty())
     notify(NoticeLevel::Error, trace_->trace.launch.kernel + " computed a wrong C: " + trace_->wrong_result);
   return true;

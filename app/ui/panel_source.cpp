@@ -1,10 +1,12 @@
 // panel_source.cpp — the kernel's own source, as compiled (the header is
 // embedded at build time), with the line of the current phase highlighted:
 // kernel headers tag those lines `// [load]`, `// [barrier]`, `// [mac]`,
-// `// [store]`.
+// `// [store]`; and beside each line that touches memory, its figures over
+// the whole launch (as `stats --by-line`), the lines that waste in amber.
 #include <imgui.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,6 +42,27 @@ std::vector<int> tagged_lines(const std::vector<std::string_view>& lines, Source
   if (!only_occurrence) return all;
   if (tag.occurrence < static_cast<int>(all.size())) return {all[tag.occurrence]};
   return {};
+}
+
+// "G 45x 6.3/3.0 sect  S 45x 1.0 wf": global requests, sectors per request
+// (ideal); shared requests, wavefronts per request.
+std::string figures(const LineStats& s) {
+  AccessTotals g = s.memory.total(Space::Global, Op::Load), sh = s.memory.total(Space::Shared, Op::Load);
+  g.add(s.memory.total(Space::Global, Op::Store));
+  sh.add(s.memory.total(Space::Shared, Op::Store));
+  char buf[96];
+  std::string out;
+  if (g.requests) {
+    std::snprintf(buf, sizeof buf, "G %llux %.1f/%.1f sect", static_cast<unsigned long long>(g.requests),
+                  g.per_request(), double(g.ideal_sectors) / double(g.requests));
+    out += buf;
+  }
+  if (sh.requests) {
+    std::snprintf(buf, sizeof buf, "%sS %llux %.1f wf", out.empty() ? "" : "  ",
+                  static_cast<unsigned long long>(sh.requests), sh.per_request());
+    out += buf;
+  }
+  return out;
 }
 
 struct PanelSource : Panel {
@@ -78,7 +101,7 @@ struct PanelSource : Panel {
       ImGui::TextDisabled("kernels/%s  (BM x BN x BK = %u x %u x %u, TM x TN = %u x %u)",
                           std::string(info.source_file).c_str(), tl.block_m, tl.block_n, tl.block_k, tl.thread_m,
                           tl.thread_n);
-    draw_lines(app, hot);
+    draw_lines(app, *lt, hot);
   }
 
   // A user kernel: its file as it is on disk now (the trace says which file; the app
@@ -99,10 +122,14 @@ struct PanelSource : Panel {
     std::string defines;
     for (const std::string& d : user.defines) defines += " -D " + d;
     ImGui::TextDisabled("%s  (entry %s%s)", user.file.c_str(), user.entry.c_str(), defines.c_str());
-    draw_lines(app, {});
+    draw_lines(app, lt, {});
   }
 
-  void draw_lines(AppState& app, const std::vector<int>& hot) {
+  void draw_lines(AppState& app, const LoadedTrace& lt, const std::vector<int>& hot) {
+    if (!lt.line_stats_note.empty()) ImGui::TextDisabled("%s", elided(lt.line_stats_note, kShownNotice).c_str());
+    by_line_.assign(lines_.size(), nullptr);  // a few lines: rebuilt each frame, never stale
+    for (const LineStats& s : lt.line_stats)
+      if (s.line >= 1 && s.line <= by_line_.size()) by_line_[s.line - 1] = &s;
     ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PushFont(app.fonts.code(app.view.presentation));
     const float line_h = ImGui::GetTextLineHeight();
@@ -116,13 +143,30 @@ struct PanelSource : Panel {
         if (phase_changed && i == hot.front()) ImGui::SetScrollHereY(0.4f);
       }
       ImGui::TextUnformatted(lines_[i].data(), lines_[i].data() + lines_[i].size());
+      if (by_line_[i]) draw_figures(*by_line_[i]);
     }
     last_hot_ = hot;
     ImGui::PopFont();
     ImGui::EndChild();
   }
 
+  // The figures after the code; the findings in a tooltip.
+  void draw_figures(const LineStats& s) {
+    const std::vector<std::string> found = s.findings();
+    ImGui::SameLine(0.0f, 24.0f);
+    const ImVec4 color = found.empty() ? ImGui::GetStyle().Colors[ImGuiCol_TextDisabled] : ImVec4(1.0f, 0.7f, 0.3f, 1.0f);
+    ImGui::TextColored(color, "%s%s", figures(s).c_str(), found.empty() ? "" : "  (!)");
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::Text("line %u over the whole launch", s.line);
+      if (s.global_load_events) ImGui::Text("global loads per element: %.2f", s.loads_per_element());
+      for (const std::string& f : found) ImGui::BulletText("%s", f.c_str());
+      ImGui::EndTooltip();
+    }
+  }
+
   std::string_view shown_file_;
+  std::vector<const LineStats*> by_line_;  // per source line, or null
   const LoadedTrace* user_trace_ = nullptr;  // the trace whose user kernel user_text_ holds
   std::int64_t user_stamp_ = 0;
   std::string user_text_;

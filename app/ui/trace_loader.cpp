@@ -23,6 +23,25 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// The figures per source line, computed with the index, off the UI thread (a
+// trace without lines re-runs its launch on the emulator), for traces that
+// take a second or two at most (N = 128 is ~4 million events).
+void attach_line_stats(LoadedTrace& loaded) {
+  constexpr std::uint64_t kMaxEvents = std::uint64_t{1} << 23;
+  const Trace& t = loaded.trace;
+  if (t.events.size() > kMaxEvents) {
+    loaded.line_stats_note = "figures per line are computed for traces of up to 8 million events "
+                             "(tilescope stats --by-line computes them for any)";
+    return;
+  }
+  try {
+    const std::vector<std::uint16_t> lines = source_lines(t, loaded.line_stats_note);
+    if (!lines.empty()) loaded.line_stats = analyze_lines(t, lines);
+  } catch (const std::exception& e) {  // the emulator's re-run refused: the trace itself still shows
+    loaded.line_stats_note = std::string("no figures per line: ") + e.what();
+  }
+}
+
 }  // namespace
 
 bool same_recording(const RecordParams& a, const RecordParams& b) {
@@ -40,16 +59,19 @@ bool fits_full_trace(const RecordParams& params) {
 }
 
 std::shared_ptr<LoadedTrace> LoadedTrace::record(const RecordParams& params, std::vector<std::uint32_t> focus) {
-  if (focus.empty() && !fits_full_trace(params)) focus = {0};
+  if (focus.empty() && !params.user && !fits_full_trace(params)) focus = {0};
   auto loaded = std::make_shared<LoadedTrace>();
+  RecordParams p = params;
+  if (p.user && !p.check.enabled() && p.device != DeviceChoice::Gpu) p.check.mode = emu::CheckMode::Continue;
   auto t0 = std::chrono::steady_clock::now();
-  loaded->trace = focus.empty() ? ts::record(params) : record_focused(params, focus);
+  loaded->trace = focus.empty() ? ts::record(p, &loaded->checks) : record_focused(params, focus);
   loaded->record_ms = ms_since(t0);
   const Trace& t = loaded->trace;
   if (params.user) loaded->wrong_result = check_matmul(t.a, t.b, t.c, t.launch.m, t.launch.n, t.launch.k);
   t0 = std::chrono::steady_clock::now();
   loaded->index = std::make_unique<TraceIndex>(loaded->trace);
   loaded->index_ms = ms_since(t0);
+  if (focus.empty()) attach_line_stats(*loaded);
   loaded->origin = focus.empty() ? "recorded live" : "focused: " + std::to_string(focus.size()) + " block(s) recorded live";
   return loaded;
 }
@@ -62,6 +84,7 @@ std::shared_ptr<LoadedTrace> LoadedTrace::open(const std::filesystem::path& path
   t0 = std::chrono::steady_clock::now();
   loaded->index = std::make_unique<TraceIndex>(loaded->trace);
   loaded->index_ms = ms_since(t0);
+  attach_line_stats(*loaded);
   loaded->origin = "opened " + path.filename().string();
   return loaded;
 }

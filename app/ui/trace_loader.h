@@ -22,8 +22,10 @@
 #include <thread>
 #include <vector>
 
+#include "app/core/analysis/line_stats.h"
 #include "app/core/trace.h"
 #include "app/core/trace_index.h"
+#include "kernels/emu/sanitizer.h"
 #include "kernels/recorder.h"
 
 namespace ts::ui {
@@ -42,6 +44,10 @@ struct LoadedTrace {
   std::string origin;                 // "recorded live" or "opened t.tstrace"
   double record_ms = 0.0, index_ms = 0.0;
   std::string wrong_result;           // a user kernel's C against A x B (reference.h); empty: right
+  emu::CheckReport checks;            // what the emulator's checks found (a user kernel's run with them)
+  // The source panel's figures per line (stats --by-line), or why there are none.
+  std::vector<LineStats> line_stats;
+  std::string line_stats_note;
 
   std::uint64_t memory_bytes() const { return trace.memory_bytes() + (index ? index->memory_bytes() : 0); }
 
@@ -49,7 +55,8 @@ struct LoadedTrace {
   // With focus blocks (linear ids, ascending), or when a full trace of params
   // is beyond the recording limit (then block 0), a focused trace: every
   // event of those blocks only (kernels/focused.h); the rest of the launch
-  // is not traced.
+  // is not traced. A user kernel runs with the emulator's checks
+  // (continue) unless params says otherwise or it is to run on the GPU.
   static std::shared_ptr<LoadedTrace> record(const RecordParams& params, std::vector<std::uint32_t> focus = {});
   static std::shared_ptr<LoadedTrace> open(const std::filesystem::path& path);
 };

@@ -39,6 +39,13 @@ if(NOT (at GREATER_EQUAL 0))
   fail("--version does not say 'tilescope ${VERSION}': ${out}")
 endif()
 
+foreach(word "CUDA" "GUI" "assets: ${WORK}/usr/share/tilescope")
+  string(FIND "${out}" "${word}" at)
+  if(NOT (at GREATER_EQUAL 0))
+    fail("--version does not say '${word}': ${out}")
+  endif()
+endforeach()
+
 # A user kernel compiles against the installed headers alone (none from the source tree).
 execute_process(COMMAND ${CMAKE_COMMAND} -E env TILESCOPE_CACHE_DIR=${WORK}/kernel-cache
                         ${WORK}/usr/bin/tilescope record --kernel-file ${SOURCE_DIR}/examples/kernels/first_tiled.cu
@@ -47,12 +54,6 @@ execute_process(COMMAND ${CMAKE_COMMAND} -E env TILESCOPE_CACHE_DIR=${WORK}/kern
 if(NOT (rc EQUAL 0))
   fail("the installed tilescope cannot record a user kernel: ${out}${err}")
 endif()
-foreach(word "CUDA" "GUI" "assets: ${WORK}/usr/share/tilescope")
-  string(FIND "${out}" "${word}" at)
-  if(NOT (at GREATER_EQUAL 0))
-    fail("--version does not say '${word}': ${out}")
-  endif()
-endforeach()
 execute_process(COMMAND ${WORK}/usr/bin/tilescope record --device cpu --size 8 --tile 4 -o ${WORK}/t.tstrace
                 WORKING_DIRECTORY ${WORK} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT (rc EQUAL 0))

@@ -1,0 +1,83 @@
+// `tilescope record --kernel-file`: the user's kernel through the command
+// line, with the checks on by default, and the exit status for each outcome
+// (README, examples/kernels/README.md): 0 right, 3 findings, 4 does not
+// compile, 5 stopped with the checks off, 6 a wrong C.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "tests/cli/cli_support.h"
+
+namespace ts::test {
+namespace {
+
+class UserKernelCli : public ::testing::Test {
+ protected:
+  void SetUp() override { setenv("TILESCOPE_CACHE_DIR", TILESCOPE_TEST_KERNEL_CACHE, 1); }
+  void TearDown() override { std::filesystem::remove(out_); }
+
+  // record --kernel-file FILE (under the source tree) --entry ENTRY, TILE 16 blocks.
+  Result record(const std::string& file, const std::string& entry, const std::string& more) {
+    return run("record --kernel-file " + std::string(TILESCOPE_SOURCE_TREE) + "/" + file + " --entry " + entry +
+               " --block 16x16 -D TILE=16 --device cpu --check-limit 2 " + more + " -o " + out_.string());
+  }
+
+  std::filesystem::path out_ = temp("user.tstrace");
+};
+
+TEST_F(UserKernelCli, ACorrectKernelAtARaggedSizeHasNoFindingsAndTheRightC) {
+  const Result r = record("examples/kernels/first_tiled.cu", "matmul_tiled", "--m 37 --n 29 --k 45");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("check: no findings"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("C equals A x B"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(out_));
+}
+
+TEST_F(UserKernelCli, AMissingBoundsCheckIsFoundByDefaultAndTheTraceKept) {
+  const Result r = record("examples/kernels/missing_bounds_check.cu", "matmul_tiled", "--size 50");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("check: out of bounds: thread (0,2) of block (0,0) reads B[2500] at line 19"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("at most 2 of each kind shown"), std::string::npos) << r.out;
+  EXPECT_NE(r.err.find("computed a wrong C"), std::string::npos) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(out_));
+}
+
+TEST_F(UserKernelCli, WithTheChecksOffTheFirstFaultStopsTheRun) {
+  const Result r = record("examples/kernels/missing_bounds_check.cu", "matmul_tiled", "--size 50 --check=off");
+  EXPECT_EQ(r.code, 5) << r.out << r.err;
+  EXPECT_NE(r.err.find("access outside B"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("check:"), std::string::npos) << r.out;
+}
+
+TEST_F(UserKernelCli, AMissingBarrierIsARaceNamingBothLines) {
+  const Result r = record("examples/kernels/missing_barrier.cu", "matmul_tiled", "--size 32");
+  EXPECT_EQ(r.code, 3) << r.out << r.err;
+  EXPECT_NE(r.out.find("check: race:"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("at line 23"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("at line 18"), std::string::npos) << r.out;
+}
+
+TEST_F(UserKernelCli, ACompileErrorNamesTheUsersFileAndLine) {
+  const Result r = record("tests/kernels/data/syntax_error.cu", "broken", "--size 8");
+  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  EXPECT_NE(r.err.find("syntax_error.cu:5:"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out_));
+}
+
+TEST_F(UserKernelCli, ANameTheFileDoesNotDefineIsACompileError) {
+  const Result r = record("examples/kernels/first_tiled.cu", "matmul_tiling", "--size 8");
+  EXPECT_EQ(r.code, 4) << r.out << r.err;
+  EXPECT_NE(r.err.find("matmul_tiling"), std::string::npos) << r.err;
+}
+
+TEST_F(UserKernelCli, AnUnknownCheckModeIsRefused) {
+  const Result r = record("examples/kernels/first_tiled.cu", "matmul_tiled", "--size 8 --check=sometimes");
+  expect_one_line_error(r, "unknown --check mode 'sometimes'");
+  EXPECT_FALSE(std::filesystem::exists(out_));
+}
+
+}  // namespace
+}  // namespace ts::test
