@@ -44,7 +44,7 @@ awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; ++i) col[$i] = i; h = 1; next}
       a = g[r[i]]; b = g[r[i] "-before"]
       if (a == "" || b == "") { printf "%s: missing from the results\n", r[i]; bad = 1; continue }
       d = 100 * (a - b) / b
-      printf "%-14s %9.1f GFLOP/s, before %9.1f: %+5.1f%% %s\n", r[i], a, b, d, d >= -2 ? "ok" : "SLOWER than 2%"
+      printf "%-14s %9.1f GFLOP/s, before %9.1f: %+5.1f%% %s\n", r[i], a, b, d, (d >= -2 ? "ok" : "SLOWER than 2%")
       if (d < -2) bad = 1
     }
     exit bad
