@@ -3,9 +3,10 @@
 // percentage of cuBLAS FP32 at one shape (bars), GFLOP/s against the square
 // sizes (lines), and the roofline with the ceilings measured on that GPU (the
 // copy bandwidth, the FP32 peak, cuBLAS FP32 and TF32), each kernel placed on
-// it. Without a GPU it opens the results recorded on an H200 and shipped in
-// assets/bench/, labelled with that GPU and date; with one it can run the
-// benchmark here (`tilescope bench` does the same from the command line).
+// it. It opens the results recorded on an H200 and shipped in assets/bench/,
+// labelled with that GPU, driver, CUDA and date; the other GPUs' shipped
+// results are a click away, and with a GPU here it can run the benchmark on it
+// (`tilescope bench` does the same from the command line).
 #include <imgui.h>
 
 #include <algorithm>
@@ -104,6 +105,7 @@ struct PanelBench : Panel {
       std::snprintf(path_, sizeof path_, "%s", found.c_str());
       std::error_code ec;
       if (std::filesystem::is_regular_file(path_, ec)) open_file(app);
+      find_recorded(std::filesystem::path(path_).parent_path());
     }
     poll(app);
     draw_source(app);
@@ -122,7 +124,43 @@ struct PanelBench : Panel {
 
  private:
   // ---- where the results come from ----
+  // A results file shipped with tilescope, and the GPU it was recorded on.
+  struct Recorded {
+    std::string path, label;
+  };
+
+  // Every results file beside the default one (assets/bench/*.json), labelled by its GPU.
+  void find_recorded(const std::filesystem::path& dir) {
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+      if (entry.path().extension() != ".json" || !entry.is_regular_file(ec)) continue;
+      try {
+        const BenchDevice d = load_results(entry.path()).device;
+        recorded_.push_back({entry.path().string(), d.name + ", driver " + d.driver + ", CUDA " + d.cuda_runtime + ", " +
+                                                        d.date.substr(0, 10)});
+      } catch (const BenchFileError&) {  // not a results file: not offered
+      }
+    }
+    std::sort(recorded_.begin(), recorded_.end(), [](const Recorded& a, const Recorded& b) { return a.label < b.label; });
+  }
+
+  // Which recorded GPU to show; the live one is the Run button's.
+  void draw_recorded_choice(AppState& app) {
+    if (recorded_.empty()) return;
+    const auto shown = std::find_if(recorded_.begin(), recorded_.end(), [&](const Recorded& r) { return r.path == origin_; });
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 30);
+    if (ImGui::BeginCombo("recorded on", shown != recorded_.end() ? shown->label.c_str() : "(another file or this GPU)")) {
+      for (const Recorded& r : recorded_)
+        if (ImGui::Selectable(r.label.c_str(), shown != recorded_.end() && &r == &*shown)) {
+          std::snprintf(path_, sizeof path_, "%s", r.path.c_str());
+          open_file(app);
+        }
+      ImGui::EndCombo();
+    }
+  }
+
   void draw_source(AppState& app) {
+    draw_recorded_choice(app);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22);
     ImGui::InputText("##file", path_, sizeof path_);
     ImGui::SameLine();
@@ -386,6 +424,7 @@ struct PanelBench : Panel {
 
   char path_[1024] = "assets/bench/h200.json";
   bool tried_default_ = false;
+  std::vector<Recorded> recorded_;
   int size_ = 4096;
   std::shared_ptr<BenchResults> results_;
   std::string origin_;

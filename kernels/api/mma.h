@@ -24,7 +24,9 @@
 #pragma once
 
 #include <cstdint>
+#if !defined(__CUDACC_RTC__)  // NVRTC has no <cstring>; its device code takes the __CUDA_ARCH__ branches
 #include <cstring>
+#endif
 
 #include "app/core/event.h"
 #include "kernels/api/origin.h"

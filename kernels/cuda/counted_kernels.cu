@@ -9,6 +9,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include <vector>
 
 #include "kernels/cuda/cuda_check.cuh"
@@ -27,7 +29,7 @@ __global__ void __launch_bounds__(1024) counted_kernel(const float* a, const flo
   const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
   const unsigned me = (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
   for (unsigned i = me; i < kCombos * kFields; i += threads) (&s_counts[0][0])[i] = 0;
-  auto* rows = reinterpret_cast<std::uint32_t*>(s_warp_rows);
+  auto* rows = reinterpret_cast<std::uint32_t*>(s_warp_rows);  // the warps' headers; a row is set up when opened
   const unsigned row_words = (threads + 31) / 32 * sizeof(WarpRows) / sizeof(std::uint32_t);
   for (unsigned i = me; i < row_words; i += threads) rows[i] = 0;
   ::__syncthreads();
@@ -80,12 +82,24 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
   cl.a_loads = d_a_loads;
   cl.b_loads = d_b_loads;
   cl.errors = d_errors;
-  TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_count::c_count, &cl, sizeof cl));
   const dim3 grid(L.grid.x, L.grid.y, L.grid.z), block(L.block.x, L.block.y, L.block.z);
-  // Each warp's open requests (mode_counted.cuh) in dynamic shared memory.
+  // Each warp's open requests (mode_counted.cuh) in dynamic shared memory: as
+  // many rows as the block's shared memory leaves room for, up to kMaxOpenRows.
   const std::size_t warps = (std::size_t{L.block.x} * L.block.y * L.block.z + 31) / 32;
-  const std::size_t rows_bytes = warps * sizeof(gpu_count::WarpRows);
+  int device = 0, optin = 0;
+  TS_CUDA_CHECK(cudaGetDevice(&device));
+  TS_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   dispatch(kind, L.tile, [&]<KernelKind K, int T>() {
+    cudaFuncAttributes fa{};
+    TS_CUDA_CHECK(cudaFuncGetAttributes(&fa, counted_kernel<K, T>));
+    const std::size_t headers = warps * sizeof(gpu_count::WarpRows), row = warps * sizeof(gpu_count::OpenRow);
+    const std::size_t room = static_cast<std::size_t>(optin) > fa.sharedSizeBytes + headers
+                                 ? static_cast<std::size_t>(optin) - fa.sharedSizeBytes - headers
+                                 : 0;
+    cl.open_rows = static_cast<std::uint32_t>(std::min<std::size_t>(room / row, gpu_count::kMaxOpenRows));
+    if (cl.open_rows == 0) throw GpuError("no shared memory left for the counting kernel's open requests");
+    const std::size_t rows_bytes = headers + cl.open_rows * row;
+    TS_CUDA_CHECK(cudaMemcpyToSymbol(gpu_count::c_count, &cl, sizeof cl));
     TS_CUDA_CHECK(cudaFuncSetAttribute(counted_kernel<K, T>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        static_cast<int>(rows_bytes)));
     counted_kernel<K, T><<<grid, block, rows_bytes>>>(d_a, d_b, d_c, L.m, L.n, L.k);

@@ -56,6 +56,7 @@ struct CountLaunch {
   std::uint32_t base_word[kArrayCount];  // global arrays: device address / 4, low 32 bits
   unsigned long long* totals;            // [kCombos][kFields], the launch's sums
   unsigned long long* split_requests;    // partial requests counted early for want of rows
+  std::uint32_t open_rows;               // rows per warp (at most kMaxOpenRows)
   std::uint32_t* a_loads;                // global loads per element of A
   std::uint32_t* b_loads;
   std::uint32_t* errors;
@@ -66,10 +67,14 @@ __constant__ CountLaunch c_count;
 // The block's counters (32-bit: one block makes far fewer than 2^32 of anything).
 __shared__ std::uint32_t s_counts[kCombos][kFields];
 
-// A request some lanes of a warp have made and others may still join.
-inline constexpr int kOpenRows = 4;
+// A request some lanes of a warp have made and others may still join. Each
+// warp keeps up to CountLaunch::open_rows of them (the launch sizes the table
+// to the shared memory the block can have, at most kMaxOpenRows): a thread
+// that skips accesses under a bounds check leaves the rows of the others open
+// until it finishes (blocktile-2d's 8 x 8 stores of C: 64 rows).
+inline constexpr int kMaxOpenRows = 64;
 struct OpenRow {
-  std::uint32_t lanes;    // lanes that joined; 0: the row is free
+  std::uint32_t lanes;    // lanes that joined
   std::uint32_t padding;  // lanes whose store was a fill
   std::uint32_t stamp;    // creation order within the warp
   std::uint16_t combo;
@@ -80,12 +85,14 @@ struct WarpRows {
   std::uint32_t open_combos;  // bit c: some row of combo c is open
   std::uint32_t next_stamp;
   std::uint32_t finished;     // lanes done with the kernel: they join no more rows
-  OpenRow rows[kOpenRows];
+  std::uint32_t unused;
+  std::uint64_t used;         // bit i: the warp's row i is open
   // One meeting's accesses, for the lane that groups them when lanes differ.
   std::uint32_t stage_word[32];
   std::uint8_t stage_kind[32], stage_per[32];
 };
-// Dynamic shared memory: one WarpRows per warp of the block.
+// Dynamic shared memory: one WarpRows per warp of the block, then each warp's
+// open_rows OpenRows.
 extern __shared__ WarpRows s_warp_rows[];
 
 inline constexpr int kAtBarrier = kCombos;
@@ -96,6 +103,10 @@ __device__ __forceinline__ std::uint32_t linear_thread() {
 }
 __device__ __forceinline__ std::uint32_t lane_id() { return linear_thread() % 32u; }
 __device__ __forceinline__ WarpRows& my_rows() { return s_warp_rows[linear_thread() / 32u]; }
+__device__ __forceinline__ OpenRow* my_open_rows() {
+  const unsigned warps = (blockDim.x * blockDim.y * blockDim.z + 31) / 32;
+  return reinterpret_cast<OpenRow*>(s_warp_rows + warps) + (linear_thread() / 32u) * c_count.open_rows;
+}
 // The lanes of this warp that exist (a block need not be a multiple of 32 threads).
 __device__ __forceinline__ unsigned warp_lanes() {
   const std::uint32_t threads = blockDim.x * blockDim.y * blockDim.z;
@@ -239,12 +250,13 @@ __device__ __forceinline__ void count_and_free(OpenRow& r) {
 }
 
 // The oldest open row of combo that lane has not joined, or -1.
-__device__ __forceinline__ int row_for(const WarpRows& w, int combo, std::uint32_t lane) {
+__device__ __forceinline__ int row_for(const WarpRows& w, const OpenRow* rows, int combo, std::uint32_t lane) {
   int best = -1;
-  for (int i = 0; i < kOpenRows; ++i) {
-    const OpenRow& r = w.rows[i];
-    if (r.lanes == 0 || r.combo != combo || (r.lanes >> lane & 1u)) continue;
-    if (best < 0 || r.stamp < w.rows[best].stamp) best = i;
+  for (std::uint64_t m = w.used; m; m &= m - 1) {
+    const int i = __ffsll(static_cast<long long>(m)) - 1;
+    const OpenRow& r = rows[i];
+    if (r.combo != combo || (r.lanes >> lane & 1u)) continue;
+    if (best < 0 || r.stamp < rows[best].stamp) best = i;
   }
   return best;
 }
@@ -254,43 +266,53 @@ __device__ __forceinline__ int row_for(const WarpRows& w, int combo, std::uint32
 __device__ void join_rows(int combo, int per, unsigned group, const std::uint32_t* words, std::uint32_t padding,
                           unsigned all) {
   WarpRows& w = my_rows();
+  OpenRow* rows = my_open_rows();
+  const std::uint64_t capacity = c_count.open_rows >= 64 ? ~0ull : (1ull << c_count.open_rows) - 1;
   for (std::uint32_t m = group; m; m &= m - 1) {
     const std::uint32_t lane = __ffs(m) - 1;
-    int at = row_for(w, combo, lane);
+    int at = row_for(w, rows, combo, lane);
     if (at < 0) {
-      for (int i = 0; i < kOpenRows && at < 0; ++i)
-        if (w.rows[i].lanes == 0) at = i;
-      if (at < 0) {  // no room: the oldest row is counted as it stands
-        at = 0;
-        for (int i = 1; i < kOpenRows; ++i)
-          if (w.rows[i].stamp < w.rows[at].stamp) at = i;
-        count_and_free(w.rows[at]);
+      if (const std::uint64_t free = capacity & ~w.used; free != 0) {
+        at = __ffsll(static_cast<long long>(free)) - 1;
+      } else {  // no room: the oldest row is counted as it stands
+        at = __ffsll(static_cast<long long>(w.used)) - 1;
+        for (std::uint64_t u = w.used; u; u &= u - 1)
+          if (const int i = __ffsll(static_cast<long long>(u)) - 1; rows[i].stamp < rows[at].stamp) at = i;
+        count_and_free(rows[at]);
         atomicAdd(c_count.split_requests, 1ull);
       }
-      OpenRow& r = w.rows[at];
+      OpenRow& r = rows[at];
+      r.lanes = 0;
       r.combo = static_cast<std::uint16_t>(combo);
       r.per = static_cast<std::uint16_t>(per);
       r.padding = 0;
       r.stamp = w.next_stamp++;
+      w.used |= 1ull << at;
     }
-    OpenRow& r = w.rows[at];
+    OpenRow& r = rows[at];
     r.lanes |= 1u << lane;
     r.word[lane] = words[lane];
     r.padding |= padding & (1u << lane);
   }
   std::uint32_t open = 0;
-  for (int i = 0; i < kOpenRows; ++i) {
-    OpenRow& r = w.rows[i];
-    if (r.lanes != 0 && (r.lanes | w.finished) == all) count_and_free(r);
-    if (r.lanes != 0) open |= 1u << r.combo;
+  for (std::uint64_t m = w.used; m; m &= m - 1) {
+    const int i = __ffsll(static_cast<long long>(m)) - 1;
+    OpenRow& r = rows[i];
+    if ((r.lanes | w.finished) == all) {
+      count_and_free(r);
+      w.used &= ~(1ull << i);
+    } else {
+      open |= 1u << r.combo;
+    }
   }
   w.open_combos = open;
 }
 
 __device__ void flush_rows() {
   WarpRows& w = my_rows();
-  for (int i = 0; i < kOpenRows; ++i)
-    if (w.rows[i].lanes != 0) count_and_free(w.rows[i]);
+  OpenRow* rows = my_open_rows();
+  for (std::uint64_t m = w.used; m; m &= m - 1) count_and_free(rows[__ffsll(static_cast<long long>(m)) - 1]);
+  w.used = 0;
   w.open_combos = 0;
 }
 

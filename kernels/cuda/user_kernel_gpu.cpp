@@ -25,11 +25,12 @@ namespace {
 namespace fs = std::filesystem;
 using K = UserKernelError::Kind;
 
-// NVRTC has no C++ standard library: the kernel API's <cstdint> and <type_traits>
-// are libcu++'s (CCCL, shipped with the toolkit), seen from namespace std.
+// NVRTC has no C++ standard library: the kernel API's <cstdint>, <type_traits>
+// and <concepts> are libcu++'s (CCCL, shipped with the toolkit), seen from namespace std.
 const char* const kStdShims[][2] = {
     {"cstdint", "#pragma once\n#include <cuda/std/cstdint>\nnamespace std { using namespace ::cuda::std; }\n"},
     {"type_traits", "#pragma once\n#include <cuda/std/type_traits>\nnamespace std { using namespace ::cuda::std; }\n"},
+    {"concepts", "#pragma once\n#include <cuda/std/concepts>\nnamespace std { using namespace ::cuda::std; }\n"},
 };
 
 void check_nvrtc(nvrtcResult r, const char* what) {

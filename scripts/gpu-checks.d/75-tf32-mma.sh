@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Rung 6 written once for every mode (kernels/tf32_tensor_core.h, kernels/api/mma.h):
 #  1. mma_gpu_test: the emulator's mma.sync m16n8k8 TF32 equals the tensor
-#     cores' bit for bit on random fragments (one warp on the device);
+#     cores' bit for bit on random fragments (one warp on the device; when
+#     not, it prints which adder model would fit);
 #  2. compute-sanitizer memcheck and racecheck of the new plain kernel (and of
 #     the one it replaced) at small ragged sizes, through ladder_test;
 #  3. the SASS of both in the tilescope binary, instruction counts side by side

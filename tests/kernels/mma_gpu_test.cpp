@@ -1,12 +1,17 @@
 // The emulator's TF32 mma (kernels/emu/warp_mma.h) against the GPU's
-// mma.sync m16n8k8, bit for bit, on random fragments: rounded inputs of mixed
+// mma.sync m16n8k8, bit for bit, on random fragments (and, when they
+// disagree, how far apart, and which adder model would fit): rounded inputs of mixed
 // magnitudes and signs, unrounded ones (the tensor core ignores their low 13
 // bits), and cancelling sums. Needs an NVIDIA GPU of compute capability 8.0+.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include "kernels/api/mma.h"
 #include "kernels/cuda/gpu_runtime.h"
@@ -50,28 +55,78 @@ Fragments random_fragments(std::mt19937& rng, int kind) {
   return f;
 }
 
+struct Trial {
+  Fragments f;
+  float gpu_c[32][4];
+};
+
+// The results of `trials` that the emulator, with this adder model, gets other than the GPU.
+int differing_results(const std::vector<Trial>& trials, const emu::AdderModel& model) {
+  int differing = 0;
+  for (const Trial& t : trials) {
+    float emu_c[32][4];
+    std::memcpy(emu_c, t.f.c, sizeof emu_c);
+    emu::warp_mma_tf32(t.f.a, t.f.b, emu_c, model);
+    for (int lane = 0; lane < 32; ++lane)
+      for (int s = 0; s < 4; ++s) differing += mma::float_bits(t.gpu_c[lane][s]) != mma::float_bits(emu_c[lane][s]);
+  }
+  return differing;
+}
+
 TEST(MmaGpu, EmulatorEqualsTensorCoresBitForBit) {
   const gpu::DeviceStatus status = gpu::probe();
   if (!status.available) GTEST_SKIP() << status.reason;
   if (status.compute_capability < 80) GTEST_SKIP() << "TF32 mma.sync needs compute capability 8.0";
   std::mt19937 rng(20261123);
-  int differing = 0, compared = 0;
-  for (int trial = 0; trial < 400; ++trial) {
-    const int kind = trial % 4;
-    Fragments f = random_fragments(rng, kind);
-    float gpu_c[32][4], emu_c[32][4];
-    std::memcpy(gpu_c, f.c, sizeof gpu_c);
-    std::memcpy(emu_c, f.c, sizeof emu_c);
-    gpu::warp_mma_tf32(f.a, f.b, gpu_c);
-    emu::warp_mma_tf32(f.a, f.b, emu_c);
-    for (int lane = 0; lane < 32; ++lane)
-      for (int s = 0; s < 4; ++s, ++compared)
-        if (mma::float_bits(gpu_c[lane][s]) != mma::float_bits(emu_c[lane][s]) && differing++ < 10)
-          ADD_FAILURE() << "trial " << trial << " (inputs of kind " << kind << "), lane " << lane << ", c" << s
-                        << ": GPU " << gpu_c[lane][s] << " (0x" << std::hex << mma::float_bits(gpu_c[lane][s])
-                        << "), emulator " << emu_c[lane][s] << " (0x" << mma::float_bits(emu_c[lane][s]) << ")" << std::dec;
+  std::vector<Trial> trials(400);
+  for (int trial = 0; trial < static_cast<int>(trials.size()); ++trial) {
+    Trial& t = trials[trial];
+    t.f = random_fragments(rng, trial % 4);
+    std::memcpy(t.gpu_c, t.f.c, sizeof t.gpu_c);
+    gpu::warp_mma_tf32(t.f.a, t.f.b, t.gpu_c);
   }
+  int differing = 0, compared = 0;
+  std::int64_t max_ulps = 0;
+  for (int trial = 0; trial < static_cast<int>(trials.size()); ++trial) {
+    const Trial& t = trials[trial];
+    float emu_c[32][4];
+    std::memcpy(emu_c, t.f.c, sizeof emu_c);
+    emu::warp_mma_tf32(t.f.a, t.f.b, emu_c);
+    for (int lane = 0; lane < 32; ++lane)
+      for (int s = 0; s < 4; ++s, ++compared) {
+        const std::uint32_t g = mma::float_bits(t.gpu_c[lane][s]), e = mma::float_bits(emu_c[lane][s]);
+        if (g == e) continue;
+        ++differing;
+        // Distance in units in the last place, for results of one sign (else: far).
+        const std::int64_t ulps = (g >> 31) == (e >> 31) ? std::llabs(std::int64_t{g & 0x7FFFFFFFu} - std::int64_t{e & 0x7FFFFFFFu})
+                                                          : std::int64_t{1} << 32;
+        max_ulps = std::max(max_ulps, ulps);
+        if (differing < 10)
+          ADD_FAILURE() << "trial " << trial << " (inputs of kind " << trial % 4 << "), lane " << lane << ", c" << s
+                        << ": GPU " << t.gpu_c[lane][s] << " (0x" << std::hex << g << "), emulator " << emu_c[lane][s]
+                        << " (0x" << e << ")" << std::dec << ", " << ulps << " units in the last place apart";
+      }
+  }
+  ::testing::Test::RecordProperty("differing_results", differing);
+  ::testing::Test::RecordProperty("compared_results", compared);
+  ::testing::Test::RecordProperty("max_ulps", std::to_string(max_ulps));
+  std::printf("emulator against %s: %d of %d results differ, at most %lld units in the last place\n",
+              status.name.c_str(), differing, compared, static_cast<long long>(max_ulps));
   EXPECT_EQ(differing, 0) << "of " << compared << " results";
+  if (differing == 0) return;
+  // Which adder model fits this GPU: every candidate's count of differing results.
+  std::printf("adder models against %s (%d results): step, extra bits, rounding, accumulator, alignment -> differing\n",
+              status.name.c_str(), compared);
+  for (const bool by_factors : {false, true})
+    for (const bool accumulator_last : {false, true})
+      for (const int step : {4, 8})
+        for (const int extra : {0, 1, 2, 3, 4, 5, 24})
+          for (const bool nearest : {false, true}) {
+            const emu::AdderModel model{step, extra, nearest, accumulator_last, by_factors};
+            std::printf("model %d %2d %-7s %-5s %-8s -> %d\n", step, extra, nearest ? "nearest" : "cut",
+                        accumulator_last ? "last" : "first", by_factors ? "factors" : "product",
+                        differing_results(trials, model));
+          }
 }
 
 }  // namespace
