@@ -14,7 +14,8 @@
 # the slower by far, and behind the same loader. Crashes, timeouts and
 # out-of-memory inputs do not stop the run: they are counted, and kept in
 # OUTDIR/<harness>/ as crash-*, timeout-*, oom-*; the exit status is non-zero
-# when there is any. FUZZ_SECONDS=N also stops each harness after N seconds.
+# when there is any. FUZZ_SECONDS=N also stops each harness after N seconds;
+# FUZZ_ONLY=HARNESS runs that one alone.
 set -euo pipefail
 if [ -z "${FUZZ_BIN:-}" ]; then  # in the source tree: build the bundle, run from it
   cd "$(dirname "$0")/.."
@@ -60,8 +61,11 @@ run_harness() {  # name executions
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 t0=$(date +%s)
 sum=0 failures=0 rows=()
-run_harness fuzz_trace_loader $(( total - total / 4 ))
-run_harness fuzz_panels $(( total / 4 ))
+case ${FUZZ_ONLY:-} in  # FUZZ_ONLY=HARNESS: that harness alone, all the executions
+  "") run_harness fuzz_trace_loader $(( total - total / 4 )); run_harness fuzz_panels $(( total / 4 )) ;;
+  fuzz_trace_loader | fuzz_panels) run_harness "$FUZZ_ONLY" "$total" ;;
+  *) echo "FUZZ_ONLY: no harness $FUZZ_ONLY (fuzz_trace_loader or fuzz_panels)" >&2; exit 2 ;;
+esac
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //; s/"/'"'"'/g' || echo unknown)
 memory=$(grep -m1 MemTotal /proc/meminfo | grep -o '[0-9]*' || echo 0)
