@@ -44,7 +44,8 @@ struct PanelControls : Panel {
     ImGui::TextUnformatted("Kernel");
     const KernelInfo& current = kernel_info(p.kernel);
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##kernel", std::string(current.title).c_str())) {
+    const std::string shown = p.user ? "Your kernel: " + p.user->label() : std::string(current.title);
+    if (ImGui::BeginCombo("##kernel", shown.c_str())) {
       for (KernelKind k : kAllKernels) changed |= kernel_item(k, p);
       // seed 004's ladder, in order: the recorded rungs, and the benchmark-only ones greyed with the reason.
       ImGui::Separator();
@@ -62,12 +63,23 @@ struct PanelControls : Panel {
       }
       ImGui::EndCombo();
     }
-    ImGui::TextWrapped("%s", std::string(current.summary).c_str());
+    if (p.user) {
+      std::string defines;
+      for (const std::string& d : p.user->defines) defines += " -D " + d;
+      ImGui::TextWrapped("%s, entry %s%s (File > Open kernel... to change; pick a kernel above to leave it)",
+                         p.user->file.c_str(), p.user->entry.c_str(), defines.c_str());
+    } else {
+      ImGui::TextWrapped("%s", std::string(current.summary).c_str());
+    }
 
     // TILE: 16 and 32 as big buttons (the comparison everyone makes), the rest
-    // small. A rung of the ladder has its fixed tiles instead.
+    // small. A rung of the ladder has its fixed tiles instead, a user's kernel
+    // its block and block tile.
     ImGui::Separator();
-    if (!takes_tile(p.kernel)) {
+    if (p.user) {
+      ImGui::Text("Block %u x %u threads", p.user->block.x, p.user->block.y);
+      ImGui::Text("Block tile %d x %d cells of C", p.user->rows_per_block(), p.user->cols_per_block());
+    } else if (!takes_tile(p.kernel)) {
       const Tiling tl = kernel_tiling(p.kernel, p.tile);
       ImGui::Text("Block tile %u x %u, BK %u", tl.block_m, tl.block_n, tl.block_k);
       ImGui::Text("Thread tile %u x %u", tl.thread_m, tl.thread_n);
@@ -211,8 +223,9 @@ struct PanelControls : Panel {
   static bool kernel_item(KernelKind k, RecordParams& p, std::string_view title = {}) {
     const KernelInfo& info = kernel_info(k);
     bool picked = false;
-    if (ImGui::Selectable(std::string(title.empty() ? info.title : title).c_str(), k == p.kernel)) {
+    if (ImGui::Selectable(std::string(title.empty() ? info.title : title).c_str(), k == p.kernel && !p.user)) {
       p.kernel = k;
+      p.user.reset();  // back to tilescope's own kernels
       picked = true;
     }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", std::string(info.summary).c_str());
