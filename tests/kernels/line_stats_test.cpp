@@ -11,19 +11,13 @@
 #include "app/core/trace_index.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
+#include "tests/core/trace_test_support.h"
 
 namespace ts {
 namespace {
 
 Trace record_cpu(KernelKind kind, int tile, int m, int n, int k) {
-  RecordParams p;
-  p.kernel = kind;
-  p.tile = tile;
-  p.m = m;
-  p.n = n;
-  p.k = k;
-  p.seed = 11;
-  p.device = DeviceChoice::Cpu;
+  RecordParams p = test::record_params(DeviceChoice::Cpu, kind, tile, m, n, k, InputKind::Random, 11);
   p.cpu_workers = 2;
   return record(p);
 }

@@ -60,16 +60,24 @@ struct Trial {
   float gpu_c[32][4];
 };
 
-// The results of `trials` that the emulator, with this adder model, gets other than the GPU.
-int differing_results(const std::vector<Trial>& trials, const emu::AdderModel& model) {
-  int differing = 0;
-  for (const Trial& t : trials) {
+// Calls differ(trial, lane, slot, emulator's result) for each result of
+// `trials` that the emulator, with this adder model, gets other than the GPU.
+template <class Differ>
+void for_each_difference(const std::vector<Trial>& trials, const emu::AdderModel& model, Differ&& differ) {
+  for (int trial = 0; trial < static_cast<int>(trials.size()); ++trial) {
+    const Trial& t = trials[trial];
     float emu_c[32][4];
     std::memcpy(emu_c, t.f.c, sizeof emu_c);
     emu::warp_mma_tf32(t.f.a, t.f.b, emu_c, model);
     for (int lane = 0; lane < 32; ++lane)
-      for (int s = 0; s < 4; ++s) differing += mma::float_bits(t.gpu_c[lane][s]) != mma::float_bits(emu_c[lane][s]);
+      for (int s = 0; s < 4; ++s)
+        if (mma::float_bits(t.gpu_c[lane][s]) != mma::float_bits(emu_c[lane][s])) differ(trial, lane, s, emu_c[lane][s]);
   }
+}
+
+int differing_results(const std::vector<Trial>& trials, const emu::AdderModel& model) {
+  int differing = 0;
+  for_each_difference(trials, model, [&](int, int, int, float) { ++differing; });
   return differing;
 }
 
@@ -85,28 +93,22 @@ TEST(MmaGpu, EmulatorEqualsTensorCoresBitForBit) {
     std::memcpy(t.gpu_c, t.f.c, sizeof t.gpu_c);
     gpu::warp_mma_tf32(t.f.a, t.f.b, t.gpu_c);
   }
-  int differing = 0, compared = 0;
+  const int compared = static_cast<int>(trials.size()) * 32 * 4;
+  int differing = 0;
   std::int64_t max_ulps = 0;
-  for (int trial = 0; trial < static_cast<int>(trials.size()); ++trial) {
-    const Trial& t = trials[trial];
-    float emu_c[32][4];
-    std::memcpy(emu_c, t.f.c, sizeof emu_c);
-    emu::warp_mma_tf32(t.f.a, t.f.b, emu_c);
-    for (int lane = 0; lane < 32; ++lane)
-      for (int s = 0; s < 4; ++s, ++compared) {
-        const std::uint32_t g = mma::float_bits(t.gpu_c[lane][s]), e = mma::float_bits(emu_c[lane][s]);
-        if (g == e) continue;
-        ++differing;
-        // Distance in units in the last place, for results of one sign (else: far).
-        const std::int64_t ulps = (g >> 31) == (e >> 31) ? std::llabs(std::int64_t{g & 0x7FFFFFFFu} - std::int64_t{e & 0x7FFFFFFFu})
-                                                          : std::int64_t{1} << 32;
-        max_ulps = std::max(max_ulps, ulps);
-        if (differing < 10)
-          ADD_FAILURE() << "trial " << trial << " (inputs of kind " << trial % 4 << "), lane " << lane << ", c" << s
-                        << ": GPU " << t.gpu_c[lane][s] << " (0x" << std::hex << g << "), emulator " << emu_c[lane][s]
-                        << " (0x" << e << ")" << std::dec << ", " << ulps << " units in the last place apart";
-      }
-  }
+  for_each_difference(trials, emu::kTensorCoreAdder, [&](int trial, int lane, int s, float emulated) {
+    const float on_gpu = trials[trial].gpu_c[lane][s];
+    const std::uint32_t g = mma::float_bits(on_gpu), e = mma::float_bits(emulated);
+    ++differing;
+    // Distance in units in the last place, for results of one sign (else: far).
+    const std::int64_t ulps = (g >> 31) == (e >> 31) ? std::llabs(std::int64_t{g & 0x7FFFFFFFu} - std::int64_t{e & 0x7FFFFFFFu})
+                                                      : std::int64_t{1} << 32;
+    max_ulps = std::max(max_ulps, ulps);
+    if (differing < 10)
+      ADD_FAILURE() << "trial " << trial << " (inputs of kind " << trial % 4 << "), lane " << lane << ", c" << s
+                    << ": GPU " << on_gpu << " (0x" << std::hex << g << "), emulator " << emulated << " (0x" << e << ")"
+                    << std::dec << ", " << ulps << " units in the last place apart";
+  });
   ::testing::Test::RecordProperty("differing_results", differing);
   ::testing::Test::RecordProperty("compared_results", compared);
   ::testing::Test::RecordProperty("max_ulps", std::to_string(max_ulps));

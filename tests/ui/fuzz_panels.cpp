@@ -23,6 +23,7 @@
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
 #include "tests/fuzz/resealed.h"
+#include "tests/ui/headless_imgui.h"
 
 namespace {
 
@@ -31,17 +32,7 @@ using ts::ui::Panel;
 
 // One ImGui context for the whole run (building the font atlas per input
 // would cost more than the panels); every input gets fresh panels and state.
-void ensure_imgui() {
-  if (ImGui::GetCurrentContext()) return;
-  ImGui::CreateContext();
-  ImGuiIO& io = ImGui::GetIO();
-  io.DisplaySize = ImVec2(1600, 1000);
-  io.DeltaTime = 1.0f / 60;
-  io.IniFilename = nullptr;
-  unsigned char* pixels = nullptr;
-  int w = 0, h = 0;
-  io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
-}
+void ensure_imgui() { static const ts::ui::test::Headless imgui; }
 
 // Every panel in one frame, as the app draws them; returns the vertex count.
 int frame(std::vector<std::unique_ptr<Panel>>& panels, AppState& app) {
