@@ -10,6 +10,7 @@
 #include "kernels/naive.h"
 #include "kernels/naive_row.h"
 #include "kernels/rungs.h"
+#include "kernels/tf32_tensor_core.h"
 #include "kernels/tiled.h"
 #include "kernels/tiled_transposed.h"
 #include "kernels/vectorized.h"
@@ -36,6 +37,8 @@ TS_DEVICE inline void run_kernel(InMatrix A, InMatrix B, OutMatrix C, int M, int
       matmul_warptile<c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn>(A, B, C, M, N, K);
     else if constexpr (KIND == KernelKind::DoubleBuffer)
       matmul_double_buffer<c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.stages>(A, B, C, M, N, K);
+    else if constexpr (KIND == KernelKind::Tf32TensorCore)
+      matmul_tf32_tensor_core<c.bm, c.bn, c.bk, c.wm, c.wn, c.stages, c.group_m>(A, B, C, M, N, K);
   }
 }
 

@@ -1,6 +1,7 @@
 // catalog.cpp — kernel metadata and the closed-form event counts.
 #include "kernels/catalog.h"
 
+#include <algorithm>
 #include <array>
 #include <stdexcept>
 #include <string>
@@ -8,7 +9,7 @@
 namespace ts {
 namespace {
 
-constexpr std::array<KernelInfo, 11> kInfos{{
+constexpr std::array<KernelInfo, 12> kInfos{{
     {KernelKind::Naive, "naive", "Naive (coalesced)", "naive.h",
      "one thread per cell; threadIdx.x walks the columns of C", 1, 0},
     {KernelKind::NaiveRow, "naive-row", "Naive (uncoalesced)", "naive_row.h",
@@ -31,6 +32,10 @@ constexpr std::array<KernelInfo, 11> kInfos{{
      "block, warp and thread tiles: each lane's 4 x 4 pieces make the float4 reads conflict-free", 1, 2},
     {KernelKind::DoubleBuffer, "double-buffer", "Warptiling + cp.async pipeline (2 stages)", "double_buffer.h",
      "the next k-tile is copied global -> shared (cp.async) while the warps multiply out of this one", 1, 1},
+    {KernelKind::Tf32TensorCore, "tf32-tensor-core", "TF32 tensor cores (64 x 64 x 16, warps 32 x 32, 3 stages)",
+     "tf32_tensor_core.h",
+     "each warp's 32 x 32 tile is 2 x 4 mma.sync m16n8k8 products on TF32 inputs, fed by a 3-stage cp.async pipeline",
+     1, 1},
 }};
 
 // seed 004's ladder past the shared-memory tiled kernel (its kernels 4 to 10 and
@@ -47,7 +52,7 @@ constexpr std::array<LadderRung, 7> kLadder{{
     {"double-buffer", "Warptiling + cp.async pipeline", "the warp tiles fed by a multi-stage cp.async pipeline",
      KernelKind::DoubleBuffer, ""},
     {"tf32-tensor-core", "TF32 tensor cores (mma.sync)", "mma.sync m16n8k8 on TF32 inputs, same pipeline",
-     std::nullopt, "not recorded yet: benchmark only (kernels/ladder/tf32_tensor_core.cu)"},
+     KernelKind::Tf32TensorCore, ""},
     {"tf32-wgmma", "TF32 warpgroup MMA (Hopper wgmma)", "wgmma reads its operands from shared memory itself",
      std::nullopt, "GPU-only and benchmark-only: its shared reads happen inside the tensor cores, where no "
                    "thread makes them, so there is nothing per thread to record (and it needs sm_90a)"},
@@ -92,10 +97,12 @@ std::string size_refusal(KernelKind kind, int m, int n, int k) {
   if (m < 1 || n < 1 || k < 1)
     return "sizes must be at least 1 (M=" + std::to_string(m) + " N=" + std::to_string(n) + " K=" +
            std::to_string(k) + ")";
-  const int multiple = rung_config(kind).multiple_of;
-  if (multiple > 1 && (k % multiple != 0 || n % multiple != 0))
-    return std::string(kernel_info(kind).name) + " loads 16-byte rows (float4): K and N must be multiples of " +
-           std::to_string(multiple) + " (got K = " + std::to_string(k) + ", N = " + std::to_string(n) + ")";
+  const RungConfig c = rung_config(kind);
+  if (c.multiple_of > 1 && (k % c.multiple_of != 0 || n % c.multiple_of != 0))
+    return std::string(kernel_info(kind).name) +
+           (c.loads_ahead ? " copies its tiles 4 floats at a time (cp.async)" : " loads 16-byte rows (float4)") +
+           ": K and N must be multiples of " + std::to_string(c.multiple_of) + " (got K = " + std::to_string(k) +
+           ", N = " + std::to_string(n) + ")";
   return {};
 }
 
@@ -120,6 +127,7 @@ LaunchShape launch_shape(KernelKind kind, int tile, int m, int n) {
     LaunchShape s;
     s.block = {static_cast<std::uint32_t>(c.threads), 1, 1};
     s.grid = {static_cast<std::uint32_t>(ceil_div(n, c.bn)), static_cast<std::uint32_t>(ceil_div(m, c.bm)), 1};
+    if (c.group_m > 0) s.grid = {s.grid.x * s.grid.y, 1, 1};  // one dimension, in block_tile_of's order
     return s;
   }
   const auto t = static_cast<std::uint32_t>(tile);
@@ -132,12 +140,54 @@ LaunchShape launch_shape(KernelKind kind, int tile, int m, int n) {
   return s;
 }
 
+BlockTile block_tile_of(KernelKind kind, int tile, int m, int n, std::uint32_t block) {
+  const Tiling t = kernel_tiling(kind, tile);
+  const auto block_rows = static_cast<std::uint32_t>(ceil_div(m, t.block_m));
+  const auto block_cols = static_cast<std::uint32_t>(ceil_div(n, t.block_n));
+  if (const std::uint32_t g = is_rung(kind) ? static_cast<std::uint32_t>(rung_config(kind).group_m) : 0; g > 0) {
+    // kernels/tf32_tensor_core.h: the group of g block rows, then down it, then right.
+    const std::uint32_t first_row = block / (g * block_cols) * g;
+    const std::uint32_t rows_in_group = std::min(block_rows - first_row, g);
+    return {first_row + block % (g * block_cols) % rows_in_group, block % (g * block_cols) / rows_in_group};
+  }
+  const Dim3 grid = launch_shape(kind, tile, m, n).grid;
+  const std::uint32_t x = block % grid.x, y = block / grid.x;
+  if (kind == KernelKind::NaiveRow) return {x, y};  // its blocks run down the rows
+  return {y, x};
+}
+
+std::uint32_t block_of_cell(KernelKind kind, int tile, int m, int n, std::uint32_t row, std::uint32_t col) {
+  const Tiling t = kernel_tiling(kind, tile);
+  const auto block_rows = static_cast<std::uint32_t>(ceil_div(m, t.block_m));
+  const auto block_cols = static_cast<std::uint32_t>(ceil_div(n, t.block_n));
+  const std::uint32_t r = std::min(row / t.block_m, block_rows - 1), c = std::min(col / t.block_n, block_cols - 1);
+  if (const std::uint32_t g = is_rung(kind) ? static_cast<std::uint32_t>(rung_config(kind).group_m) : 0; g > 0) {
+    const std::uint32_t first_row = r / g * g;
+    return first_row * block_cols + c * std::min(block_rows - first_row, g) + (r - first_row);
+  }
+  if (kind == KernelKind::NaiveRow) return c * block_rows + r;
+  return r * block_cols + c;
+}
+
+std::vector<std::uint32_t> blocks_sharing_tiles_of(KernelKind kind, int tile, int m, int n, std::uint32_t block) {
+  const BlockTile own = block_tile_of(kind, tile, m, n, block);
+  std::vector<std::uint32_t> out;
+  const std::uint64_t blocks = launch_shape(kind, tile, m, n).grid.count();
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    const BlockTile t = block_tile_of(kind, tile, m, n, static_cast<std::uint32_t>(b));
+    if (t.row == own.row || t.col == own.col) out.push_back(static_cast<std::uint32_t>(b));
+  }
+  return out;
+}
+
+int min_compute_capability(KernelKind kind) { return is_rung(kind) && rung_config(kind).tf32 ? 80 : 0; }
+
 std::vector<SharedTile> shared_tiles(KernelKind kind, int tile) {
   if (is_rung(kind)) {
     const RungConfig c = rung_config(kind);
     const SharedTile as = c.a_transposed ? SharedTile{ArrayId::As, c.stages * c.bk, c.bm + c.a_pad}
                                          : SharedTile{ArrayId::As, c.stages * c.bm, c.bk + c.a_pad};
-    return {as, {ArrayId::Bs, c.stages * c.bk, c.bn}};
+    return {as, {ArrayId::Bs, c.stages * c.bk, c.bn + c.b_pad}};
   }
   switch (kind) {
     case KernelKind::Naive:

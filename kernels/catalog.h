@@ -64,6 +64,30 @@ struct LaunchShape {
 };
 LaunchShape launch_shape(KernelKind kind, int tile, int m, int n);
 
+// Which block tile of C a block computes: its row and column among C's tiles
+// (kernel_tiling's BM x BN for a rung, TILE x cells per thread otherwise).
+// Most grids are laid out like the tiles (blockIdx.x the column, y the row;
+// naive-row the other way round). A rung with group_m > 0 (tf32-tensor-core)
+// launches a one-dimensional grid whose blocks walk down group_m block rows
+// before moving one column right (rows of A and columns of B stay in L2 for
+// the blocks resident together): its kernel's formula, written out once more
+// here, and held to the blocks' recorded stores of C by rung_catalog_test.
+// The trace itself needs none of this: what a block computes is its stores.
+struct BlockTile {
+  std::uint32_t row = 0, col = 0;
+  friend bool operator==(const BlockTile&, const BlockTile&) = default;
+};
+BlockTile block_tile_of(KernelKind kind, int tile, int m, int n, std::uint32_t block);
+// The block (linear id) that computes cell (row, col) of C; cells past C clamp to its last tiles.
+std::uint32_t block_of_cell(KernelKind kind, int tile, int m, int n, std::uint32_t row, std::uint32_t col);
+// The blocks whose tiles share block's row of C (they load the same tiles of A)
+// or its column (the same tiles of B), ascending, block among them.
+std::vector<std::uint32_t> blocks_sharing_tiles_of(KernelKind kind, int tile, int m, int n, std::uint32_t block);
+
+// The lowest compute capability (major * 10 + minor) a kind's CUDA builds run
+// on: 80 for mma.sync on TF32; 0 for every other kind.
+int min_compute_capability(KernelKind kind);
+
 // The rows and columns of a shared tile; columns include any padding word.
 struct SharedTile {
   ArrayId id;

@@ -36,6 +36,7 @@ decltype(auto) dispatch(KernelKind kind, int tile, F&& f) {
     case KernelKind::Vectorized: return std::forward<F>(f).template operator()<KernelKind::Vectorized, 0>();
     case KernelKind::Warptile: return std::forward<F>(f).template operator()<KernelKind::Warptile, 0>();
     case KernelKind::DoubleBuffer: return std::forward<F>(f).template operator()<KernelKind::DoubleBuffer, 0>();
+    case KernelKind::Tf32TensorCore: return std::forward<F>(f).template operator()<KernelKind::Tf32TensorCore, 0>();
   }
   throw std::invalid_argument("unknown kernel");
 }

@@ -18,6 +18,7 @@ enum class KernelKind : std::uint8_t {
   Vectorized,   // blocktile-2d with float4 global and shared accesses, As transposed
   Warptile,     // block, warp and thread tiles
   DoubleBuffer,  // warptile fed by a cp.async pipeline
+  Tf32TensorCore,  // warp tiles on the tensor cores (mma.sync m16n8k8 TF32), a cp.async pipeline
 };
 
 // The textbook families, each sized by TILE (kAllTiles).
@@ -29,7 +30,8 @@ inline constexpr KernelKind kAllKernels[] = {KernelKind::Naive,     KernelKind::
 // its configuration in kernels/rungs.h, its row in catalog.cpp, its header in
 // kernels/all_kernels.h, and its line in dispatch.h.
 inline constexpr KernelKind kRungKernels[] = {KernelKind::Blocktile1d, KernelKind::Blocktile2d, KernelKind::Vectorized,
-                                              KernelKind::Warptile, KernelKind::DoubleBuffer};
+                                              KernelKind::Warptile, KernelKind::DoubleBuffer,
+                                              KernelKind::Tf32TensorCore};
 
 inline constexpr int kAllTiles[] = {2, 4, 8, 16, 32};
 

@@ -192,6 +192,17 @@ bool choose_gpu(const RecordParams& params, gpu::DeviceStatus& status) {
   status = gpu::probe();
   if (!status.available && params.device == DeviceChoice::Gpu)
     throw RecordError(RecordError::Kind::NoGpu, "--device gpu: " + status.reason);
+  // A GPU too old for the kernel's instructions (mma.sync on TF32: sm_80): the emulator, unless the GPU was asked for.
+  const int needs = params.user ? 0 : min_compute_capability(params.kernel);
+  if (status.available && status.compute_capability < needs) {
+    if (params.device == DeviceChoice::Gpu)
+      throw RecordError(RecordError::Kind::NoGpu,
+                        "--device gpu: " + std::string(kernel_info(params.kernel).name) + " needs compute capability " +
+                            std::to_string(needs / 10) + "." + std::to_string(needs % 10) + " or newer; " +
+                            status.name + " has " + std::to_string(status.compute_capability / 10) + "." +
+                            std::to_string(status.compute_capability % 10));
+    return false;
+  }
   return status.available;
 }
 

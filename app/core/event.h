@@ -122,7 +122,10 @@ constexpr std::uint32_t fragment_slot(const Event* thread, std::uint64_t i) {
 // (epoch - barriers_before) / barriers_per_iteration, where barriers_before
 // counts a pipeline's prologue barriers. A kernel whose global loads run ahead
 // of its compute (cp.async pipelines) sets global_by_k: its A and B loads are
-// stamped with the k-tile of the element they load, as the naive kernels' are.
+// stamped with the k-tile of the element they load, as the naive kernels' are,
+// and its stores of C, made once the k-loop is over, with `iterations` (the
+// store step), whether or not a barrier follows the loop (tf32-tensor-core's
+// last barrier comes before its last k-tile's reads).
 // A plain aggregate (no member initialisers): the GPU recorder keeps it in __constant__ memory.
 struct IterationRule {
   std::uint32_t barriers_per_iteration;  // 2 for the tiled kernels, 0 for naive
@@ -145,6 +148,8 @@ inline std::uint16_t iteration_of(const IterationRule& rule, ArrayId array, std:
     it = (index % rule.k) / rule.tile;  // the k of A[row][k] decides
   } else if (by_k && array == ArrayId::B) {
     it = (index / rule.n) / rule.tile;  // the k of B[k][col] decides
+  } else if (rule.global_by_k != 0 && array == ArrayId::C) {
+    it = rule.iterations;
   } else if (rule.barriers_per_iteration != 0) {
     it = epoch < rule.barriers_before ? 0 : (epoch - rule.barriers_before) / rule.barriers_per_iteration;
   }

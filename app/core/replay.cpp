@@ -88,7 +88,7 @@ SourceTag phase_source_tag(Phase p) {
   switch (p) {
     case Phase::Load: return {"load", 0};
     case Phase::Barrier: return {"barrier", 0};
-    case Phase::Mac: return {"mac", 0};
+    case Phase::Mac: return {"mac", 0, {"fragment", "mma"}};
     case Phase::Sync: return {"barrier", 1};
     case Phase::Store: return {"store", 0};
   }

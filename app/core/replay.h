@@ -32,10 +32,15 @@ const char* phase_name(Phase p);
 
 // A kernel header marks the line of each phase with a trailing comment: the
 // tag ("load", "barrier", "mac", "store") and, for the two barriers, which of
-// the tagged lines (0: first, 1: second).
+// the tagged lines (0: first, 1: second; a kernel with one barrier line, such
+// as tf32-tensor-core's, lights it for both). `also`: the phase's lines under
+// other tags, lit with it: tf32-tensor-core multiplies in two kinds of line,
+// its reads of shared memory into mma fragments ("fragment") and the mma
+// itself ("mma"), where the other kernels have one "mac" line.
 struct SourceTag {
   const char* tag;
   int occurrence;
+  const char* also[2] = {nullptr, nullptr};
 };
 SourceTag phase_source_tag(Phase p);
 

@@ -1,8 +1,9 @@
 // panel_source.cpp — the kernel's own source, as compiled (the header is
 // embedded at build time), with the line of the current phase highlighted:
-// kernel headers tag those lines `// [load]`, `// [barrier]`, `// [mac]`,
-// `// [store]`; and beside each line that touches memory, its figures over
-// the whole launch (as `stats --by-line`), the lines that waste in amber.
+// kernel headers tag those lines `// [load]`, `// [barrier]`, `// [mac]`
+// (tf32-tensor-core: `// [fragment]` and `// [mma]`), `// [store]`; and
+// beside each line that touches memory, its figures over the whole launch
+// (as `stats --by-line`), the lines that waste in amber.
 #include <imgui.h>
 
 #include <algorithm>
@@ -32,15 +33,23 @@ std::vector<std::string_view> split_lines(std::string_view text) {
   return lines;
 }
 
-// The lines that carry the phase's tag: all of them, or only the n-th
-// (the two barriers share a tag).
+// The lines that carry the phase's tag (or one of its other tags): all of
+// them, or only the n-th (the two barriers share a tag; a kernel with one
+// barrier line lights it for both).
 std::vector<int> tagged_lines(const std::vector<std::string_view>& lines, SourceTag tag, bool only_occurrence) {
-  const std::string needle = std::string("// [") + tag.tag + "]";
+  std::vector<std::string> needles{std::string("// [") + tag.tag + "]"};
+  for (const char* other : tag.also)
+    if (other) needles.push_back(std::string("// [") + other + "]");
   std::vector<int> all;
   for (int i = 0; i < static_cast<int>(lines.size()); ++i)
-    if (lines[i].find(needle) != std::string_view::npos) all.push_back(i);
+    for (const std::string& needle : needles)
+      if (lines[i].find(needle) != std::string_view::npos) {
+        all.push_back(i);
+        break;
+      }
   if (!only_occurrence) return all;
   if (tag.occurrence < static_cast<int>(all.size())) return {all[tag.occurrence]};
+  if (!all.empty()) return {all.back()};
   return {};
 }
 

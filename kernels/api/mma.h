@@ -92,47 +92,68 @@ TS_MMA_HD int lane_of(const Tid& tid, const Dim& dim) {
 }
 
 // tile[r][c] is a SharedRef (base, index, id): one recorded fragment element.
+// line: the kernel's line that loads the fragment (0: not known), for the
+// element's event; the subscript here would carry this file's.
 template <class Sink, class Tile>
-TS_MMA_HD std::uint32_t load_fragment_element(const Tile& tile, int r, int c, Width width, bool continues) {
+TS_MMA_HD std::uint32_t load_fragment_element(const Tile& tile, int r, int c, Width width, bool continues,
+                                              std::uint32_t line) {
   const auto ref = tile[r][c];
-  if constexpr (SinkTakesNotes<Sink>) {  // the element for the checks; the subscript's line is this file's, not the kernel's
+  if constexpr (SinkTakesNotes<Sink>) {  // the element for the checks, on the kernel's line
     Origin o = ref.origin;
-    o.line = 0;
+    o.line = line;
     Sink::note(o, 0);
   }
   return mma::to_tf32(mma::float_bits(Sink::load_fragment(ref.id, ref.base, ref.index, width, continues)));
 }
 
+// A sink that counts requests rather than recording events (the GPU's counting
+// build, kernels/cuda/mode_counted.cuh) takes an A fragment as the plain build
+// issues it: one ldmatrix.x4, lane l's 16-byte row at row l % 16, columns
+// 4 (l / 16) .. + 3 of the fragment, the rows the trace analysis rebuilds from
+// the lanes' elements (app/core/analysis/warp_requests.cpp).
+template <class Sink>
+concept SinkCountsLdmatrix = requires(const float* base) { Sink::ldmatrix_row(ArrayId::As, base, 0u); };
+
 template <class Sink, class Tile>
-TS_MMA_HD void load_fragment_a(std::uint32_t (&a)[4], const Tile& tile, int row, int col, int lane) {
+TS_MMA_HD void load_fragment_a(std::uint32_t (&a)[4], const Tile& tile, int row, int col, int lane,
+                               std::uint32_t line = 0) {
+  if constexpr (SinkCountsLdmatrix<Sink>) {
+    const auto ref = tile[row + lane % 16][col + lane / 16 * 4];
+    Sink::ldmatrix_row(ref.id, ref.base, ref.index);
+  }
   for (int s = 0; s < 4; ++s) {
     const mma::Coord at = mma::a_coord(lane, s);
-    a[s] = load_fragment_element<Sink>(tile, row + at.row, col + at.col, Width::B16, s != 0);
+    a[s] = load_fragment_element<Sink>(tile, row + at.row, col + at.col, Width::B16, s != 0, line);
   }
 }
 
 template <class Sink, class Tile>
-TS_MMA_HD void load_fragment_b(std::uint32_t (&b)[2], const Tile& tile, int row, int col, int lane) {
+TS_MMA_HD void load_fragment_b(std::uint32_t (&b)[2], const Tile& tile, int row, int col, int lane,
+                               std::uint32_t line = 0) {
   for (int s = 0; s < 2; ++s) {
     const mma::Coord at = mma::b_coord(lane, s);
-    b[s] = load_fragment_element<Sink>(tile, row + at.row, col + at.col, Width::B4, s != 0);
+    b[s] = load_fragment_element<Sink>(tile, row + at.row, col + at.col, Width::B4, s != 0, line);
   }
 }
 
 }  // namespace ts::rec
 
 // The kernel-facing names, for a recorded mode's namespace (its Sink and its
-// threadIdx / blockDim): FragA, FragB, FragC, load_matrix_a/b, mma_tf32.
-#define TS_REC_MMA_API(SINK)                                                                      \
-  using FragA = std::uint32_t[4];                                                                 \
-  using FragB = std::uint32_t[2];                                                                 \
-  using FragC = float[4];                                                                         \
-  template <class Tile>                                                                           \
-  TS_MMA_HD void load_matrix_a(FragA& a, const Tile& tile, int row, int col) {                    \
-    ::ts::rec::load_fragment_a<SINK>(a, tile, row, col, ::ts::rec::lane_of(threadIdx, blockDim)); \
-  }                                                                                               \
-  template <class Tile>                                                                           \
-  TS_MMA_HD void load_matrix_b(FragB& b, const Tile& tile, int row, int col) {                    \
-    ::ts::rec::load_fragment_b<SINK>(b, tile, row, col, ::ts::rec::lane_of(threadIdx, blockDim)); \
-  }                                                                                               \
+// threadIdx / blockDim): FragA, FragB, FragC, load_matrix_a/b, mma_tf32. With
+// a sink that takes notes (the emulator) row is an Index, which knows the
+// kernel's line of the call (origin.h): the fragment's events carry that line.
+#define TS_REC_MMA_API(SINK)                                                                               \
+  using FragA = std::uint32_t[4];                                                                          \
+  using FragB = std::uint32_t[2];                                                                          \
+  using FragC = float[4];                                                                                  \
+  template <class Tile>                                                                                    \
+  TS_MMA_HD void load_matrix_a(FragA& a, const Tile& tile, ::ts::rec::IndexOf<SINK> row, int col) {        \
+    ::ts::rec::load_fragment_a<SINK>(a, tile, static_cast<int>(::ts::rec::index_value(row)), col,          \
+                                     ::ts::rec::lane_of(threadIdx, blockDim), ::ts::rec::line_of(row));    \
+  }                                                                                                        \
+  template <class Tile>                                                                                    \
+  TS_MMA_HD void load_matrix_b(FragB& b, const Tile& tile, ::ts::rec::IndexOf<SINK> row, int col) {        \
+    ::ts::rec::load_fragment_b<SINK>(b, tile, static_cast<int>(::ts::rec::index_value(row)), col,          \
+                                     ::ts::rec::lane_of(threadIdx, blockDim), ::ts::rec::line_of(row));    \
+  }                                                                                                        \
   TS_MMA_DEVICE void mma_tf32(FragC& c, const FragA& a, const FragB& b) { SINK::mma_tf32(c, a, b); }

@@ -48,6 +48,9 @@ using OriginOf = std::conditional_t<SinkTakesNotes<Sink>, Origin, NoOrigin>;
 
 TS_ORIGIN_HD std::int64_t index_value(int i) { return i; }
 inline std::int64_t index_value(const Index& i) { return i.value; }
+// The line an Index was written on (0 for a plain int: not known).
+TS_ORIGIN_HD std::uint32_t line_of(int) { return 0; }
+inline std::uint32_t line_of(const Index& i) { return i.line; }
 
 // The Origin of a global subscript, or nothing for a sink without notes.
 template <class Sink, class I>

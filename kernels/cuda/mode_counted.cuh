@@ -26,6 +26,7 @@
 #include <cstdint>
 
 #include "app/core/event.h"
+#include "kernels/api/mma.h"
 #include "kernels/recorded_memory.h"
 
 #define TS_KERNEL_NS ts::gpu_count
@@ -429,6 +430,28 @@ struct Sink {
   }
   __device__ static void commit_async() {}
   __device__ static void wait_async(int) {}
+  // mma fragments (kernels/api/mma.h): an A fragment is one 16-byte request per
+  // lane at the row its ldmatrix points at (ldmatrix_row, before its elements),
+  // its four elements then read without another; a B element is a 4-byte load.
+  __device__ static void ldmatrix_row(ArrayId array, const float* base, std::uint32_t index) {
+    access(array, Op::Load, base, index, vector_inside(array, index, Width::B16), Width::B16, false);
+  }
+  __device__ static float load_fragment(ArrayId array, const float* base, std::uint32_t index, Width width, bool) {
+    const bool ok = inside(array, index);
+    if (width != Width::B16) access(array, Op::Load, base, index, ok, width, false);
+    return ok ? base[index] : 0.0f;
+  }
+  __device__ static void mma_tf32(float (&c)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    asm volatile(
+        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+        "{%0, %1, %2, %3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#else
+    __trap();  // TF32 mma.sync needs sm_80; the recorder refuses older GPUs before launching
+#endif
+  }
   // The warp's lanes meet until all of them wait here; its open requests end
   // with the epoch; then the block's barrier.
   __device__ static void barrier() {
@@ -460,6 +483,7 @@ using OutMatrix = rec::GlobalArray<Sink, float>;
 
 TS_REC_VECTOR_API(Sink)
 TS_REC_ASYNC_COPY_API(Sink)
+TS_REC_MMA_API(Sink)
 
 }  // namespace ts::gpu_count
 
@@ -469,3 +493,6 @@ TS_REC_ASYNC_COPY_API(Sink)
 #define TS_SHARED_ALIGNED(type, name, rows, cols)         \
   __shared__ __align__(16) type name##_words[rows][cols]; \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_count::Sink> name(name##_words, ::ts::ArrayId::name)
+// Static here, as in the recorded build: the recorded configurations fit in 48 KB
+// (the warps' open requests take the dynamic shared memory).
+#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) TS_SHARED_ALIGNED(type, name, rows, cols)

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <random>
 #include <vector>
@@ -54,16 +55,26 @@ void fill_uniform(std::vector<float>& v, std::mt19937_64& rng) {
 // C at sampled cells against a double-precision dot product. The bound is the
 // classic one for a K-term fp32 dot product, K * 2^-24 * sum |a||b|, doubled
 // for the fused multiply-adds' different rounding: a wrong kernel misses it
-// by orders of magnitude, a right one stays well inside.
+// by orders of magnitude, a right one stays well inside. A TF32 kernel's
+// inputs are rounded to TF32 first, as its tensor cores take them: their
+// products are exact, and only the sums round, within the same bound.
 double worst_error_to_bound(const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c,
-                            int m, int n, int k, int cells, std::mt19937_64& rng) {
+                            int m, int n, int k, int cells, std::mt19937_64& rng, bool tf32) {
+  const auto input = [tf32](float x) {
+    if (!tf32) return double(x);
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    bits = ::ts::mma::to_tf32(bits);
+    std::memcpy(&x, &bits, sizeof x);
+    return double(x);
+  };
   std::uniform_int_distribution<int> row(0, m - 1), col(0, n - 1);
   double worst = 0;
   for (int s = 0; s < cells; ++s) {
     const int r = s == 0 ? m - 1 : row(rng), q = s == 0 ? n - 1 : col(rng);  // the last cell always
     double ref = 0, mag = 0;
     for (int i = 0; i < k; ++i) {
-      const double p = double(a[std::size_t(r) * k + i]) * double(b[std::size_t(i) * n + q]);
+      const double p = input(a[std::size_t(r) * k + i]) * input(b[std::size_t(i) * n + q]);
       ref += p;
       mag += std::fabs(p);
     }
@@ -81,6 +92,10 @@ TimingRecording record_timing(KernelKind kind, int tile, int m, int n, int k, st
   if (std::string why = timing_request_error(kind, tile, m, n, k); !why.empty()) throw GpuError(why);
   const DeviceStatus st = probe();
   if (!st.available) throw GpuError(st.reason);
+  if (st.compute_capability < min_compute_capability(kind))
+    throw GpuError(std::string(kernel_info(kind).name) + " needs compute capability " +
+                   std::to_string(min_compute_capability(kind) / 10) + ".0 or newer; " + st.name + " has " +
+                   std::to_string(st.compute_capability / 10) + "." + std::to_string(st.compute_capability % 10));
 
   TimingRecording r;
   LaunchInfo& L = r.launch;
@@ -143,7 +158,8 @@ TimingRecording record_timing(KernelKind kind, int tile, int m, int n, int k, st
     if (r.blocks[i].start_ns == ~0ull || r.blocks[i].end_ns < r.blocks[i].start_ns)
       throw GpuError("block " + std::to_string(i) + " recorded no valid start/end time");
   r.checked_cells = 64;
-  r.worst_error_to_bound = worst_error_to_bound(a, b, c, m, n, k, r.checked_cells, rng);
+  r.worst_error_to_bound = worst_error_to_bound(a, b, c, m, n, k, r.checked_cells, rng,
+                                                is_rung(kind) && rung_config(kind).tf32);
   if (!(r.worst_error_to_bound <= 1.0))
     throw GpuError("the timed kernel computed a wrong C (error " + std::to_string(r.worst_error_to_bound) +
                    " times the fp32 bound at a sampled cell)");

@@ -48,6 +48,9 @@ TEST(IterationRule, PipelinesStampLoadsByKAndSharedAccessesAfterTheirPrologue) {
   EXPECT_EQ(iteration_of(r, ArrayId::As, 0, 1), 0);
   EXPECT_EQ(iteration_of(r, ArrayId::Bs, 0, 4), 3);
   EXPECT_EQ(iteration_of(r, ArrayId::C, 0, 9), 8);
+  // C is stored after the k-loop, also where no barrier follows the loop's last reads.
+  EXPECT_EQ(iteration_of(r, ArrayId::C, 5, 8), 8);
+  EXPECT_EQ(iteration_of(r, ArrayId::C, 5, 0), 8);
 }
 
 }  // namespace

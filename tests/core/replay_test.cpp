@@ -70,6 +70,37 @@ TEST(ReplayTimeline, PhasesPointAtTheirTaggedSourceLines) {
   EXPECT_EQ(std::string(phase_source_tag(Phase::Sync).tag), "barrier");
   EXPECT_EQ(std::string(phase_source_tag(Phase::Mac).tag), "mac");
   EXPECT_EQ(std::string(phase_source_tag(Phase::Store).tag), "store");
+  // tf32-tensor-core multiplies in its [fragment] and [mma] lines.
+  const SourceTag mac_tag = phase_source_tag(Phase::Mac);
+  ASSERT_NE(mac_tag.also[0], nullptr);
+  ASSERT_NE(mac_tag.also[1], nullptr);
+  EXPECT_EQ(std::string(mac_tag.also[0]), "fragment");
+  EXPECT_EQ(std::string(mac_tag.also[1]), "mma");
+  EXPECT_EQ(phase_source_tag(Phase::Load).also[0], nullptr);
+}
+
+// tf32-tensor-core's one-dimensional grid runs its blocks in groups of block
+// rows: a cell's block, as the replay highlights it (from the block's stores
+// of C), is the tile the catalog places that block at, at every cell.
+TEST(ReplayBlocks, Tf32TensorCoresSwizzledBlocksHighlightTheirOwnTiles) {
+  const int m = 130, n = 196, k = 8;
+  const Trace t = record_cpu(KernelKind::Tf32TensorCore, 0, m, n, k);
+  const TraceIndex index(t);
+  for (std::uint32_t row = 0; row < std::uint32_t(m); row += 13)
+    for (std::uint32_t col = 0; col < std::uint32_t(n); col += 11) {
+      const auto h = highlight_cell(t, index, row, col, phase(0, Phase::Load));
+      ASSERT_TRUE(h);
+      EXPECT_EQ(h->coord.block_linear, block_of_cell(KernelKind::Tf32TensorCore, 0, m, n, row, col));
+      const BlockTile at = block_tile_of(KernelKind::Tf32TensorCore, 0, m, n, h->coord.block_linear);
+      const std::uint32_t bm = t.launch.tiling.block_m, bn = t.launch.tiling.block_n;
+      EXPECT_EQ(h->block_cells, (CellRect{at.row * bm, std::min<std::uint32_t>(m, (at.row + 1) * bm), at.col * bn,
+                                          std::min<std::uint32_t>(n, (at.col + 1) * bn)}))
+          << "cell " << row << "," << col;
+      EXPECT_TRUE(h->block_cells.contains(row, col));
+      EXPECT_LE(h->thread_cells.size(), std::size_t(t.launch.tiling.thread_m) * t.launch.tiling.thread_n);
+      if (row + 64 < std::uint32_t(m) && col + 64 < std::uint32_t(n))  // a tile inside C: all of the lane's cells
+        EXPECT_EQ(h->thread_cells.size(), std::size_t(t.launch.tiling.thread_m) * t.launch.tiling.thread_n);
+    }
 }
 
 // ---- seed 003's worked example: 6 x 6 small integers, TILE 2 ----

@@ -37,8 +37,7 @@ void expect_same_focused_traces(const Trace& g, const Trace& e) {
 class FocusedOnGpu : public ::testing::TestWithParam<KernelCase> {
  protected:
   void SetUp() override {
-    const gpu::DeviceStatus st = gpu::probe();
-    ASSERT_TRUE(st.available) << st.reason;
+    if (const std::string why = test::gpu_unavailable(GetParam()); !why.empty()) GTEST_SKIP() << why;
   }
 };
 
@@ -80,6 +79,10 @@ std::vector<KernelCase> cases() {
   // Real size: one block of each kernel at N = 4096, where a full trace is refused.
   for (KernelKind kind : kAllKernels) v.push_back({kind, 16, 4096, 4096, 4096});
   v.push_back({KernelKind::Tiled, 32, 4096, 4096, 4096});
+  // The rungs at a ragged non-square shape (tf32-tensor-core's blocks in their
+  // swizzled order: block 1 is the second block row's), and tf32-tensor-core at N = 4096.
+  for (const KernelCase& c : test::rung_cases({{130, 260, 44}})) v.push_back(c);
+  v.push_back({KernelKind::Tf32TensorCore, 0, 4096, 4096, 4096});
   return v;
 }
 

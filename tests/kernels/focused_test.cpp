@@ -3,6 +3,7 @@
 // are traced, and the index, stats and replay take such a trace.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "app/core/analysis/memory_stats.h"
@@ -62,8 +63,13 @@ TEST_P(Focused, ChosenBlocksEqualTheFullTrace) {
   }
   // The consumers: both file versions keep the traced blocks; index, stats and replay run.
   const auto path = std::filesystem::temp_directory_path() / ("focused_" + std::to_string(::getpid()) + ".tstrace");
-  save_trace(focused, path, 1);
-  EXPECT_EQ(load_trace(path).launch.traced_blocks, chosen);
+  // Version 1 holds 4-byte synchronous accesses only (not the rungs' vector and cp.async ones).
+  const bool fits_version_1 = std::all_of(focused.events.span().begin(), focused.events.span().end(),
+                                          [](const Event& e) { return e.width == 0 && !e.async; });
+  if (fits_version_1) {
+    save_trace(focused, path, 1);
+    EXPECT_EQ(load_trace(path).launch.traced_blocks, chosen);
+  }
   save_trace(focused, path);
   const Trace loaded = load_trace(path);
   std::filesystem::remove(path);
@@ -86,6 +92,10 @@ TEST_P(Focused, ChosenBlocksEqualTheFullTrace) {
 
 INSTANTIATE_TEST_SUITE_P(AllKernels, Focused,
                          ::testing::ValuesIn(test::kernel_cases({8, 16}, {{64, 64, 64}, {37, 29, 45}})),
+                         test::kernel_case_name);
+// The rungs, ragged and non-square: tf32-tensor-core's 3 x 5 blocks run in its
+// swizzled order, so block 1 computes C's second block row, first column.
+INSTANTIATE_TEST_SUITE_P(Rungs, Focused, ::testing::ValuesIn(test::rung_cases({{130, 260, 44}})),
                          test::kernel_case_name);
 
 TEST(Focused, OneBlockPastTheFullTraceLimit) {

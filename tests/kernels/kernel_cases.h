@@ -49,6 +49,19 @@ inline std::vector<KernelCase> rung_cases(const std::vector<Shape>& shapes) {
 // (multiples of 4, not of any tile), and one the scalar rungs alone take.
 inline std::vector<Shape> rung_shapes() { return {{64, 64, 64}, {68, 132, 36}, {37, 29, 45}}; }
 
+// Why a GPU test of this case cannot run here, or empty: no GPU, or one too
+// old for the kernel's instructions (tf32-tensor-core's mma.sync needs sm_80).
+// The GPU tests skip with it.
+inline std::string gpu_unavailable(const KernelCase& c) {
+  const gpu::DeviceStatus st = gpu::probe();
+  if (!st.available) return st.reason;
+  if (st.compute_capability < min_compute_capability(c.kind))
+    return std::string(kernel_info(c.kind).name) + " needs compute capability " +
+           std::to_string(min_compute_capability(c.kind)) + "; " + st.name + " has " +
+           std::to_string(st.compute_capability);
+  return {};
+}
+
 // e.g. tiled_padded_t16, blocktile_2d: gtest names allow no '-'.
 inline std::string kernel_tile_name(KernelKind kind, int tile) {
   std::string name(kernel_info(kind).name);

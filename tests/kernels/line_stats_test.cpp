@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <set>
 
 #include "app/core/analysis/line_stats.h"
 #include "app/core/stats.h"
@@ -56,6 +57,34 @@ TEST(LineStats, LinesAddUpToTheTraceTotalsForEveryKernel) {
                       name + " " + array_name(static_cast<ArrayId>(a)) + " " + op_name(static_cast<Op>(op)));
       EXPECT_EQ(global_loads, whole.counts.by_array[0][0] + whole.counts.by_array[1][0]) << name;
     }
+}
+
+// The rungs too: every event has its line, the mma fragments' elements the
+// kernel's lines that load them (tf32-tensor-core's [fragment] lines).
+TEST(LineStats, EveryRungsEventsHaveTheirLines) {
+  for (KernelKind kind : kRungKernels) {
+    const Trace t = record_cpu(kind, 0, 68, 132, 36);
+    const std::string name(kernel_info(kind).name);
+    ASSERT_EQ(t.lines.size(), t.events.size()) << name;
+    for (std::size_t i = 0; i < t.events.size(); ++i) ASSERT_NE(t.lines[i], 0u) << name << ": event " << i;
+    const std::vector<LineStats> lines = analyze_lines(t, t.lines);
+    const TraceIndex index(t);
+    const TraceStats whole = compute_stats(t, index);
+    MemoryStats sum;
+    for (const LineStats& l : lines) sum.add(l.memory);
+    for (int a = 0; a < kArrayCount; ++a)
+      for (int op = 0; op < 2; ++op)
+        expect_same(sum.by_array[a][op], whole.memory.by_array[a][op],
+                    name + " " + array_name(static_cast<ArrayId>(a)) + " " + op_name(static_cast<Op>(op)));
+  }
+  // tf32-tensor-core: the A and B fragments come from two lines, one each.
+  const Trace t = record_cpu(KernelKind::Tf32TensorCore, 0, 64, 64, 32);
+  std::set<std::uint16_t> a_lines, b_lines;
+  for (std::size_t i = 0; i < t.events.size(); ++i)
+    if (t.events[i].is_fragment()) (t.events[i].array_id() == ArrayId::As ? a_lines : b_lines).insert(t.lines[i]);
+  EXPECT_EQ(a_lines.size(), 1u);
+  EXPECT_EQ(b_lines.size(), 1u);
+  EXPECT_NE(a_lines, b_lines);
 }
 
 TEST(LineStats, FindingsNameTheWaste) {

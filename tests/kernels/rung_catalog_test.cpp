@@ -5,6 +5,7 @@
 // registers at each k).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -99,6 +100,98 @@ TEST(Rungs, RegisterTileFollowsFromTheEvents) {
       }
       EXPECT_EQ(e.iter, s / (tl.block_k * per_k));
     }
+  }
+}
+
+// Every kind's blocks store exactly the cells of the block tile the catalog
+// places them at (block_tile_of), and block_of_cell finds the writer of every
+// cell: for the 2D grids and for tf32-tensor-core's one-dimensional grid in
+// groups of 2 block rows (4 rows: two whole groups; 3 rows: the last group
+// one row high).
+TEST(BlockTiles, EachBlockStoresTheTileTheCatalogPlacesItAt) {
+  struct Case {
+    KernelKind kind;
+    int tile, m, n, k;
+  };
+  const Case cases[] = {{KernelKind::Tf32TensorCore, 0, 200, 132, 8},  {KernelKind::Tf32TensorCore, 0, 130, 260, 4},
+                        {KernelKind::Tf32TensorCore, 0, 64, 64, 4},    {KernelKind::Tiled, 8, 20, 36, 8},
+                        {KernelKind::NaiveRow, 4, 9, 14, 3},           {KernelKind::Coarsened, 4, 17, 30, 5},
+                        {KernelKind::DoubleBuffer, 0, 132, 260, 4},    {KernelKind::Blocktile1d, 0, 70, 130, 3}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(kernel_info(c.kind).name) + " " + std::to_string(c.m) + "x" + std::to_string(c.n));
+    const Trace t = test::record_on(DeviceChoice::Cpu, c.kind, c.tile, c.m, c.n, c.k);
+    const Tiling tl = t.launch.tiling.block_m ? t.launch.tiling : kernel_tiling(c.kind, c.tile);
+    const std::uint32_t per_block = t.launch.threads_per_block();
+    std::set<std::pair<std::uint32_t, std::uint32_t>> tiles_seen;
+    for (std::uint32_t block = 0; block < t.launch.grid.count(); ++block) {
+      const BlockTile at = block_tile_of(c.kind, c.tile, c.m, c.n, block);
+      EXPECT_TRUE(tiles_seen.insert({at.row, at.col}).second) << "two blocks at tile " << at.row << "," << at.col;
+      std::uint64_t stored = 0;
+      for (std::uint64_t th = std::uint64_t{block} * per_block; th < std::uint64_t{block + 1} * per_block; ++th)
+        for (const Event& e : t.thread_events(th)) {
+          if (e.array_id() != ArrayId::C) continue;
+          const std::uint32_t row = e.index / std::uint32_t(c.n), col = e.index % std::uint32_t(c.n);
+          ASSERT_EQ(row / tl.block_m, at.row) << "block " << block << " stored C[" << row << "][" << col << "]";
+          ASSERT_EQ(col / tl.block_n, at.col) << "block " << block << " stored C[" << row << "][" << col << "]";
+          ASSERT_EQ(block_of_cell(c.kind, c.tile, c.m, c.n, row, col), block);
+          ++stored;
+        }
+      // The whole tile, clipped to C.
+      const std::uint64_t rows = std::min<std::uint64_t>(tl.block_m, c.m - at.row * tl.block_m);
+      const std::uint64_t cols = std::min<std::uint64_t>(tl.block_n, c.n - at.col * tl.block_n);
+      EXPECT_EQ(stored, rows * cols) << "block " << block;
+    }
+  }
+}
+
+TEST(BlockTiles, Tf32TensorCoreWalksDownGroupsOfTwoBlockRows) {
+  // 4 x 3 tiles of 64 x 64: blocks 0..5 cover block rows 0-1 column by column, 6..11 rows 2-3.
+  const BlockTile want[] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {0, 2}, {1, 2},
+                            {2, 0}, {3, 0}, {2, 1}, {3, 1}, {2, 2}, {3, 2}};
+  const LaunchShape s = launch_shape(KernelKind::Tf32TensorCore, 0, 256, 192);
+  EXPECT_EQ(s.grid, (Dim3{12, 1, 1}));
+  for (std::uint32_t b = 0; b < 12; ++b) EXPECT_EQ(block_tile_of(KernelKind::Tf32TensorCore, 0, 256, 192, b), want[b]) << b;
+  // 3 block rows: the last group is one row high, its blocks run along it.
+  EXPECT_EQ(block_tile_of(KernelKind::Tf32TensorCore, 0, 130, 192, 6), (BlockTile{2, 0}));
+  EXPECT_EQ(block_tile_of(KernelKind::Tf32TensorCore, 0, 130, 192, 8), (BlockTile{2, 2}));
+  EXPECT_EQ(block_of_cell(KernelKind::Tf32TensorCore, 0, 130, 192, 129, 191), 8u);
+  EXPECT_EQ(block_of_cell(KernelKind::Tf32TensorCore, 0, 130, 192, 999, 999), 8u) << "past C: the last tile";
+  // The blocks that load block 3's tiles of A (block row 1) and of B (block column 1).
+  EXPECT_EQ(blocks_sharing_tiles_of(KernelKind::Tf32TensorCore, 0, 256, 192, 3),
+            (std::vector<std::uint32_t>{1, 2, 3, 5, 8, 9}));
+  // A 2D grid: the same as the grid's own rows and columns.
+  EXPECT_EQ(blocks_sharing_tiles_of(KernelKind::Tiled, 16, 48, 64, 6), (std::vector<std::uint32_t>{2, 4, 5, 6, 7, 10}));
+}
+
+// tf32-tensor-core: lane l of warp w stores the cells its mma accumulators hold
+// (kernels/api/mma.h's c layout) in every 16 x 8 tile of its warp tile: rows
+// group + 8 h + 16 i, columns 2 quad + c + 8 j, TM x TN = 4 x 8 of them; per
+// k-step of 8 it reads 4 A elements per tile row of its warp (one 16-byte
+// fragment) and 2 B elements per tile column, flagged as fragment elements.
+TEST(Rungs, Tf32LanesHoldTheirMmaFragments) {
+  const Trace t = test::record_on(DeviceChoice::Cpu, KernelKind::Tf32TensorCore, 0, 64, 64, 16);
+  const Tiling& tl = t.launch.tiling;
+  ASSERT_EQ(tl.thread_m * tl.thread_n, tl.warp_m * tl.warp_n / 32);
+  const std::uint32_t warps_n = tl.block_n / tl.warp_n;
+  for (std::uint64_t th : {0ull, 5ull, 38ull, 127ull}) {
+    const std::uint32_t lane = th % 32, warp = static_cast<std::uint32_t>(th / 32);
+    const std::uint32_t row0 = warp / warps_n * tl.warp_m, col0 = warp % warps_n * tl.warp_n;
+    std::set<std::pair<std::uint32_t, std::uint32_t>> cells, want;
+    for (std::uint32_t i = 0; i < tl.warp_m / 16; ++i)
+      for (std::uint32_t h = 0; h < 2; ++h)
+        for (std::uint32_t j = 0; j < tl.warp_n / 8; ++j)
+          for (std::uint32_t c = 0; c < 2; ++c) want.insert({row0 + 16 * i + lane / 4 + 8 * h, col0 + 8 * j + 2 * (lane % 4) + c});
+    std::uint64_t a_fragments = 0, b_elements = 0;
+    for (const Event& e : t.thread_events(th)) {
+      if (e.array_id() == ArrayId::C) cells.insert({e.index / 64, e.index % 64});
+      if (e.is_fragment() && e.array_id() == ArrayId::As) a_fragments += !e.continues_fragment();
+      if (e.is_fragment() && e.array_id() == ArrayId::Bs) ++b_elements;
+    }
+    EXPECT_EQ(cells, want) << "thread " << th;
+    EXPECT_EQ(cells.size(), std::size_t(tl.thread_m) * tl.thread_n);
+    const std::uint64_t ksteps = tl.block_k / 8;
+    EXPECT_EQ(a_fragments, ksteps * (tl.warp_m / 16));
+    EXPECT_EQ(b_elements, ksteps * (tl.warp_n / 8) * 2);
   }
 }
 
