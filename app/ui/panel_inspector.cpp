@@ -40,9 +40,13 @@ struct PanelInspector : Panel {
     switch (s.phase) {
       case Phase::Load:
       case Phase::Barrier: {
+        const bool pipelined = t.launch.iteration_rule.global_by_k != 0;
         ImGui::TextWrapped(s.phase == Phase::Load
-                               ? "Iteration t = %u: the block copies a tile of A and a tile of B into "
-                                 "shared memory, one element of each per thread. This thread copies:"
+                               ? (pipelined ? "Iteration t = %u: the tiles of A and B it reads were copied into shared "
+                                              "memory by cp.async, issued ahead of time (while an earlier tile was "
+                                              "read). This thread's part:"
+                                            : "Iteration t = %u: the block copies a tile of A and a tile of B into "
+                                              "shared memory, each thread its part. This thread copies:")
                                : "Iteration t = %u: __syncthreads(): every thread waits until both "
                                  "tiles are complete. This thread copied:",
                            s.iteration);

@@ -141,6 +141,7 @@ TEST_P(ReplayRung, EachIterationReadsExactlyItsTilesCopies) {
         }
         EXPECT_EQ(cells, std::size_t{tile[i].row1 - tile[i].row0} * (tile[i].col1 - tile[i].col0)) << "iteration " << it;
       }
+      EXPECT_FALSE(h->copied.empty()) << "iteration " << it;  // every thread of a rung copies a part of each tile
       for (std::size_t i = 0; i < h->copied.size(); ++i) {
         const CopiedWord& w = h->copied[i];
         if (w.padding) continue;
