@@ -12,8 +12,8 @@
 // rung whose size rule (catalog.h size_refusal) refuses N is skipped with a
 // message. Launch i of the manifest is ncu's result ID i (no other kernel
 // runs: inputs are copied, C is poisoned with cudaMemset). Every C is checked
-// against a double-precision reference (past N = 1024, 64 of its rows), so
-// each profiled launch is a correct one.
+// against a double-precision reference (past N = 1024, 64 of its rows,
+// computed once per size), so each profiled launch is a correct one.
 #include <CLI/CLI.hpp>
 #include <cmath>
 #include <cstdio>
@@ -42,8 +42,31 @@ constexpr int kSampledRows = 64;
 
 nlohmann::json dim3_json(const ts::Dim3& d) { return {d.x, d.y, d.z}; }
 
-// Runs one launch and returns C's relative error against the reference.
+// The rows of C a launch of size n is checked on: all of them up to
+// kFullCheckUpTo, past that kSampledRows spread over C.
+std::vector<std::size_t> checked_rows(int n) {
+  std::vector<std::size_t> rows;
+  if (n <= kFullCheckUpTo) {
+    for (int r = 0; r < n; ++r) rows.push_back(std::size_t(r));
+  } else {
+    for (int r = 0; r < kSampledRows; ++r) rows.push_back(std::size_t(r) * n / kSampledRows + r % 7);
+  }
+  return rows;
+}
+
+// The double-precision reference of those rows of C = A B: computed once per
+// size and shared by every kernel launched at it (at N = 4096 it takes
+// seconds on one core).
+std::vector<double> reference_rows(const std::vector<float>& a, const std::vector<float>& b, int n,
+                                   const std::vector<std::size_t>& rows) {
+  std::vector<float> rows_a;
+  for (std::size_t row : rows) rows_a.insert(rows_a.end(), a.begin() + row * n, a.begin() + (row + 1) * n);
+  return ts::reference_matmul(rows_a, b, static_cast<int>(rows.size()), n, n);
+}
+
+// Runs one launch and returns C's relative error against the reference of the checked rows.
 double launch_once(ts::KernelKind kind, int tile, int n, const std::vector<float>& a, const std::vector<float>& b,
+                   const std::vector<std::size_t>& rows, const std::vector<double>& reference,
                    ts::gpu::DeviceBuffer& da, ts::gpu::DeviceBuffer& db, ts::gpu::DeviceBuffer& dc) {
   const std::size_t elems = std::size_t(n) * n;
   TS_CUDA_CHECK(cudaMemcpy(da.get<float>(elems), a.data(), elems * sizeof(float), cudaMemcpyHostToDevice));
@@ -53,17 +76,12 @@ double launch_once(ts::KernelKind kind, int tile, int n, const std::vector<float
   TS_CUDA_CHECK_LAUNCH();
   std::vector<float> c(elems);
   TS_CUDA_CHECK(cudaMemcpy(c.data(), dc.get<float>(elems), elems * sizeof(float), cudaMemcpyDeviceToHost));
-  if (n <= kFullCheckUpTo) return ts::relative_error(c, ts::reference_matmul(a, b, n, n, n));
-  // Large N: every cell must be written, and kSampledRows rows spread over C equal the reference.
+  // Every cell must be written (sampled rows or not), and the checked rows equal the reference.
   for (float x : c)
     if (!std::isfinite(x)) return std::numeric_limits<double>::infinity();
-  std::vector<float> rows_a, rows_c;
-  for (int r = 0; r < kSampledRows; ++r) {
-    const std::size_t row = std::size_t(r) * n / kSampledRows + r % 7;
-    rows_a.insert(rows_a.end(), a.begin() + row * n, a.begin() + (row + 1) * n);
-    rows_c.insert(rows_c.end(), c.begin() + row * n, c.begin() + (row + 1) * n);
-  }
-  return ts::relative_error(rows_c, ts::reference_matmul(rows_a, b, kSampledRows, n, n));
+  std::vector<float> rows_c;
+  for (std::size_t row : rows) rows_c.insert(rows_c.end(), c.begin() + row * n, c.begin() + (row + 1) * n);
+  return ts::relative_error(rows_c, reference);
 }
 
 }  // namespace
@@ -104,6 +122,8 @@ int main(int argc, char** argv) {
       std::vector<float> a(std::size_t(n) * n), b(a.size());
       for (float& x : a) x = dist(rng);
       for (float& x : b) x = dist(rng);
+      const std::vector<std::size_t> rows = checked_rows(n);
+      const std::vector<double> reference = reference_rows(a, b, n, rows);
       for (const auto& [kind, tile] : kernels) {
         const std::string name(ts::kernel_info(kind).name);
         const bool rung = !ts::takes_tile(kind);
@@ -111,7 +131,7 @@ int main(int argc, char** argv) {
           std::fprintf(stderr, "ncu_launches: skipping %s at N %d: %s\n", name.c_str(), n, why.c_str());
           continue;
         }
-        const double err = launch_once(kind, tile, n, a, b, da, db, dc);
+        const double err = launch_once(kind, tile, n, a, b, rows, reference, da, db, dc);
         const double bound = name.find("tf32") != std::string::npos ? kMaxRelativeErrorTf32 : kMaxRelativeError;
         if (!(err < bound)) {
           const std::string what = rung ? name : name + " TILE " + std::to_string(tile);

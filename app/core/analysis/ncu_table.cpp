@@ -163,9 +163,9 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
   if (shared && !load && requests && hardware > trace && zero_stores > 0) {
     return {"the plain build writes an out-of-bounds slot's zero with a separate STS under the bounds test (SASS: " +
             std::to_string(zero_stores) + " guarded `STS [..], RZ`)" +
-            ", next to the store or cp.async of the value; ncu counts such an instruction for every warp that issues "
-            "it, even when its guard is false on all lanes, where the trace records one store per element: " +
-            fixed(hardware / trace, 2) + " instructions per recorded request" + edges};
+            ", next to the store or cp.async of the value; the numbers fit ncu counting such an instruction for every "
+            "warp that issues it, even when its guard is false on all lanes: " + fixed(hardware / trace, 2) +
+            " instructions per recorded request, where the trace records one store per element" + edges};
   }
 
   // 128-bit shared loads whose lanes share their 16 bytes in groups.
