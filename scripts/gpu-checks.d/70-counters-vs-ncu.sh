@@ -24,8 +24,10 @@ fi
 ncu --version > "$out/ncu_version.txt" 2>&1
 wanted=$("$BIN/memory_vs_ncu" --print-metrics) || exit 1
 
-# Counters on the GPU = the emulator's = the GPU trace's, at small shapes.
-"$BIN/counter_gpu_test" --gtest_output="json:$out/counter_gpu_test.json" || exit 1
+# Counters on the GPU = the emulator's = the GPU trace's, at small shapes. A
+# failure here fails the check but does not stop the tables below.
+rc=0
+"$BIN/counter_gpu_test" --gtest_output="json:$out/counter_gpu_test.json" || rc=1
 
 # The instructions the compiler chose (LDS.128, LDGSTS and its padding, guarded
 # zero stores), which the table's reasons quote.
@@ -66,11 +68,23 @@ for n in 64 4096; do
     metrics=$known
   fi
   grep "skipping" "$out/ncu_$n.stderr"
-  "$BIN/memory_vs_ncu" --counters --manifest "$out/launches_$n.json" --ncu "$out/ncu_$n.csv" "${sass[@]}" \
-    --device gpu --check-emulator-up-to 64 \
-    --ncu-version "$(tail -n 1 "$out/ncu_version.txt")" --commit "$(cat "$BIN/COMMIT" 2>/dev/null)" \
-    -o "$out/counters-vs-ncu-$n.json" --markdown "$out/counters-vs-ncu-$n.md" \
-    | tee "$out/counters-vs-ncu-$n.summary.txt" || exit 1
+  table() {
+    "$BIN/memory_vs_ncu" --counters --manifest "$out/launches_$n.json" --ncu "$out/ncu_$n.csv" "${sass[@]}" \
+      --device gpu "$@" \
+      --ncu-version "$(tail -n 1 "$out/ncu_version.txt")" --commit "$(cat "$BIN/COMMIT" 2>/dev/null)" \
+      -o "$out/counters-vs-ncu-$n.json" --markdown "$out/counters-vs-ncu-$n.md" \
+      | tee "$out/counters-vs-ncu-$n.summary.txt"
+  }
+  # At N = 64 the GPU's counters must also equal the emulator's; if they do
+  # not, the check fails, and the table is still written without that check.
+  if ((n > 64)); then
+    table || exit 1
+  elif ! table --check-emulator-up-to 64; then
+    rc=1
+    echo "memory_vs_ncu failed at N = $n; again without the emulator check"
+    table || exit 1
+  fi
 done
 
-"$BIN/record_bench" --counters-only --device gpu --json "$out/record_bench.json" || exit 1
+"$BIN/record_bench" --counters-only --device gpu --json "$out/record_bench.json" || rc=1
+exit $rc
