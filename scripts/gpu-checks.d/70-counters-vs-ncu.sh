@@ -12,8 +12,9 @@
 # .md (the tables, to commit under assets/ncu/), the raw ncu_N.csv and
 # launches_N.json, sass.txt (the plain kernels' SASS, where cuobjdump is
 # found), counter_gpu_test.json and record_bench.json.
-# On an H100 the rungs add about a minute: five more kernels per size for ncu
-# (each a few ms per replay at 4096) and for the counting build.
+# The rungs add five launches per size (an estimate, not yet measured: well
+# under a minute on an H100 at 4096, each a few ms per ncu replay and a few
+# seconds of counting); ncu_launches now computes its reference once per size.
 set -uo pipefail
 out=$RESULTS/ncu-counters
 mkdir -p "$out"
