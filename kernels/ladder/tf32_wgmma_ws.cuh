@@ -242,18 +242,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           const std::uint32_t a_dst = base + s * Cfg::kStageBytes, b_dst = a_dst + Cfg::kABytes, full = full_bar + 8 * s;
           mbar_arrive_expect_tx(full, Cfg::kStageBytes);  // whole boxes, zero-filled where out of bounds
           const int k0 = kt * BK;
+          // Boxes that start past the last row of A or column of B (small M or N,
+          // or a cluster's spare tile) start on the last one instead: every box
+          // starts inside the tensor. What they bring lands in rows of D or C that
+          // are never stored (row m of A feeds only row m of C, column n of B only
+          // column n).
+          const int a_row = CN > 1 ? row0 + int(rank) * Cfg::kASliceRows : row0;
           if constexpr (CN > 1)
-            tma_load_2d_multicast(a_dst + rank * Cfg::kASliceBytes, &a_map, full, k0, row0 + int(rank) * Cfg::kASliceRows,
-                                  kMask);
+            tma_load_2d_multicast(a_dst + rank * Cfg::kASliceBytes, &a_map, full, k0, min(a_row, M - 1), kMask);
           else
-            tma_load_2d(a_dst, &a_map, full, k0, row0);
+            tma_load_2d(a_dst, &a_map, full, k0, min(a_row, M - 1));
 #pragma unroll
           for (int j = 0; j < Cfg::kBBoxesPerSlice; ++j) {
             const int box = (CM > 1 ? int(rank) * Cfg::kBBoxesPerSlice : 0) + j;
+            const int b_col = min(col0 + box * kBoxCols, (N - 1) & ~3);  // on 16 bytes
             if constexpr (CM > 1)
-              tma_load_2d_multicast(b_dst + box * kBBoxBytes, &b_map, full, col0 + box * kBoxCols, k0, kMask);
+              tma_load_2d_multicast(b_dst + box * kBBoxBytes, &b_map, full, b_col, k0, kMask);
             else
-              tma_load_2d(b_dst + box * kBBoxBytes, &b_map, full, col0 + box * kBoxCols, k0);
+              tma_load_2d(b_dst + box * kBBoxBytes, &b_map, full, b_col, k0);
           }
         }
       }

@@ -29,26 +29,34 @@ if ldd "$BIN/tilescope" | grep -q "libcublas.*not found"; then
   dir=$(dirname "$(find /usr/local /opt /usr/lib -name 'libcublas.so.13*' 2>/dev/null | head -n 1)")
   export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
+steps=$results/tf32_ws_steps.txt
+: > "$steps"
 step() {  # NAME SECONDS CMD...: runs CMD under a time limit, output to tf32_ws_NAME.log; says how it ended
   local name=$1 limit=$2
   shift 2
   local start=$SECONDS
   timeout --kill-after=10 "$limit" "$@" > "$results/tf32_ws_$name.log" 2>&1
   local code=$?
-  ((code == 124 || code == 137)) && echo "$name: TIMED OUT after ${limit} s (a hang? see tf32_ws_$name.log)"
-  echo "$name: rc=$code, $((SECONDS - start)) s"
+  local how="rc=$code"
+  ((code == 124 || code == 137)) && how="TIMED OUT after $limit s (a hang?)"
+  printf '%-20s %-34s %4d s  (tf32_ws_%s.log)\n' "$name" "$how" $((SECONDS - start)) "$name" | tee -a "$steps"
   return $code
+}
+gtest_summary() {  # LOG: gtest's totals, the first failing tests and the first failure messages
+  grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?[,.]' "$1"
+  grep -E '^\[  FAILED  \] [^0-9]' "$1" | sed 's/, where GetParam.*//; s/ ([0-9]* ms)$//' | sort -u | head -n 8
+  grep -m 6 -E 'Failure$|Expected|Which is|GpuError|what\(\)|error:|rel_err|not written' "$1"
 }
 
 # 1. Correctness. Layout cases need no GPU; then the non-cluster variants, then the cluster ones.
 step test 150 "$BIN/tf32_wgmma_ws_test" --gtest_filter='-*cn2*:*cm2*' \
   --gtest_output=json:"$results/tf32_ws_test.json" || rc=1
-grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$results/tf32_ws_test.log" | head -n 20
+gtest_summary "$results/tf32_ws_test.log"
 step test_cluster 90 "$BIN/tf32_wgmma_ws_test" --gtest_filter='*cn2*:*cm2*' \
   --gtest_output=json:"$results/tf32_ws_test_cluster.json" || rc=1
-grep -E '^\[  (PASSED|FAILED|SKIPPED) ' "$results/tf32_ws_test_cluster.log" | head -n 20
+gtest_summary "$results/tf32_ws_test_cluster.log"
 step ladder_test 60 "$BIN/ladder_test" --gtest_filter='*tf32_wgmma_ws*:LadderRefusal.*' || rc=1
-grep -E '^\[  (PASSED|FAILED) ' "$results/tf32_ws_ladder_test.log" | head -n 10
+gtest_summary "$results/tf32_ws_ladder_test.log"
 
 # 2. Sanitizers on the shipped variant, one small ragged shape, the ring wrapping over 3 CTAs.
 for tool in memcheck racecheck; do
@@ -85,8 +93,13 @@ fi
 # 4. The variants, one process without clusters and one with (a fault or hang ends only its own).
 step tune 75 "$BIN/tf32_ws_tune" 4096x4096x4096 8192x8192x8192 --skip=cn2 --skip=cm2 || rc=1
 sed -n '/^TFLOP\/s/,$p' "$results/tf32_ws_tune.log"
-grep -E '^check .*FAIL|WRONG' "$results/tf32_ws_tune.log"
+grep -E '^check .*FAIL|WRONG|tf32_ws_tune:' "$results/tf32_ws_tune.log"
 step tune_cluster 45 "$BIN/tf32_ws_tune" 4096x4096x4096 8192x8192x8192 --only=cn2 --only=cm2 || rc=1
 sed -n '/^TFLOP\/s/,$p' "$results/tf32_ws_tune_cluster.log"
 grep -E '^check .*FAIL|WRONG|tf32_ws_tune:' "$results/tf32_ws_tune_cluster.log"
+
+# Last, for the 15 lines gpu-checks.sh shows: how each step ended, and the two target figures.
+echo "=== tf32-wgmma-ws: steps, then the targets ==="
+cat "$steps"
+grep '^target:' "$results/bench_tf32_ws_summary.txt" 2>/dev/null || echo "target: no benchmark figures (see tf32_ws_bench.log)"
 exit $rc
