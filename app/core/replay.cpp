@@ -89,6 +89,39 @@ RegisterRead register_read(const Event* const* at, const Event* const* first, co
   return r;
 }
 
+// An mma step's operand pieces: the p-th fragment access of every lane of
+// the warp, united (all lanes run the same ldmatrix or loads together).
+void fragment_tiles(const Trace& t, const BlockIteration& bi, std::uint64_t first_thread, std::uint64_t per_block,
+                    std::uint32_t tile, CellHighlight& h) {
+  const std::uint32_t group = h.step.k / h.k_per_read_group;
+  const std::uint64_t lane0 = first_thread + std::uint64_t{h.coord.warp} * 32;
+  for (std::uint64_t lane = lane0; lane < lane0 + 32 && lane < first_thread + per_block; ++lane) {
+    const ReadGroups groups = read_groups(t, lane, bi.epoch(), tile);
+    if (groups.k_per_group != h.k_per_read_group) continue;
+    const std::span<const Event* const> g = groups.group(group);
+    const Event* const* first = groups.loads.data();
+    std::size_t access = 0;
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      const RegisterRead r = register_read(first + (&g[i] - first), first, bi);
+      if ((r.fragment ? r.fragment_slot == 0 : r.access_start) && i > 0) ++access;  // b0, b1: one fragment
+      if (r.padding) continue;
+      if (access >= h.fragment_tiles.size()) h.fragment_tiles.resize(access + 1, {r.global, CellRect{~0u, 0, ~0u, 0}});
+      CellRect& c = h.fragment_tiles[access].cells;
+      h.fragment_tiles[access].global = r.global;
+      c = {std::min(c.row0, r.element.row), std::max(c.row1, r.element.row + 1), std::min(c.col0, r.element.col),
+           std::max(c.col1, r.element.col + 1)};
+    }
+  }
+  std::erase_if(h.fragment_tiles, [](const CellHighlight::FragmentTile& f) { return f.cells.empty(); });
+  // The accumulator tile: the rows of the A piece and the columns of the B
+  // piece that meet at the selected cell.
+  for (const CellHighlight::FragmentTile& a : h.fragment_tiles)
+    for (const CellHighlight::FragmentTile& b : h.fragment_tiles)
+      if (a.global == ArrayId::A && b.global == ArrayId::B && a.cells.row0 <= h.cell.row && h.cell.row < a.cells.row1 &&
+          b.cells.col0 <= h.cell.col && h.cell.col < b.cells.col1)
+        h.mma_c_tile = {a.cells.row0, a.cells.row1, b.cells.col0, b.cells.col1};
+}
+
 float add_product(float acc, float a, float b, bool fused) {
   if (fused) return std::fma(a, b, acc);
   const float product = a * b;  // rounded, as a kernel without FMA does
@@ -321,6 +354,7 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
         const Event* const* at = first + (&g[i] - first);
         h.registers_now.push_back(register_read(at, first, bi));
       }
+      if (groups.k_per_group > 1) fragment_tiles(t, bi, first_thread, per_block, T, h);
     }
   }
 

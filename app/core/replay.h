@@ -153,6 +153,16 @@ struct CellHighlight {
   // The Mac steps that share one group of reads (8 for an mma m16n8k8, whose
   // fragments serve 8 k's at once; 1 otherwise).
   std::uint32_t k_per_read_group = 1;
+  // mma.sync at this step: each fragment the warp loads together (one per
+  // register access of the lane, in its order), as the rectangle of A or B
+  // that the warp's 32 lanes hold of it (16 x 8 of A, 8 x 8 of B), and the
+  // 16 x 8 accumulator tile of C the selected cell lies in.
+  struct FragmentTile {
+    ArrayId global = ArrayId::A;
+    CellRect cells;
+  };
+  std::vector<FragmentTile> fragment_tiles;
+  CellRect mma_c_tile;
 
   // The running sum: after this step, and after each iteration.
   float partial = 0.0f;

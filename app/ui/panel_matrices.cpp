@@ -322,9 +322,15 @@ struct PanelMatrices : Panel {
             outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, opaque(palette::kCopied), 2.0f);
       // The registers the thread fills at k, one outline per shared read: a
       // float4 read of a transposed As is 4 rows of one column of A.
-      if (p == Phase::Mac && h->thread_cells.size() > 1)
+      if (p == Phase::Mac && h->thread_cells.size() > 1 && h->fragment_tiles.empty())
         for (const Access& a : register_accesses(h->registers_now))
           outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, opaque(palette::kRegisters), 2.0f);
+      // mma.sync: the warp's operand pieces (16 x 8 of A, 8 x 8 of B) this
+      // lane holds a part of, and the 16 x 8 accumulator tile of the cell.
+      if (p == Phase::Mac)
+        for (const CellHighlight::FragmentTile& f : h->fragment_tiles)
+          outline(grids_[f.global == ArrayId::A ? kGridA : kGridB], f.cells, opaque(palette::kRegisters), 2.0f);
+      if (p == Phase::Mac) outline(grids_[kGridC], h->mma_c_tile, opaque(palette::kRegisters), 2.0f);
     }
     if (hover_ && hover_->grid >= 0 && hover_->grid < 3)
       outline(grids_[hover_->grid], {hover_->row, hover_->row + 1, hover_->col, hover_->col + 1}, palette::kHoverOutline, 1.5f);

@@ -32,6 +32,41 @@ bool inside(const CellRect& outer, const CellRect& inner) {
   return inner.row0 >= outer.row0 && inner.row1 <= outer.row1 && inner.col0 >= outer.col0 && inner.col1 <= outer.col1;
 }
 
+// An mma.sync m16n8k8 step (k0: its first k): the lane's A fragment
+// registers come from rows of its warp's tile and k's k0..k0 + 7, its B
+// registers from those k's and the warp's columns; the warp's operand pieces
+// are 16 x 8 of A and 8 x 8 of B (smaller only where padding zeros stand
+// past the edges), and the cell's accumulator tile is where they meet.
+void expect_mma_fragments(const CellHighlight& h, std::uint32_t k0, bool whole_pieces) {
+  EXPECT_EQ(h.k_per_read_group, 8u);
+  ASSERT_FALSE(h.registers_now.empty());
+  for (const RegisterRead& r : h.registers_now) {
+    EXPECT_TRUE(r.fragment);
+    if (r.padding) continue;
+    const std::uint32_t k = r.global == ArrayId::A ? r.element.col : r.element.row;
+    EXPECT_TRUE(k >= k0 && k < k0 + 8) << "k " << k << " outside " << k0 << "..+8";
+    if (r.global == ArrayId::A) EXPECT_TRUE(r.element.row >= h.warp_cells.row0 && r.element.row < h.warp_cells.row1);
+    else EXPECT_TRUE(r.element.col >= h.warp_cells.col0 && r.element.col < h.warp_cells.col1);
+  }
+  ASSERT_FALSE(h.fragment_tiles.empty());
+  for (const CellHighlight::FragmentTile& f : h.fragment_tiles) {
+    const std::uint32_t rows = f.cells.row1 - f.cells.row0, cols = f.cells.col1 - f.cells.col0;
+    const std::uint32_t want_rows = f.global == ArrayId::A ? 16 : 8, want_cols = 8;
+    if (whole_pieces) {
+      EXPECT_EQ(rows, want_rows);
+      EXPECT_EQ(cols, want_cols);
+    } else {
+      EXPECT_LE(rows, want_rows);
+      EXPECT_LE(cols, want_cols);
+    }
+  }
+  if (whole_pieces) {
+    EXPECT_TRUE(h.mma_c_tile.contains(h.cell.row, h.cell.col));
+    EXPECT_EQ(h.mma_c_tile.row1 - h.mma_c_tile.row0, 16u);
+    EXPECT_EQ(h.mma_c_tile.col1 - h.mma_c_tile.col0, 8u);
+  }
+}
+
 class ReplayRung : public ::testing::TestWithParam<test::KernelCase> {
  protected:
   void SetUp() override {
@@ -83,10 +118,13 @@ TEST_P(ReplayRung, RegistersAtEachKHoldTheOuterProductsFactors) {
         for (std::uint32_t k : {0u, T / 2, T - 1}) {
           const auto h = highlight_cell(trace, *index, row, col, ReplayStep{it, Phase::Mac, k});
           ASSERT_TRUE(h);
-          ASSERT_EQ(h->k_per_read_group, 1u);
-          ASSERT_EQ(h->registers_now.size(), std::size_t(rung.shared_reads_per_k)) << row << "," << col << " it " << it;
           std::set<std::uint32_t> rows, cols;
           for (const ElementCoord& c : h->thread_cells) rows.insert(c.row), cols.insert(c.col);
+          if (h->k_per_read_group > 1) {
+            expect_mma_fragments(*h, it * T + k / 8 * 8, M % 16 == 0 && N % 8 == 0 && K % 8 == 0);
+            continue;
+          }
+          ASSERT_EQ(h->registers_now.size(), std::size_t(rung.shared_reads_per_k)) << row << "," << col << " it " << it;
           const std::uint32_t kk = it * T + k;
           std::set<std::uint32_t> a_rows, b_cols;
           for (const RegisterRead& r : h->registers_now) {
