@@ -14,6 +14,10 @@
 // records the instrumented kernel (or the emulator) at the same kernel, TILE
 // and size, counts requests, sectors, wavefronts and bank conflicts from the
 // trace, and writes both sets of numbers with a verdict and a reason per pair.
+// The ladder's rungs come with TILE 0 (fixed tiles); the table says so with
+// "-", and app/core/analysis/ncu_table.cpp explains what their 128-bit and
+// cp.async (LDGSTS) accesses make ncu count differently. A summary line per
+// counter says how many pairs agree, and how many differ with no explanation.
 // --check-emulator-up-to N also records launches up to size N on the CPU
 // emulator and fails unless its counters equal the GPU trace's.
 #include <CLI/CLI.hpp>
@@ -56,8 +60,8 @@ int main(int argc, char** argv) {
   std::string counters_from, profiled_at;
   app.add_option("--profiled-at", profiled_at, "When ncu profiled the launches (UTC, ISO 8601); default: now");
   app.add_option("--counters-from", counters_from,
-                 "Take each launch's counters from DIR/counters_<kernel>_<tile>.json (`tilescope counters --json`, "
-                 "counted earlier on the GPU that ncu profiled) instead of counting them here");
+                 "Take each launch's counters from DIR/counters_<kernel>_<tile>.json (a rung's: DIR/counters_<kernel>.json; "
+                 "`tilescope counters --json`, counted earlier on the GPU that ncu profiled) instead of counting them here");
   app.add_flag("--print-metrics", print_metrics, "Print the comma-separated ncu metrics and exit");
   app.add_option("--manifest", manifest_path, "launches.json from ncu_launches");
   app.add_option("--ncu", ncu_path, "ncu --csv --print-units base output for those launches");
@@ -132,8 +136,10 @@ int main(int argc, char** argv) {
       if (!kind) return fail("unknown kernel \"" + name + "\" in the manifest");
       ts::RecordParams p;
       p.kernel = *kind;
-      p.tile = l.at("tile").get<int>();
+      p.tile = l.at("tile").get<int>();  // 0 for a rung: its tiles are fixed
       p.m = p.n = p.k = l.at("n").get<int>();
+      const bool rung = !ts::takes_tile(*kind);
+      const std::string what = rung ? name : name + " TILE " + std::to_string(p.tile);
       p.device = device == "gpu" ? ts::DeviceChoice::Gpu : device == "cpu" ? ts::DeviceChoice::Cpu : ts::DeviceChoice::Auto;
       // ncu's launch i must be the manifest's launch i: the shapes say so.
       const ts::Dim3 grid = dim3_from(l.at("grid")), block = dim3_from(l.at("block"));
@@ -155,13 +161,16 @@ int main(int argc, char** argv) {
       ts::LaunchInfo launch;
       nlohmann::json counters;
       if (!counters_from.empty()) {
-        const std::string path = counters_from + "/counters_" + name + "_" + std::to_string(p.tile) + ".json";
+        const std::string path =
+            counters_from + "/counters_" + name + (rung ? "" : "_" + std::to_string(p.tile)) + ".json";
         std::ifstream f(path);
         if (!f) return fail("cannot open " + path);
         const nlohmann::json j = nlohmann::json::parse(f);
         const nlohmann::json& L = j.at("launch");
-        if (L.at("kernel") != name || L.at("tile") != p.tile || L.at("m") != p.m || L.at("n") != p.n || L.at("k") != p.k)
-          return fail(path + " counts another launch than the manifest's " + name + " TILE " + std::to_string(p.tile));
+        // A rung's launch carries its k-step as TILE: only a textbook kernel's TILE must match.
+        if (L.at("kernel") != name || (!rung && L.at("tile") != p.tile) || L.at("m") != p.m || L.at("n") != p.n ||
+            L.at("k") != p.k)
+          return fail(path + " counts another launch than the manifest's " + what);
         for (const ts::CounterPair& pair : ts::compared_counters())
           counters[std::string(pair.trace_key)] = j.at(std::string(pair.trace_key));
         launch.device_name = L.at("device_name").get<std::string>();
@@ -174,6 +183,10 @@ int main(int argc, char** argv) {
       row.kernel = name;
       row.tile = p.tile;
       row.n = p.n;
+      // Block tiles past the matrices' edges: guarded stores and zero-filled slots there.
+      const ts::Tiling tiling = ts::kernel_tiling(*kind, p.tile);
+      const auto cut = [](int size, std::uint32_t step) { return step != 0 && size % static_cast<int>(step) != 0; };
+      row.edges = cut(p.m, tiling.block_m) || cut(p.n, tiling.block_n) || cut(p.k, tiling.block_k);
       for (const auto& [key, value] : counters.items()) row.trace[key] = value.get<double>();
       if (p.n <= check_emulator_up_to && launch.recorded_on_gpu()) {
         ts::RecordParams cpu = p;
@@ -182,8 +195,7 @@ int main(int argc, char** argv) {
         ts::LaunchInfo emulated_launch;
         const nlohmann::json emulated = measure(cpu, emulated_launch);
         if (emulated != counters)
-          return fail(name + " TILE " + std::to_string(p.tile) + " N " + std::to_string(p.n) +
-                      ": the emulator's counters differ from the GPU trace's: " + emulated.dump() + " vs " +
+          return fail(what + " N " + std::to_string(p.n) + ": the emulator's counters differ from the GPU trace's: " + emulated.dump() + " vs " +
                       counters.dump());
       }
       row.hardware = profiled[i].metrics;
@@ -206,14 +218,17 @@ int main(int argc, char** argv) {
   if (!markdown_path.empty())
     if (std::string error = ts::try_write_file_atomically(markdown_path, ts::ncu_table_markdown(table)); !error.empty())
       return fail(error);
-  // A summary: how many pairs agree, per counter.
+  // A summary: how many pairs agree, per counter, and how many differ with no rule to say why.
   for (const ts::CounterPair& pair : ts::compared_counters()) {
-    int counts[4] = {};
+    int counts[4] = {}, unexplained = 0;
     for (const ts::NcuRow& r : table.rows)
       for (const ts::CounterComparison& c : ts::compare_row(r))
-        if (c.pair->trace_key == pair.trace_key) ++counts[static_cast<int>(c.agreement)];
-    std::printf("%-28s equal %3d  close %3d  differs %3d  missing %3d\n", std::string(pair.label).c_str(), counts[0],
-                counts[1], counts[2], counts[3]);
+        if (c.pair->trace_key == pair.trace_key) {
+          ++counts[static_cast<int>(c.agreement)];
+          unexplained += !c.explained;
+        }
+    std::printf("%-28s equal %3d  close %3d  differs %3d  missing %3d  unexplained %3d\n",
+                std::string(pair.label).c_str(), counts[0], counts[1], counts[2], counts[3], unexplained);
   }
   return 0;
 }

@@ -2,6 +2,7 @@
 //
 //   record_bench [--json FILE] [--workers N] [--sizes 64,256,512] [--counters-only] [--device gpu|cpu]
 //                [--kernel NAME] [--tile T]
+//   record_bench --rungs [--json FILE] [--workers N]
 //
 // For each recorder present (the GPU, the CPU emulator) and each scene (tiled
 // TILE 16, or --kernel at --tile, at N = 64, 256 and 512 by default), times recording + indexing end to end
@@ -20,6 +21,10 @@
 // Then the whole-launch counters (kernels/counter.h), which keep no events:
 // events per second and peak memory, on the emulator (N = 256) and the GPU
 // (N = 1024, 4096). No target: the figures are what issue 10 asks to know.
+//
+// --rungs instead: record + index of every recorded rung of the ladder at
+// 256^3 on the emulator against tiled TILE 16 at the same size, in one
+// process; target (issue 9): each within 2x of tiled's time.
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -31,6 +36,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <span>
 #include <thread>
 #include <tuple>
@@ -216,6 +222,55 @@ struct CounterFigures {
   std::uint64_t events = 0, peak_bytes = 0;
 };
 
+// Record + index of one launch on the emulator, `runs` times: the median total and the events.
+std::pair<double, std::uint64_t> record_and_index_ms(const ts::RecordParams& p, int runs) {
+  { const ts::Trace warm = ts::record(p); }
+  std::vector<double> total;
+  std::uint64_t events = 0;
+  for (int r = 0; r < runs; ++r) {
+    const auto t0 = Clock::now();
+    const ts::Trace t = ts::record(p);
+    const ts::TraceIndex index(t);
+    total.push_back(ms_since(t0));
+    events = t.events.size();
+  }
+  return {median(total), events};
+}
+
+// Each rung against tiled TILE 16 at 256^3 on the emulator; false if one misses 2x.
+bool compare_rungs(unsigned workers, nlohmann::json& out) {
+  constexpr int kSize = 256, kRuns = 5;
+  constexpr double kMostTimesTiled = 2.0;
+  ts::RecordParams p = benchmark_launch(ts::DeviceChoice::Cpu, kSize, workers);
+  p.kernel = ts::KernelKind::Tiled;  // the baseline, whatever --kernel says
+  p.tile = 16;
+  const auto [tiled_ms, tiled_events] = record_and_index_ms(p, kRuns);
+  std::printf("record + index on the emulator (%u workers), %d^3, median of %d:\n%-14s %12s %10s %9s  %s\n", workers,
+              kSize, kRuns, "kernel", "events", "ms", "x tiled", "verdict");
+  std::printf("%-14s %12llu %10.1f %9s\n", "tiled TILE 16", static_cast<unsigned long long>(tiled_events), tiled_ms, "1.00");
+  out["rungs"] = {{"size", kSize}, {"runs", kRuns}, {"tiled_t16_ms", tiled_ms}, {"tiled_t16_events", tiled_events},
+                  {"rows", nlohmann::json::array()}};
+  bool all_met = true;
+  for (const ts::KernelKind kind : ts::kRungKernels) {
+    const std::string name(ts::kernel_info(kind).name);
+    if (const std::string refusal = ts::size_refusal(kind, kSize, kSize, kSize); !refusal.empty()) {
+      std::printf("%-14s skipped: %s\n", name.c_str(), refusal.c_str());
+      continue;
+    }
+    p.kernel = kind;
+    p.tile = 0;
+    const auto [ms, events] = record_and_index_ms(p, kRuns);
+    const double ratio = ms / tiled_ms;
+    const bool met = ratio <= kMostTimesTiled;
+    all_met = all_met && met;
+    std::printf("%-14s %12llu %10.1f %9.2f  %s\n", name.c_str(), static_cast<unsigned long long>(events), ms, ratio,
+                met ? "met" : "MISSED");
+    out["rungs"]["rows"].push_back({{"kernel", name}, {"events", events}, {"record_index_ms_median", ms},
+                                    {"times_tiled", ratio}, {"met", met}});
+  }
+  return all_met;
+}
+
 CounterFigures measure_counters(ts::DeviceChoice device, int n, int runs, unsigned workers) {
   const ts::RecordParams p = benchmark_launch(device, n, workers);
   CounterFigures f;
@@ -236,7 +291,7 @@ int main(int argc, char** argv) {
   std::string json_path;
   unsigned workers = 2;  // the emulator's target is stated for 2 cores
   std::vector<int> sizes = {64, 256, 512};
-  bool counters_only = false;
+  bool counters_only = false, rungs = false;
   std::string device = "auto";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -244,6 +299,7 @@ int main(int argc, char** argv) {
     else if (a == "--workers" && i + 1 < argc) workers = static_cast<unsigned>(std::stoul(argv[++i]));
     else if (a == "--sizes" && i + 1 < argc) sizes = parse_sizes(argv[++i]);
     else if (a == "--counters-only") counters_only = true;
+    else if (a == "--rungs") rungs = true;
     else if (a == "--device" && i + 1 < argc) device = argv[++i];
     else if (a == "--tile" && i + 1 < argc) g_tile = std::stoi(argv[++i]);
     else if (a == "--kernel" && i + 1 < argc) {
@@ -255,7 +311,7 @@ int main(int argc, char** argv) {
       g_kernel = *kind;
     } else {
       std::fprintf(stderr, "usage: record_bench [--json FILE] [--workers N] [--sizes 64,256,512] [--counters-only] "
-                           "[--device gpu|cpu] [--kernel NAME] [--tile T]\n");
+                           "[--device gpu|cpu] [--kernel NAME] [--tile T] | --rungs [--json FILE] [--workers N]\n");
       return 2;
     }
   }
@@ -268,6 +324,18 @@ int main(int argc, char** argv) {
                         {"emulator_workers", workers},
                         {"load_average_at_start", load_average()},
                         {"rows", nlohmann::json::array()}};
+  // The figures, with the load the machine had at the end: false if they could not be written.
+  auto write_json = [&] {
+    out["load_average_at_end"] = load_average();
+    if (json_path.empty()) return true;
+    const std::string error = ts::try_write_file_atomically(json_path, out.dump(2) + "\n");
+    if (!error.empty()) std::fprintf(stderr, "record_bench: %s\n", error.c_str());
+    return error.empty();
+  };
+  if (rungs) {
+    const bool met = compare_rungs(workers, out);
+    return write_json() && met ? 0 : 1;
+  }
   struct Target {
     ts::DeviceChoice device;
     const char* name;
@@ -349,11 +417,5 @@ int main(int argc, char** argv) {
                                {"events", f.events}, {"ms_median", ms}, {"events_per_second", rate},
                                {"peak_bytes", f.peak_bytes}});
   }
-  out["load_average_at_end"] = load_average();
-  if (!json_path.empty())
-    if (const std::string error = ts::try_write_file_atomically(json_path, out.dump(2) + "\n"); !error.empty()) {
-      std::fprintf(stderr, "record_bench: %s\n", error.c_str());
-      return 1;
-    }
-  return all_met ? 0 : 1;
+  return write_json() && all_met ? 0 : 1;
 }

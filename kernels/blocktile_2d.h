@@ -4,7 +4,9 @@
 // the threads stage BM x BK of A and BK x BN of B in shared memory, then per k
 // each thread reads TM values of A into regM and TN of B into regN and adds
 // their outer product: TM + TN shared reads feed TM * TN multiply-adds.
-// Slots outside the matrices are staged as zeros: any M, N, K.
+// Slots outside the matrices are staged as zeros: any M, N, K. The zero is
+// written first: so nvcc merges the two stores into one, as in the
+// benchmark-only kernel (docs/ladder-notes.md, "plain-build parity").
 #pragma once
 #include "kernels/kernel_api.h"
 
@@ -24,13 +26,13 @@ TS_DEVICE inline void matmul_blocktile_2d(InMatrix A, InMatrix B, OutMatrix C, i
   for (int k0 = 0; k0 < K; k0 += BK) {
     TS_UNROLL for (int e = t; e < BM * BK; e += kThreads) {  // neighbouring threads: neighbouring k of a row of A
       const int r = e / BK, c = e % BK;
-      if (row0 + r < M && k0 + c < K) As[r][c] = A[(row0 + r) * K + k0 + c];  // [load]
-      else                            As[r][c] = 0.0f;
+      if (row0 + r >= M || k0 + c >= K) As[r][c] = 0.0f;  // outside A
+      else                              As[r][c] = A[(row0 + r) * K + k0 + c];  // [load]
     }
     TS_UNROLL for (int e = t; e < BK * BN; e += kThreads) {
       const int r = e / BN, c = e % BN;
-      if (k0 + r < K && col0 + c < N) Bs[r][c] = B[(k0 + r) * N + col0 + c];  // [load]
-      else                            Bs[r][c] = 0.0f;
+      if (k0 + r >= K || col0 + c >= N) Bs[r][c] = 0.0f;  // outside B
+      else                              Bs[r][c] = B[(k0 + r) * N + col0 + c];  // [load]
     }
     __syncthreads();  // [barrier] the tiles are complete
     TS_UNROLL for (int k = 0; k < BK; ++k) {

@@ -17,6 +17,7 @@ TS_DEVICE inline void matmul_tf32_tensor_core(InMatrix A, InMatrix B, OutMatrix 
   constexpr int kTilesM = WM / 16, kTilesN = WN / 8;  // a warp's mma tiles (16 x 8 cells each)
   static_assert(BM % WM == 0 && BN % WN == 0 && WM % 16 == 0 && WN % 8 == 0 && BK % 8 == 0, "tiles nest");
   static_assert(BM * BK % (4 * kThreads) == 0 && BK * BN % (4 * kThreads) == 0, "threads copy whole tiles");
+  static_assert(4 * kThreads % BK == 0 && 4 * kThreads % BN == 0, "each pass copies whole rows");
   static_assert(STAGES >= 2, "at least double buffering");
   TS_SHARED_DYNAMIC(float, As, STAGES * BM, kLda, 0);  // STAGES tiles of BM x BK, then
   TS_SHARED_DYNAMIC(float, Bs, STAGES * BK, kLdb, STAGES * BM * kLda);  // STAGES tiles of BK x BN
@@ -33,17 +34,20 @@ TS_DEVICE inline void matmul_tf32_tensor_core(InMatrix A, InMatrix B, OutMatrix 
   const int warp_row = warp / (BN / WN) * WM, warp_col = warp % (BN / WN) * WN;
 
   // k-tile `tile` into buffer `stage`: 16-byte copies, zeros past the edges.
+  // Pass i copies float4 number t + i * kThreads of the tile: thread t keeps
+  // its column and moves down by the rows a pass covers (the same addresses as
+  // counting e = t + i * kThreads, with row and column math done once).
   const auto load_tile = [&](int stage, int tile) {
     const int k0 = tile * BK;
     TS_UNROLL
     for (int i = 0; i < BM * BK / (4 * kThreads); ++i) {
-      const int e = t + i * kThreads, r = e / (BK / 4), c = e % (BK / 4) * 4;
+      const int r = t / (BK / 4) + i * (4 * kThreads / BK), c = t % (BK / 4) * 4;
       const bool in = row0 + r < M && k0 + c < K;
       cp_async16_or_zero(As[stage * BM + r][c], A[in ? (row0 + r) * K + k0 + c : 0], in);  // [load]
     }
     TS_UNROLL
     for (int i = 0; i < BK * BN / (4 * kThreads); ++i) {
-      const int e = t + i * kThreads, r = e / (BN / 4), c = e % (BN / 4) * 4;
+      const int r = t / (BN / 4) + i * (4 * kThreads / BN), c = t % (BN / 4) * 4;
       const bool in = k0 + r < K && col0 + c < N;
       cp_async16_or_zero(Bs[stage * BK + r][c], B[in ? (k0 + r) * N + col0 + c : 0], in);  // [load]
     }

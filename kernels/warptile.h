@@ -7,6 +7,9 @@
 // block -> warp -> thread hierarchy mirrors the GPU's. Tiles are staged with
 // float4 loads, A transposed and padded by 4 words a row (the transposed
 // stores conflict 2-way, not 4-way). One buffer: loads and math take turns.
+// The fragments are double-buffered in registers: k + 1's are read from
+// shared memory while k's multiply-adds issue, as in the benchmark-only kernel
+// this rung replaced (docs/ladder-notes.md, "plain-build parity").
 // K and N must be multiples of 4; any M.
 #pragma once
 #include "kernels/kernel_api.h"
@@ -27,29 +30,34 @@ TS_DEVICE inline void matmul_warptile(InMatrix A, InMatrix B, OutMatrix C, int M
   const int laneRow = lane / kLanesN * 4, laneCol = lane % kLanesN * 4;    // the lane's first piece in it
   const float4 zero = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
   float threadResults[TM][TN] = {};
-  float regM[TM], regN[TN];
+  float regM[2][TM], regN[2][TN];  // k's fragments and k + 1's
+  // The lane's pieces of A, then of B, at k, read as float4.
+  const auto load_fragments = [&](int k, float (&m)[TM], float (&n)[TN]) {
+    TS_UNROLL for (int p = 0; p < TM / 4; ++p) {  // [mac] registers from shared
+      const float4 m4 = load4(As[k][warpRow + p * kLanesM * 4 + laneRow]);
+      m[4 * p + 0] = m4.x, m[4 * p + 1] = m4.y, m[4 * p + 2] = m4.z, m[4 * p + 3] = m4.w;
+    }
+    TS_UNROLL for (int p = 0; p < TN / 4; ++p) {
+      const float4 n4 = load4(Bs[k][warpCol + p * kLanesN * 4 + laneCol]);
+      n[4 * p + 0] = n4.x, n[4 * p + 1] = n4.y, n[4 * p + 2] = n4.z, n[4 * p + 3] = n4.w;
+    }
+  };
   for (int k0 = 0; k0 < K; k0 += BK) {
-    TS_UNROLL for (int e = threadIdx.x; e < BM * BK / 4; e += kThreads) {
-      const int r = e / (BK / 4), c = e % (BK / 4) * 4;
+    TS_UNROLL for (int i = 0; i < BM * BK / (4 * kThreads); ++i) {
+      const int e = threadIdx.x + i * kThreads, r = e / (BK / 4), c = e % (BK / 4) * 4;
       const float4 a = row0 + r < M && k0 + c < K ? load4(A[(row0 + r) * K + k0 + c]) : zero;  // [load]
       As[c + 0][r] = a.x, As[c + 1][r] = a.y, As[c + 2][r] = a.z, As[c + 3][r] = a.w;
     }
-    TS_UNROLL for (int e = threadIdx.x; e < BK * BN / 4; e += kThreads) {
-      const int r = e / (BN / 4), c = e % (BN / 4) * 4;
+    TS_UNROLL for (int i = 0; i < BK * BN / (4 * kThreads); ++i) {
+      const int e = threadIdx.x + i * kThreads, r = e / (BN / 4), c = e % (BN / 4) * 4;
       store4(Bs[r][c], k0 + r < K && col0 + c < N ? load4(B[(k0 + r) * N + col0 + c]) : zero);  // [load]
     }
     __syncthreads();  // [barrier] the tiles are complete
+    load_fragments(0, regM[0], regN[0]);
     TS_UNROLL for (int k = 0; k < BK; ++k) {
-      TS_UNROLL for (int p = 0; p < TM / 4; ++p) {  // [mac] the lane's pieces of A, then of B, as float4
-        const float4 m4 = load4(As[k][warpRow + p * kLanesM * 4 + laneRow]);
-        regM[4 * p + 0] = m4.x, regM[4 * p + 1] = m4.y, regM[4 * p + 2] = m4.z, regM[4 * p + 3] = m4.w;
-      }
-      TS_UNROLL for (int p = 0; p < TN / 4; ++p) {
-        const float4 n4 = load4(Bs[k][warpCol + p * kLanesN * 4 + laneCol]);
-        regN[4 * p + 0] = n4.x, regN[4 * p + 1] = n4.y, regN[4 * p + 2] = n4.z, regN[4 * p + 3] = n4.w;
-      }
+      if (k + 1 < BK) load_fragments(k + 1, regM[(k + 1) % 2], regN[(k + 1) % 2]);  // while k's FMAs issue
       TS_UNROLL for (int i = 0; i < TM; ++i)
-        TS_UNROLL for (int j = 0; j < TN; ++j) threadResults[i][j] += regM[i] * regN[j];  // the outer product
+        TS_UNROLL for (int j = 0; j < TN; ++j) threadResults[i][j] += regM[k % 2][i] * regN[k % 2][j];  // the outer product
     }
     __syncthreads();  // [barrier] everyone is done reading before the next load
   }

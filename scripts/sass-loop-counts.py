@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """sass-loop-counts.py FILE... [--match SUBSTRING...] — per kernel: the
 instructions of its main loop (the backward branch whose body holds the most
-FFMA) by opcode class, and of the whole kernel. FILE is a CUDA object or
+FFMA and HMMA) by opcode class, and of the whole kernel. FILE is a CUDA object or
 executable (its sm_90 SASS, through cuobjdump -sass: no GPU needed, but the
 toolkit's cuobjdump) or a .ptx file (PTX classes named after the SASS they
 become: fma.rn.f32 as FFMA, ld.shared.v4 as LDS.128, ...). Used to compare a
@@ -14,8 +14,8 @@ import sys
 
 CUOBJDUMP = shutil.which("cuobjdump") or "/usr/local/cuda/bin/cuobjdump"
 
-CLASSES = ["FFMA", "LDS.128", "LDS.64", "LDS", "LDG.E.128", "LDG.E", "STS.128", "STS", "STG.E.128", "STG.E",
-           "LDGSTS", "BAR", "total"]
+CLASSES = ["FFMA", "HMMA", "LDSM", "LDS.128", "LDS.64", "LDS", "LDG.E.128", "LDG.E", "STS.128", "STS", "STG.E.128",
+           "STG.E", "LDGSTS", "BAR", "total"]
 
 
 def classify(op):
@@ -30,7 +30,7 @@ def classify(op):
         return "STS.128" if wide else "STS"
     if base == "STG":
         return "STG.E.128" if wide else "STG.E"
-    if base in ("FFMA", "LDGSTS", "BAR"):
+    if base in ("FFMA", "HMMA", "LDSM", "LDGSTS", "BAR"):
         return base
     return None
 
@@ -62,6 +62,10 @@ def classify_ptx(op):
     base, wide = parts[0], "v4" in parts
     if op.startswith("fma.rn.f32"):
         return "FFMA"
+    if op.startswith("mma.sync"):
+        return "HMMA"
+    if op.startswith("ldmatrix"):
+        return "LDSM"
     if base == "ld" and "shared" in parts:
         return "LDS.128" if wide else ("LDS.64" if "v2" in parts else "LDS")
     if base == "ld" and "global" in parts:
@@ -70,7 +74,7 @@ def classify_ptx(op):
         return "STS.128" if wide else "STS"
     if base == "st" and "global" in parts:
         return "STG.E.128" if wide else "STG.E"
-    if op.startswith("cp.async.c"):  # cp.async.ca / .cg, not commit_group or wait_group
+    if op.startswith(("cp.async.ca.", "cp.async.cg.")):  # the copies, not commit_group or wait_group
         return "LDGSTS"
     if op.startswith("bar.sync") or op.startswith("barrier.sync"):
         return "BAR"
@@ -125,12 +129,16 @@ def sass_counts(instrs):
 
 
 def main_loop(instrs):
+    def math(part):
+        c = counts(part)
+        return c["FFMA"] + c["HMMA"]
+
     best = []
     for x in instrs:
         addr, op, target = x[0], x[1], x[2]
         if op.startswith("BRA") and target is not None and target < addr:
             loop = [y for y in instrs if target <= y[0] <= addr]
-            if counts(loop)["FFMA"] > counts(best)["FFMA"]:
+            if math(loop) > math(best):
                 best = loop
     return best
 

@@ -1,6 +1,7 @@
 // replay.cpp — the timeline and the per-step highlights, from the events.
 #include "app/core/replay.h"
 
+#include "app/core/block_iteration.h"
 #include "app/core/display_text.h"
 
 #include <algorithm>
@@ -11,36 +12,114 @@
 namespace ts {
 namespace {
 
-// A thread's events of one iteration: program order keeps `iter` ascending.
-std::span<const Event> events_of_iteration(const Trace& t, std::uint64_t thread, std::uint32_t iteration) {
-  const std::span<const Event> all = t.thread_events(thread);
-  const auto lo = std::partition_point(all.begin(), all.end(), [&](const Event& e) { return e.iter < iteration; });
-  const auto hi = std::partition_point(lo, all.end(), [&](const Event& e) { return e.iter <= iteration; });
-  return all.subspan(static_cast<std::size_t>(lo - all.begin()), static_cast<std::size_t>(hi - lo));
+// Cells as rectangles: runs of columns row by row, each merged with the
+// same run in the rows below it.
+std::vector<CellRect> pieces_of(std::vector<ElementCoord> cells) {
+  std::sort(cells.begin(), cells.end(), [](const ElementCoord& a, const ElementCoord& b) {
+    return a.row != b.row ? a.row < b.row : a.col < b.col;
+  });
+  cells.erase(std::unique(cells.begin(), cells.end()), cells.end());
+  std::vector<CellRect> runs;
+  for (std::size_t i = 0; i < cells.size();) {
+    std::size_t j = i + 1;
+    while (j < cells.size() && cells[j].row == cells[i].row && cells[j].col == cells[j - 1].col + 1) ++j;
+    runs.push_back({cells[i].row, cells[i].row + 1, cells[i].col, cells[j - 1].col + 1});
+    i = j;
+  }
+  std::vector<CellRect> out;
+  for (const CellRect& r : runs) {
+    auto below = std::find_if(out.begin(), out.end(), [&](const CellRect& o) {
+      return o.row1 == r.row0 && o.col0 == r.col0 && o.col1 == r.col1;
+    });
+    if (below != out.end()) below->row1 = r.row1;
+    else out.push_back(r);
+  }
+  return out;
 }
 
-// The shared stores of the Load phase of one iteration, with the global load
-// each one copied (the event just before it in program order).
-template <class Visit>
-void for_each_copied_word(const Trace& t, std::uint64_t thread, std::uint32_t iteration, Visit&& visit) {
-  const std::uint32_t bpi = t.launch.iteration_rule.barriers_per_iteration;
-  if (bpi == 0) return;
-  const std::span<const Event> ev = events_of_iteration(t, thread, iteration);
-  for (std::size_t i = 0; i < ev.size(); ++i) {
-    const Event& e = ev[i];
-    if (e.space() != Space::Shared || e.op() != Op::Store || e.epoch != iteration * bpi) continue;
-    CopiedWord w;
-    w.shared = e.array_id();
-    w.slot = e.index;
-    w.value = e.value;
-    w.padding = e.is_padding();
-    w.global = w.shared == ArrayId::As ? ArrayId::A : ArrayId::B;
-    if (!w.padding && i > 0 && ev[i - 1].is_global_load()) {
-      w.global = ev[i - 1].array_id();
-      w.element = t.element(w.global, ev[i - 1].index);
-    }
-    visit(w);
+// A thread's shared reads of one iteration's multiply-accumulate phase, in
+// groups: one per k (TILE groups), or, for mma fragments, one per 8 k's.
+struct ReadGroups {
+  std::vector<const Event*> loads;
+  std::size_t groups = 0;
+  std::uint32_t k_per_group = 1;
+  std::span<const Event* const> group(std::size_t g) const {
+    const std::size_t n = groups ? loads.size() / groups : 0;
+    return g < groups ? std::span<const Event* const>(loads).subspan(g * n, n) : std::span<const Event* const>();
   }
+};
+
+ReadGroups read_groups(const Trace& t, std::uint64_t thread, std::uint32_t epoch, std::uint32_t tile) {
+  ReadGroups r;
+  bool fragments = true;
+  for (const Event& e : events_in_epochs(t, thread, epoch, epoch))
+    if (e.space() == Space::Shared && e.op() == Op::Load) {
+      r.loads.push_back(&e);
+      fragments = fragments && e.is_fragment();
+    }
+  if (r.loads.empty()) return r;
+  if (fragments && tile % 8 == 0 && r.loads.size() % (tile / 8) == 0) {
+    r.groups = tile / 8;
+    r.k_per_group = 8;
+  } else if (r.loads.size() % tile == 0) {
+    r.groups = tile;
+  }
+  return r;
+}
+
+RegisterRead register_read(const Event* const* at, const Event* const* first, const BlockIteration& bi) {
+  const Event& e = **at;
+  RegisterRead r;
+  r.shared = e.array_id();
+  r.slot = e.index;
+  r.width = e.access_width();
+  r.fragment = e.is_fragment();
+  r.access_start = first_of_access(e, at == first ? nullptr : *(at - 1));
+  if (r.fragment) {
+    while (at != first && (*at)->continues_fragment() && (*(at - 1))->is_fragment() &&
+           (*(at - 1))->array == e.array) {
+      ++r.fragment_slot;
+      --at;
+    }
+  }
+  const SlotStore& s = bi.filled(r.shared, r.slot);
+  r.global = s.global;
+  r.element = s.source;
+  r.padding = !s.present || s.padding;
+  return r;
+}
+
+// An mma step's operand pieces: the p-th fragment access of every lane of
+// the warp, united (all lanes run the same ldmatrix or loads together).
+void fragment_tiles(const Trace& t, const BlockIteration& bi, std::uint64_t first_thread, std::uint64_t per_block,
+                    std::uint32_t tile, CellHighlight& h) {
+  const std::uint32_t group = h.step.k / h.k_per_read_group;
+  const std::uint64_t lane0 = first_thread + std::uint64_t{h.coord.warp} * 32;
+  for (std::uint64_t lane = lane0; lane < lane0 + 32 && lane < first_thread + per_block; ++lane) {
+    const ReadGroups groups = read_groups(t, lane, bi.epoch(), tile);
+    if (groups.k_per_group != h.k_per_read_group) continue;
+    const std::span<const Event* const> g = groups.group(group);
+    const Event* const* first = groups.loads.data();
+    std::size_t access = 0;
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      const RegisterRead r = register_read(first + (&g[i] - first), first, bi);
+      if ((r.fragment ? r.fragment_slot == 0 : r.access_start) && i > 0) ++access;  // b0, b1: one fragment
+      if (r.padding) continue;
+      if (access >= h.fragment_tiles.size()) h.fragment_tiles.resize(access + 1, {r.global, CellRect{~0u, 0, ~0u, 0}});
+      CellRect& c = h.fragment_tiles[access].cells;
+      h.fragment_tiles[access].global = r.global;
+      c = {std::min(c.row0, r.element.row), std::max(c.row1, r.element.row + 1), std::min(c.col0, r.element.col),
+           std::max(c.col1, r.element.col + 1)};
+    }
+  }
+  std::erase_if(h.fragment_tiles, [](const CellHighlight::FragmentTile& f) { return f.cells.empty(); });
+  // The accumulator tile: the rows of the A piece and the columns of the B
+  // piece that meet at the selected cell.
+  for (const CellHighlight::FragmentTile& a : h.fragment_tiles)
+    for (const CellHighlight::FragmentTile& b : h.fragment_tiles)
+      if (a.global == ArrayId::A && b.global == ArrayId::B && a.cells.row0 <= h.cell.row && h.cell.row < a.cells.row1 &&
+          b.cells.col0 <= h.cell.col && h.cell.col < b.cells.col1)
+        h.mma_c_tile = {a.cells.row0, a.cells.row1, b.cells.col0, b.cells.col1};
 }
 
 float add_product(float acc, float a, float b, bool fused) {
@@ -179,23 +258,29 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
   h.coord = t.thread_coord(h.thread);
   const std::uint32_t it = h.step.iteration;
 
-  // The cells this thread and its block compute: their stores of C.
+  // The cells this thread, its warp and its block compute: their stores of C.
   const std::uint64_t per_block = L.threads_per_block();
   const std::uint64_t first_thread = std::uint64_t{h.coord.block_linear} * per_block;
-  CellRect block{~0u, 0, ~0u, 0};
+  CellRect block{~0u, 0, ~0u, 0}, warp{~0u, 0, ~0u, 0};
+  auto grow = [](CellRect& r, const ElementCoord& c) {
+    r = {std::min(r.row0, c.row), std::max(r.row1, c.row + 1), std::min(r.col0, c.col), std::max(r.col1, c.col + 1)};
+  };
   for (std::uint64_t th = first_thread; th < first_thread + per_block; ++th) {
+    const bool same_warp = (th - first_thread) / 32 == h.coord.warp;
     // A thread's stores of C are its last events: read them from the end.
     const std::span<const Event> ev = t.thread_events(th);
     for (auto it = ev.rbegin(); it != ev.rend() && it->array_id() == ArrayId::C; ++it) {
       const Event& e = *it;
       if (e.op() != Op::Store) continue;
       const ElementCoord c = t.element(ArrayId::C, e.index);
-      block = {std::min(block.row0, c.row), std::max(block.row1, c.row + 1), std::min(block.col0, c.col),
-               std::max(block.col1, c.col + 1)};
+      grow(block, c);
+      if (same_warp) grow(warp, c);
       if (th == h.thread) h.thread_cells.insert(h.thread_cells.begin(), c);  // back in program order
     }
   }
   h.block_cells = block.empty() ? CellRect{} : block;
+  h.warp_cells = warp.empty() ? CellRect{} : warp;
+  h.thread_pieces = pieces_of(h.thread_cells);
 
   // Which of the thread's cells this one is, along each axis (coarsened kernels).
   std::vector<std::uint32_t> rows, cols;
@@ -213,7 +298,6 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
   if (h.step.phase != Phase::Store) {
     h.a_tile = to_rect(index.block_loads(h.coord.block_linear, it, ArrayId::A));
     h.b_tile = to_rect(index.block_loads(h.coord.block_linear, it, ArrayId::B));
-    for_each_copied_word(t, h.thread, it, [&](const CopiedWord& w) { h.copied.push_back(w); });
     const std::uint32_t k0 = it * T, k1 = std::min(K, k0 + T);
     if (k0 < k1) {
       h.a_reads = {row, row + 1, k0, k1};
@@ -223,29 +307,54 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
       h.a_now = ElementCoord{row, k0 + h.step.k};
       h.b_now = ElementCoord{k0 + h.step.k, col};
     }
-    // Shared reads of the Mac phase: TILE groups (one per k), each holding
-    // this thread's loads of As then Bs for that k; the cell's are the i-th
-    // of As and the j-th of Bs in its group.
-    if (bpi > 0) {
-      std::vector<const Event*> loads;
-      for (const Event& e : events_of_iteration(t, h.thread, it))
-        if (e.space() == Space::Shared && e.op() == Op::Load && e.epoch == it * bpi + 1) loads.push_back(&e);
-      if (!loads.empty() && loads.size() % T == 0) {
-        const std::size_t group = loads.size() / T;
-        for (std::uint32_t k = 0; k < T; ++k) {
-          std::size_t as_seen = 0, bs_seen = 0;
-          for (std::size_t g = 0; g < group; ++g) {
-            const Event& e = *loads[k * group + g];
-            if (e.array_id() == ArrayId::As && as_seen++ == cell_i) h.as_reads.push_back(e.index);
-            if (e.array_id() == ArrayId::Bs && bs_seen++ == cell_j) h.bs_reads.push_back(e.index);
-          }
+  }
+  if (h.step.phase != Phase::Store && bpi > 0) {
+    const BlockIteration bi(t, h.coord.block_linear, it);
+    // This thread's part of the tiles the iteration reads (stored in this
+    // iteration's load phase, or by a pipeline's earlier copies).
+    for (const ArrayId shared : {ArrayId::As, ArrayId::Bs})
+      for (std::uint32_t slot = 0; slot < bi.slots(shared); ++slot) {
+        const SlotStore& f = bi.filled(shared, slot);
+        if (!f.present || f.writer != h.coord.thread_in_block || !bi.read(shared, slot)) continue;
+        h.copied.push_back({shared, slot, f.global, f.source, f.padding, f.value, f.width, f.async});
+      }
+    // Shared reads of the Mac phase, in groups of one k (or of an mma's 8):
+    // each holding this thread's loads of As then Bs for that k; the cell's
+    // are the i-th of As and the j-th of Bs in its group.
+    const ReadGroups groups = read_groups(t, h.thread, bi.epoch(), T);
+    h.k_per_read_group = groups.k_per_group;
+    if (groups.groups > 0 && groups.k_per_group == 1) {
+      for (std::uint32_t k = 0; k < T; ++k) {
+        std::size_t as_seen = 0, bs_seen = 0;
+        for (const Event* e : groups.group(k)) {
+          if (e->array_id() == ArrayId::As && as_seen++ == cell_i) h.as_reads.push_back(e->index);
+          if (e->array_id() == ArrayId::Bs && bs_seen++ == cell_j) h.bs_reads.push_back(e->index);
         }
-        if (h.as_reads.size() != T || h.bs_reads.size() != T) h.as_reads.clear(), h.bs_reads.clear();
       }
-      if (h.step.phase == Phase::Mac && h.step.k < h.as_reads.size()) {
-        h.as_now = h.as_reads[h.step.k];
-        h.bs_now = h.bs_reads[h.step.k];
+      if (h.as_reads.size() != T || h.bs_reads.size() != T) h.as_reads.clear(), h.bs_reads.clear();
+    }
+    if (h.step.phase == Phase::Mac && h.step.k < h.as_reads.size()) {
+      h.as_now = h.as_reads[h.step.k];
+      h.bs_now = h.bs_reads[h.step.k];
+    }
+    const Event* const* first = groups.loads.data();
+    for (std::size_t i = 0; i < groups.loads.size(); ++i) {
+      const RegisterRead r = register_read(first + i, first, bi);
+      if (!r.padding) (r.global == ArrayId::A ? h.a_thread_reads : h.b_thread_reads).push_back(r.element);
+    }
+    for (std::vector<ElementCoord>* v : {&h.a_thread_reads, &h.b_thread_reads}) {
+      std::sort(v->begin(), v->end(), [](const ElementCoord& a, const ElementCoord& b) {
+        return a.row != b.row ? a.row < b.row : a.col < b.col;
+      });
+      v->erase(std::unique(v->begin(), v->end()), v->end());
+    }
+    if (h.step.phase == Phase::Mac && groups.groups > 0) {
+      const std::span<const Event* const> g = groups.group(h.step.k / groups.k_per_group);
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        const Event* const* at = first + (&g[i] - first);
+        h.registers_now.push_back(register_read(at, first, bi));
       }
+      if (groups.k_per_group > 1) fragment_tiles(t, bi, first_thread, per_block, T, h);
     }
   }
 
@@ -295,6 +404,7 @@ std::vector<SharedTileContents> shared_contents(const Trace& t, std::uint32_t bl
   std::vector<SharedTileContents> out;
   const LaunchInfo& L = t.launch;
   if (L.iteration_rule.barriers_per_iteration == 0 || block >= L.grid.count()) return out;
+  const BlockIteration bi(t, block, iteration);
   for (ArrayId id : {ArrayId::As, ArrayId::Bs}) {
     const ArrayLayout& l = L.arrays[static_cast<int>(id)];
     if (!l.present) continue;
@@ -302,23 +412,34 @@ std::vector<SharedTileContents> shared_contents(const Trace& t, std::uint32_t bl
     tile.id = id;
     tile.rows = l.rows;
     tile.cols = l.ld;
+    tile.stages = L.tiling.stages > 1 && l.rows % L.tiling.stages == 0 ? L.tiling.stages : 1;
+    tile.stage_read.assign(tile.stages, false);
+    tile.stage_filling.assign(tile.stages, false);
     tile.words.resize(std::size_t{l.rows} * l.ld);
-    for (std::uint32_t s = 0; s < tile.words.size(); ++s) tile.words[s].bank = bank_of(L, id, s);
-    out.push_back(std::move(tile));
-  }
-  const std::uint64_t per_block = L.threads_per_block();
-  for (std::uint64_t i = 0; i < per_block; ++i) {
-    for_each_copied_word(t, std::uint64_t{block} * per_block + i, iteration, [&](const CopiedWord& w) {
-      for (SharedTileContents& tile : out) {
-        if (tile.id != w.shared || w.slot >= tile.words.size()) continue;
-        SharedWord& word = tile.words[w.slot];
-        word.value = w.value;
-        word.written = true;
-        word.padding = w.padding;
-        word.source = w.element;
-        word.writer = static_cast<std::uint32_t>(i);
+    const std::uint32_t rows_per_stage = l.rows / tile.stages;
+    for (std::uint32_t s = 0; s < tile.words.size(); ++s) {
+      SharedWord& word = tile.words[s];
+      word.bank = bank_of(L, id, s);
+      const SlotStore& f = bi.filled(id, s);
+      word.written = f.present;
+      word.value = f.value;
+      word.padding = f.padding;
+      word.async = f.async;
+      word.source = f.source;
+      word.writer = f.writer;
+      word.read = bi.read(id, s);
+      const SlotStore& next = bi.in_flight(id, s);
+      word.in_flight = next.present;
+      word.in_flight_padding = next.padding;
+      word.in_flight_value = next.value;
+      word.in_flight_source = next.source;
+      const std::uint32_t stage = s / l.ld / rows_per_stage;
+      if (stage < tile.stages) {
+        if (word.read) tile.stage_read[stage] = true;
+        if (word.in_flight) tile.stage_filling[stage] = true;
       }
-    });
+    }
+    out.push_back(std::move(tile));
   }
   return out;
 }

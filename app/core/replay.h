@@ -97,6 +97,25 @@ struct CopiedWord {
   ElementCoord element{};  // valid unless padding
   bool padding = false;
   float value = 0.0f;
+  Width width = Width::B4;  // of the shared store: a float4 copy's four words come in order
+  bool async = false;       // a cp.async copy (no register in between)
+};
+
+// One value a thread reads from shared memory into a register in a
+// multiply-accumulate step: its slot, the element of A or B the slot holds
+// then (unless a padding zero), and the access it belongs to (a float4 read
+// is four of these, the first with access_start; an mma fragment register
+// has its fragment slot: a0..a3, b0..b1).
+struct RegisterRead {
+  ArrayId shared = ArrayId::As;
+  std::uint32_t slot = 0;
+  ArrayId global = ArrayId::A;
+  ElementCoord element{};
+  bool padding = false;
+  Width width = Width::B4;
+  bool access_start = true;
+  bool fragment = false;
+  std::uint32_t fragment_slot = 0;
 };
 
 // Everything the app highlights for one selected cell of C at one step.
@@ -106,7 +125,11 @@ struct CellHighlight {
   std::uint64_t thread = 0;  // the thread that computes the cell (and stores it)
   ThreadCoord coord{};
   CellRect block_cells;  // the cells of C the block computes (clipped to C)
-  std::vector<ElementCoord> thread_cells;  // the cells this thread computes (1, or 2 x 2)
+  CellRect warp_cells;   // the cells of C the thread's warp computes (their bounding box)
+  std::vector<ElementCoord> thread_cells;  // the cells this thread computes (1, 2 x 2, a TM x TN register tile)
+  // The same cells as rectangles, each as large as it can be: one TM x TN
+  // patch (blocktile-2d), or warptile's 4 x 4 pieces spread over the warp tile.
+  std::vector<CellRect> thread_pieces;
 
   // The tiles the block loads from global memory in this iteration (empty in
   // the Store step). For the naive kernels: what the block reads directly.
@@ -124,6 +147,27 @@ struct CellHighlight {
   // k order, and the two read at k. Empty for the naive kernels.
   std::vector<std::uint32_t> as_reads, bs_reads;
   std::optional<std::uint32_t> as_now, bs_now;
+
+  // Register tiling: everything the thread reads from shared memory into
+  // registers at this step (Mac; regM and regN, or its mma fragments), in
+  // program order: the outer product of these values updates all of
+  // thread_cells. And, over the whole iteration, the elements of A and of B
+  // the thread's reads cover (its slab of each tile), without repeats.
+  std::vector<RegisterRead> registers_now;
+  std::vector<ElementCoord> a_thread_reads, b_thread_reads;
+  // The Mac steps that share one group of reads (8 for an mma m16n8k8, whose
+  // fragments serve 8 k's at once; 1 otherwise).
+  std::uint32_t k_per_read_group = 1;
+  // mma.sync at this step: each fragment the warp loads together (one per
+  // register access of the lane, in its order), as the rectangle of A or B
+  // that the warp's 32 lanes hold of it (16 x 8 of A, 8 x 8 of B), and the
+  // 16 x 8 accumulator tile of C the selected cell lies in.
+  struct FragmentTile {
+    ArrayId global = ArrayId::A;
+    CellRect cells;
+  };
+  std::vector<FragmentTile> fragment_tiles;
+  CellRect mma_c_tile;
 
   // The running sum: after this step, and after each iteration.
   float partial = 0.0f;
@@ -145,18 +189,31 @@ std::optional<CellHighlight> highlight_cell(const Trace& trace, const TraceIndex
 
 // The shared tiles of one block in one iteration: every word with its value,
 // where it came from, the thread that wrote it, and its bank.
+// What the iteration's reads find in each word (block_iteration.h): the
+// latest store before them. A pipeline's other buffers hold an older tile
+// (not read now) and receive the next ones while this one is read (in flight).
 struct SharedWord {
   float value = 0.0f;
-  bool written = false;  // some thread stored it in this iteration
+  bool written = false;  // some thread stored it before this iteration's reads
   bool padding = false;
+  bool read = false;     // the block reads it in this iteration
+  bool async = false;    // stored by cp.async
   ElementCoord source{};  // the element of A or B (unless padding)
   std::uint32_t writer = 0;  // thread inside the block, x-fastest
   std::uint32_t bank = 0;    // 4-byte banks, 32 of them
+  // A store issued while this iteration reads (a pipeline's next k-tile).
+  bool in_flight = false;
+  bool in_flight_padding = false;
+  float in_flight_value = 0.0f;
+  ElementCoord in_flight_source{};
 };
 struct SharedTileContents {
   ArrayId id = ArrayId::As;
   std::uint32_t rows = 0, cols = 0;  // cols include padding words
+  std::uint32_t stages = 1;          // buffers, each rows / stages rows
   std::vector<SharedWord> words;     // rows * cols, row-major
+  // Per buffer: read in this iteration, receiving copies in flight.
+  std::vector<bool> stage_read, stage_filling;
 };
 inline constexpr std::uint32_t kSharedBanks = 32;
 std::uint32_t bank_of(const LaunchInfo& launch, ArrayId shared, std::uint32_t slot);

@@ -174,6 +174,11 @@ void validate_trace(const Trace& t, std::uint64_t file_bytes, std::uint64_t max_
     if (x.array >= kArrayCount || x.index >= limit[x.array] || x.iter > iterations || !padding_ok)
       invalid("event " + num(i) + " is malformed");
   }
+  // T4: a thread passes barriers, never un-passes them (the replay finds an
+  // iteration's events by epoch).
+  for (std::size_t th = 0; th + 1 < off.size(); ++th)
+    for (std::uint64_t i = off[th] + 1; i < off[th + 1]; ++i)
+      if (e[i].epoch < e[i - 1].epoch) invalid("thread " + num(th) + "'s barrier count goes backwards at event " + num(i));
 }
 
 }  // namespace ts

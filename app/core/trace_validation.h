@@ -41,6 +41,7 @@
 //   T3 source lines are absent or one per event (any value: a line number).
 //   T2 every event names a present array and an element inside it, an
 //      iteration <= iterations, and the padding flag only on shared stores.
+//   T4 a thread's barrier epochs never decrease along its events.
 #pragma once
 
 #include <cstdint>
@@ -66,7 +67,7 @@ void validate_launch(const LaunchInfo& launch);
 // real size, before any section is allocated.
 void validate_sections(const LaunchInfo& launch, const SectionCounts& counts, std::uint64_t file_bytes,
                        std::uint64_t max_expansion = 1);
-// Everything above, then T1-T2 over the offsets and every event. The entry
+// Everything above, then T1-T4 over the offsets and every event. The entry
 // point for every loader (a compressed format passes its codec's largest
 // expansion ratio).
 void validate_trace(const Trace& trace, std::uint64_t file_bytes, std::uint64_t max_expansion = 1);

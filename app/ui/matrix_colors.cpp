@@ -147,9 +147,16 @@ MatrixBoxes paint_highlights(const MatrixColorInput& in, MatrixColors& out) {
       if (!w.padding) (w.global == ArrayId::A ? a : b).cell(w.element, palette::kCopied);
     return boxes;
   }
-  // Multiply-accumulate: the row of A and column of B the cell consumes, the pair at k.
+  // Multiply-accumulate. A thread with a register tile: its slab of each
+  // tile, then the row of A and column of B the cell consumes, the values in
+  // registers at k (the outer product's factors), the cell's pair at k.
+  for (const ElementCoord& e : h->a_thread_reads) a.cell(e, palette::kThreadReads);
+  for (const ElementCoord& e : h->b_thread_reads) b.cell(e, palette::kThreadReads);
   a.rect(h->a_reads, palette::kReads);
   b.rect(h->b_reads, palette::kReads);
+  if (h->thread_cells.size() > 1)
+    for (const RegisterRead& r : h->registers_now)
+      if (!r.padding) (r.global == ArrayId::A ? a : b).cell(r.element, palette::kRegisters);
   if (h->a_now) a.cell(*h->a_now, palette::kNow);
   if (h->b_now) b.cell(*h->b_now, palette::kNow);
   return boxes;

@@ -27,6 +27,13 @@ inline constexpr Rgba8 kBlockTile{40, 130, 80, 160};
 inline constexpr Rgba8 kCopied{130, 235, 120, 220};
 inline constexpr Rgba8 kReads{190, 160, 40, 200};
 inline constexpr Rgba8 kNow{255, 236, 60, 255};
+// Register tiling: every element of A and B the thread reads into registers
+// in this iteration (its slab of each tile), and the ones it holds at k: the
+// factors of the outer product that updates all of its cells.
+inline constexpr Rgba8 kThreadReads{120, 100, 45, 190};
+inline constexpr Rgba8 kRegisters{70, 215, 225, 240};
+// A pipeline's copies in flight: words a cp.async is filling for a later k-tile.
+inline constexpr Rgba8 kInFlight{80, 120, 200, 200};
 // 'All blocks': tiles loaded this iteration, shaded by how many blocks load them.
 inline constexpr Rgba8 kAllBlocksFew{60, 60, 130, 100}, kAllBlocksMany{150, 110, 255, 100};
 // Colour by value: negative, zero, positive.
@@ -34,6 +41,8 @@ inline constexpr Rgba8 kNegative{60, 110, 230, kPlain}, kZero{235, 235, 235, kPl
 // Outlines drawn over the grids.
 inline constexpr Rgba8 kBlockOutline{120, 180, 255};
 inline constexpr Rgba8 kSelectionOutline{255, 255, 255};
+inline constexpr Rgba8 kWarpOutline{225, 110, 255};
+inline constexpr Rgba8 kThreadOutline{255, 170, 60};
 inline constexpr Rgba8 kHoverOutline{255, 255, 255, 150};
 
 inline constexpr Rgba8 mix(Rgba8 a, Rgba8 b, float t) {

@@ -40,18 +40,24 @@ struct PanelInspector : Panel {
     switch (s.phase) {
       case Phase::Load:
       case Phase::Barrier: {
+        const bool pipelined = t.launch.iteration_rule.global_by_k != 0;
         ImGui::TextWrapped(s.phase == Phase::Load
-                               ? "Iteration t = %u: the block copies a tile of A and a tile of B into "
-                                 "shared memory, one element of each per thread. This thread copies:"
+                               ? (pipelined ? "Iteration t = %u: the tiles of A and B it reads were copied into shared "
+                                              "memory by cp.async, issued ahead of time (while an earlier tile was "
+                                              "read). This thread's part:"
+                                            : "Iteration t = %u: the block copies a tile of A and a tile of B into "
+                                              "shared memory, each thread its part. This thread copies:")
                                : "Iteration t = %u: __syncthreads(): every thread waits until both "
                                  "tiles are complete. This thread copied:",
                            s.iteration);
         for (const CopiedWord& w : h.copied) {
+          const char* how = w.async ? (w.width == Width::B16 ? "  (cp.async, 16 B)" : "  (cp.async)")
+                                    : (w.width == Width::B16 ? "  (float4)" : "");
           if (w.padding)
-            ImGui::BulletText("%s slot %u <- 0 (outside the matrices: padding)", array_name(w.shared), w.slot);
+            ImGui::BulletText("%s slot %u <- 0 (outside the matrices: padding)%s", array_name(w.shared), w.slot, how);
           else
-            ImGui::BulletText("%s[%u][%u] = %g -> %s slot %u", array_name(w.global), w.element.row, w.element.col,
-                              w.value, array_name(w.shared), w.slot);
+            ImGui::BulletText("%s[%u][%u] = %g -> %s slot %u%s", array_name(w.global), w.element.row, w.element.col,
+                              w.value, array_name(w.shared), w.slot, how);
         }
         break;
       }
@@ -69,6 +75,7 @@ struct PanelInspector : Panel {
         } else {
           ImGui::TextWrapped("k is past K: the tile's padded zeros add nothing (acc = %g).", h.partial);
         }
+        register_step(h);
         break;
       }
       case Phase::Sync:
@@ -135,6 +142,33 @@ struct PanelInspector : Panel {
       ImGui::TextWrapped("recomputed sum differs in the last bits (FMA contraction)");
       ImGui::PopStyleColor();
     }
+  }
+
+  // A thread with a register tile: what it moves from shared memory into
+  // registers at this k, and the outer product those values feed.
+  static void register_step(const CellHighlight& h) {
+    if (h.thread_cells.size() < 2 || h.registers_now.empty()) return;
+    std::size_t as = 0, bs = 0, accesses = 0, vectors = 0, fragments = 0;
+    for (const RegisterRead& r : h.registers_now) {
+      (r.shared == ArrayId::As ? as : bs) += 1;
+      fragments += r.fragment;
+      if (r.access_start) ++accesses, vectors += r.width != Width::B4;
+    }
+    ImGui::Spacing();
+    if (fragments > 0) {
+      ImGui::TextWrapped("Its warp multiplies with mma.sync m16n8k8 for k = %u..%u: this lane loads %zu A fragment "
+                         "registers and %zu B fragment registers from shared memory (%zu accesses), part of the 16x8 "
+                         "and 8x8 operands the warp's 32 lanes hold together; its 4 accumulators per mma are cells "
+                         "of its %zu.",
+                         h.step.k / h.k_per_read_group * h.k_per_read_group,
+                         h.step.k / h.k_per_read_group * h.k_per_read_group + h.k_per_read_group - 1, as, bs, accesses,
+                         h.thread_cells.size());
+      return;
+    }
+    ImGui::TextWrapped("Its thread keeps %zu cells of C in registers. At this k it reads %zu values of As and %zu of Bs "
+                       "into registers (%zu shared reads, %zu of them vector) and adds their outer product: %zu "
+                       "multiply-adds from %zu shared values.",
+                       h.thread_cells.size(), as, bs, accesses, vectors, as * bs, as + bs);
   }
 
   std::uint32_t scrolled_to_ = ~0u;  // the iteration the running-sum table was last scrolled to

@@ -50,6 +50,47 @@ void legend_item(render::Rgba8 color, const char* text) {
   ImGui::SameLine(0, 14);
 }
 
+// One access's elements of A or B, as the rectangle around them.
+struct Access {
+  ArrayId global = ArrayId::A;
+  CellRect cells;
+  std::uint32_t elements = 0;
+};
+
+void add_to(std::vector<Access>& out, bool starts, ArrayId global, const ElementCoord& e) {
+  if (starts || out.empty() || out.back().global != global) out.push_back({global, {e.row, e.row + 1, e.col, e.col + 1}, 0});
+  CellRect& r = out.back().cells;
+  r = {std::min(r.row0, e.row), std::max(r.row1, e.row + 1), std::min(r.col0, e.col), std::max(r.col1, e.col + 1)};
+  ++out.back().elements;
+}
+
+// A copy's words: a vector store's four are consecutive slots, the first at
+// a multiple of four.
+std::vector<Access> copy_accesses(const std::vector<CopiedWord>& copied) {
+  std::vector<Access> out;
+  for (std::size_t i = 0; i < copied.size(); ++i) {
+    const CopiedWord& w = copied[i];
+    if (w.padding) continue;
+    const std::uint32_t floats = floats_of(w.width);
+    const bool continues = floats > 1 && w.slot % floats != 0 && i > 0 && copied[i - 1].slot + 1 == w.slot &&
+                           copied[i - 1].shared == w.shared && !copied[i - 1].padding;
+    add_to(out, !continues, w.global, w.element);
+  }
+  return out;
+}
+
+std::vector<Access> register_accesses(const std::vector<RegisterRead>& reads) {
+  std::vector<Access> out;
+  bool starts = true;
+  for (const RegisterRead& r : reads) {
+    starts = starts || r.access_start;
+    if (r.padding) continue;
+    add_to(out, starts, r.global, r.element);
+    starts = false;
+  }
+  return out;
+}
+
 std::string thread_words(const ThreadCoord& t) {
   char buf[128];
   std::snprintf(buf, sizeof buf, "block (%u, %u), thread (%u, %u), warp %u", t.block.x, t.block.y, t.thread.x,
@@ -159,13 +200,19 @@ struct PanelMatrices : Panel {
     } else if (app.view.color_mode == ColorMode::Value) {
       ImGui::TextDisabled("coloured by value (V: by replay state)");
     } else {
+      const std::optional<CellHighlight>& h = app.highlight();
+      const bool register_tile = h && h->thread_cells.size() > 1;
       legend_item(palette::kSelectedCell, "cell");
       legend_item(palette::kBlockCell, "its block");
+      if (h && h->warp_cells != h->block_cells) legend_item(palette::kWarpOutline, "its warp");
+      if (register_tile) legend_item(palette::kThreadCell, "its thread's register tile");
       if (s.phase != Phase::Store) {
         legend_item(palette::kBlockTile, "block's tiles");
         legend_item(palette::kCopied, "its thread's copy");
-        legend_item(palette::kReads, "it reads");
-        legend_item(palette::kNow, "at k");
+        if (register_tile && s.phase == Phase::Mac) legend_item(palette::kThreadReads, "its thread reads");
+        legend_item(palette::kReads, "the cell reads");
+        if (register_tile && s.phase == Phase::Mac) legend_item(palette::kRegisters, "in registers at k");
+        legend_item(palette::kNow, "the cell's pair at k");
       }
       ImGui::NewLine();
     }
@@ -260,12 +307,30 @@ struct PanelMatrices : Panel {
     const std::optional<CellHighlight>& h = app.highlight();
     if (h && app.view.color_mode == ColorMode::ReplayState) {
       outline(grids_[kGridC], h->block_cells, palette::kBlockOutline, 2.0f);
+      // The block -> warp -> thread hierarchy: the warp's tile, the thread's register tile.
+      if (h->warp_cells != h->block_cells) outline(grids_[kGridC], h->warp_cells, palette::kWarpOutline, 2.0f);
+      if (h->thread_cells.size() > 1)
+        for (const CellRect& piece : h->thread_pieces) outline(grids_[kGridC], piece, palette::kThreadOutline, 1.5f);
       outline(grids_[kGridC], {h->cell.row, h->cell.row + 1, h->cell.col, h->cell.col + 1}, palette::kSelectionOutline, 2.0f);
-      if (h->step.phase == Phase::Mac || h->step.phase == Phase::Sync)
-        for (const CopiedWord& w : h->copied)
-          if (!w.padding)
-            outline(grids_[w.global == ArrayId::A ? kGridA : kGridB],
-                    {w.element.row, w.element.row + 1, w.element.col, w.element.col + 1}, opaque(palette::kCopied), 2.0f);
+      // The thread's copies, one outline per access: a float4 copy is one
+      // bracket over its 4 elements. In the load phase the cells are painted
+      // already; there only the vector accesses get their bracket.
+      const Phase p = h->step.phase;
+      if (p != Phase::Store)
+        for (const Access& a : copy_accesses(h->copied))
+          if (a.elements > 1 || p == Phase::Mac || p == Phase::Sync)
+            outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, opaque(palette::kCopied), 2.0f);
+      // The registers the thread fills at k, one outline per shared read: a
+      // float4 read of a transposed As is 4 rows of one column of A.
+      if (p == Phase::Mac && h->thread_cells.size() > 1 && h->fragment_tiles.empty())
+        for (const Access& a : register_accesses(h->registers_now))
+          outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, opaque(palette::kRegisters), 2.0f);
+      // mma.sync: the warp's operand pieces (16 x 8 of A, 8 x 8 of B) this
+      // lane holds a part of, and the 16 x 8 accumulator tile of the cell.
+      if (p == Phase::Mac)
+        for (const CellHighlight::FragmentTile& f : h->fragment_tiles)
+          outline(grids_[f.global == ArrayId::A ? kGridA : kGridB], f.cells, opaque(palette::kRegisters), 2.0f);
+      if (p == Phase::Mac) outline(grids_[kGridC], h->mma_c_tile, opaque(palette::kRegisters), 2.0f);
     }
     if (hover_ && hover_->grid >= 0 && hover_->grid < 3)
       outline(grids_[hover_->grid], {hover_->row, hover_->row + 1, hover_->col, hover_->col + 1}, palette::kHoverOutline, 1.5f);

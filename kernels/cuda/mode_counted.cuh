@@ -8,14 +8,19 @@
 // access a lane makes to an (array, op) pair belongs to the same request as
 // the n-th such access of every other lane — also when a branch split the
 // warp (the lanes that load a tile element and the lanes that store a zero
-// fill reach the shared store from two sides of an `if`). So every access is a
-// meeting of the whole warp (`meet`): lanes that reach the same (array, op)
-// together form one request at once, the common case, counted in parallel
-// across the lanes; lanes that arrive apart leave a partial request open in
-// the warp's rows (shared memory), which later lanes join first come, first
-// joined, and which is counted when every lane has joined or the epoch ends.
-// Lanes waiting at a barrier or finished with the kernel keep meeting with the
-// rest, so no lane is left waiting on another.
+// fill reach the shared store from two sides of an `if`) — unless the lane
+// skipped some of them (an edge thread's bounds check): then, as the trace
+// analysis realigns such a lane by the distance of its indices from the
+// others', the lane keeps the word distance it had at its first access of the
+// pair in the epoch (its offset), and an access joins the request whose key
+// (word less offset) it shares. So every access is a meeting of the whole warp
+// (`meet`): lanes that reach the same (array, op) together with one key form
+// one request at once, the common case, counted in parallel across the lanes;
+// lanes that arrive apart leave a partial request open in the warp's rows
+// (shared memory), which later lanes join by key (or, before their offset is
+// known, first come, first joined), and which is counted when every lane has
+// joined or the epoch ends. Lanes waiting at a barrier or finished with the
+// kernel keep meeting with the rest, so no lane is left waiting on another.
 //
 // Counters live per block in shared memory and are added to the launch's
 // totals when the block ends, so the launch runs at any N with a fixed
@@ -78,6 +83,7 @@ struct OpenRow {
   std::uint32_t lanes;    // lanes that joined
   std::uint32_t padding;  // lanes whose store was a fill
   std::uint32_t stamp;    // creation order within the warp
+  std::uint32_t key;      // the word of a lane with offset 0 (see WarpRows::offset)
   std::uint16_t combo;
   std::uint16_t per;      // floats per lane access
   std::uint32_t word[32];  // per lane: its access's first word (byte address / 4, low 32 bits)
@@ -91,6 +97,11 @@ struct WarpRows {
   // One meeting's accesses, for the lane that groups them when lanes differ.
   std::uint32_t stage_word[32];
   std::uint8_t stage_kind[32], stage_per[32];
+  // Per combo, this epoch: each lane's word less the key of the request it
+  // first joined (lanes of bit l in `known`); an access's key is its word
+  // less its lane's offset.
+  std::uint32_t known[kCombos];
+  std::uint32_t offset[kCombos][32];
 };
 // Dynamic shared memory: one WarpRows per warp of the block, then each warp's
 // open_rows OpenRows.
@@ -250,13 +261,15 @@ __device__ __forceinline__ void count_and_free(OpenRow& r) {
   r.lanes = 0;
 }
 
-// The oldest open row of combo that lane has not joined, or -1.
-__device__ __forceinline__ int row_for(const WarpRows& w, const OpenRow* rows, int combo, std::uint32_t lane) {
+// The open row of combo that lane joins: the one with its key (a lane whose
+// offset is known), else the oldest it has not joined; -1 if none.
+__device__ __forceinline__ int row_for(const WarpRows& w, const OpenRow* rows, int combo, std::uint32_t lane,
+                                       bool known, std::uint32_t key) {
   int best = -1;
   for (std::uint64_t m = w.used; m; m &= m - 1) {
     const int i = __ffsll(static_cast<long long>(m)) - 1;
     const OpenRow& r = rows[i];
-    if (r.combo != combo || (r.lanes >> lane & 1u)) continue;
+    if (r.combo != combo || (r.lanes >> lane & 1u) || (known && r.key != key)) continue;
     if (best < 0 || r.stamp < rows[best].stamp) best = i;
   }
   return best;
@@ -269,9 +282,18 @@ __device__ void join_rows(int combo, int per, unsigned group, const std::uint32_
   WarpRows& w = my_rows();
   OpenRow* rows = my_open_rows();
   const std::uint64_t capacity = c_count.open_rows >= 64 ? ~0ull : (1ull << c_count.open_rows) - 1;
+  // Lanes whose offset is not known yet take the key of the group's first lane that has one.
+  std::uint32_t group_key = words[__ffs(group) - 1];
+  for (std::uint32_t m = group; m; m &= m - 1)
+    if (const std::uint32_t l = __ffs(m) - 1; w.known[combo] >> l & 1u) {
+      group_key = words[l] - w.offset[combo][l];
+      break;
+    }
   for (std::uint32_t m = group; m; m &= m - 1) {
     const std::uint32_t lane = __ffs(m) - 1;
-    int at = row_for(w, rows, combo, lane);
+    const bool known = w.known[combo] >> lane & 1u;
+    const std::uint32_t key = known ? words[lane] - w.offset[combo][lane] : group_key;
+    int at = row_for(w, rows, combo, lane, known, key);
     if (at < 0) {
       if (const std::uint64_t free = capacity & ~w.used; free != 0) {
         at = __ffsll(static_cast<long long>(free)) - 1;
@@ -287,10 +309,15 @@ __device__ void join_rows(int combo, int per, unsigned group, const std::uint32_
       r.combo = static_cast<std::uint16_t>(combo);
       r.per = static_cast<std::uint16_t>(per);
       r.padding = 0;
+      r.key = key;
       r.stamp = w.next_stamp++;
       w.used |= 1ull << at;
     }
     OpenRow& r = rows[at];
+    if (!known) {
+      w.offset[combo][lane] = words[lane] - r.key;
+      w.known[combo] |= 1u << lane;
+    }
     r.lanes |= 1u << lane;
     r.word[lane] = words[lane];
     r.padding |= padding & (1u << lane);
@@ -309,12 +336,14 @@ __device__ void join_rows(int combo, int per, unsigned group, const std::uint32_
   w.open_combos = open;
 }
 
+// The epoch ends: its open requests are counted, its offsets forgotten.
 __device__ void flush_rows() {
   WarpRows& w = my_rows();
   OpenRow* rows = my_open_rows();
   for (std::uint64_t m = w.used; m; m &= m - 1) count_and_free(rows[__ffsll(static_cast<long long>(m)) - 1]);
   w.used = 0;
   w.open_combos = 0;
+  for (int c = 0; c < kCombos; ++c) w.known[c] = 0;
 }
 
 // Every lane of the warp calls this at each access (kind = its combo), while
@@ -332,13 +361,28 @@ __device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, boo
     if (finished != 0 && finished != all && lane == first) atomicOr(c_count.errors, kErrDivergentBarrier);
     return idle;
   }
-  // The common case: every lane still running makes the same scalar access and
-  // no earlier partial request of it is open: one request, counted at once.
+  // The common case: every lane still running makes the same scalar access,
+  // at one key (or the epoch's first of it: the lanes' offsets are set from
+  // the first lane), and no earlier partial request of it is open: one
+  // request, counted at once.
   const unsigned group = __match_any_sync(all, kind * 8 + per);
+  const bool known = kind < kCombos && (w.known[kind] >> lane & 1u);
+  const std::uint32_t key = known ? word - w.offset[kind][lane] : 0;
+  const unsigned known_lanes = __ballot_sync(all, known);
+  const unsigned same_key = __match_any_sync(all, (static_cast<unsigned long long>(kind * 8 + per) << 33) |
+                                                      (static_cast<unsigned long long>(known) << 32) | key);
+  const bool one_key = (known_lanes & group) == 0 || (same_key | idle) == all;
   const bool together = kind < kCombos && per == 1 && idle == w.finished && (group | idle) == all &&
-                        (w.open_combos >> kind & 1u) == 0;
+                        (w.open_combos >> kind & 1u) == 0 && one_key;
   if (__all_sync(all, kind >= kCombos || together)) {
-    if (kind < kCombos) count_together(kind, group, word, padding);
+    if (kind < kCombos) {
+      if ((known_lanes & group) == 0) {  // the epoch's first access of this kind: offsets from the first lane
+        w.offset[kind][lane] = word - __shfl_sync(group, word, __ffs(group) - 1);
+        __syncwarp(group);
+        if (lane == static_cast<std::uint32_t>(__ffs(group) - 1)) w.known[kind] |= group;
+      }
+      count_together(kind, group, word, padding);
+    }
     return idle;
   }
   // Otherwise one lane groups the meeting's accesses by kind and width, and
@@ -357,7 +401,15 @@ __device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, boo
         const int l = __ffs(m) - 1;
         if (w.stage_kind[l] == k && w.stage_per[l] == p) same |= 1u << l;
       }
-      if ((same | w.finished) == all && (w.open_combos >> k & 1u) == 0)
+      // A whole request at once only with one key (or none known yet);
+      // otherwise the rows sort the lanes out by key.
+      bool keyed_apart = false;
+      for (unsigned m = same & w.known[k]; m; m &= m - 1) {
+        const int l = __ffs(m) - 1, l0 = __ffs(same & w.known[k]) - 1;
+        keyed_apart |= w.stage_word[l] - w.offset[k][l] != w.stage_word[l0] - w.offset[k][l0];
+      }
+      keyed_apart |= (same & w.known[k]) != 0 && (same & w.known[k]) != same;
+      if ((same | w.finished) == all && (w.open_combos >> k & 1u) == 0 && !keyed_apart && (same & w.known[k]) != 0)
         count_row(k, p, same, w.stage_word, padding_lanes & same);
       else
         join_rows(k, p, same, w.stage_word, padding_lanes & same, all);

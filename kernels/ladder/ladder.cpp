@@ -36,6 +36,8 @@ constexpr LadderKernel kLadder[] = {
    "kernels/ladder/tf32_tensor_core.cuh", true, 128, 256, 4, 0, launch_tf32_tensor_core_before},
   {"tf32-wgmma", "TF32 warpgroup MMA (wgmma, Hopper), A read by the tensor cores from shared memory",
    "kernels/ladder/tf32_wgmma.cu", true, 256, 128, 4, 90, launch_tf32_wgmma},
+  {"tf32-wgmma-ws", "TF32 wgmma, warp-specialised: TMA producer, two consumer warpgroups, mbarrier ring, persistent (Hopper)",
+   "kernels/ladder/tf32_wgmma_ws.cu", true, 256, 128, 1, 90, launch_tf32_wgmma_ws},
   {"fp32-best", "the best FP32 kernel for the shape: block tile and split of k chosen per shape, any size",
    "kernels/ladder/fp32_best.cu", false, 128, 256, 1, 0, launch_fp32_best},
 };

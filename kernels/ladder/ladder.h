@@ -55,6 +55,8 @@ void launch_double_buffer(const float* a, const float* b, float* c, int m, int n
 void launch_tf32_tensor_core(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 void launch_tf32_tensor_core_before(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 void launch_tf32_wgmma(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
+// Not a rung of its own in the course: rung 7 built like production Hopper GEMMs (tf32_wgmma_ws.h).
+void launch_tf32_wgmma_ws(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 // Not a rung: the fastest FP32 plan for the shape (fp32_best.h).
 void launch_fp32_best(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 

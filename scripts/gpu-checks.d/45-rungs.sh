@@ -12,7 +12,8 @@
 #    (NAME-before) at 4096^3, median of 20 runs, same run: the figure the
 #    conversion must hold (within 2% of its GFLOP/s);
 #  - where the toolkit has cuobjdump, the SASS of both in the built tilescope:
-#    FFMA, LDS.128, LDG.E.128 and all instructions of each main loop.
+#    FFMA, LDS.128, LDG.E.128 and all instructions of each main loop, and
+#    their registers per thread.
 set -uo pipefail
 rc=0
 results=${RESULTS:-${OUT:-.}}
@@ -52,5 +53,8 @@ awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; ++i) col[$i] = i; h = 1; next}
 if command -v cuobjdump > /dev/null; then
   python3 scripts/sass-loop-counts.py "$BIN/tilescope" --match plain_rung _before > "$results/rungs_sass.txt" 2>&1 || rc=1
   cat "$results/rungs_sass.txt"
+  # Registers per thread (occupancy): the same budget before and after (docs/ladder-notes.md, plain-build parity).
+  cuobjdump -res-usage "$BIN/tilescope" 2>&1 | grep -A1 -E "plain_rung|_before" > "$results/rungs_res_usage.txt" || rc=1
+  cat "$results/rungs_res_usage.txt"
 fi
 exit $rc

@@ -34,5 +34,6 @@ awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; ++i) col[$i] = i; h = 1; next}
     if ($col["kernel"] == "fp32-best") printf "target: fp32-best %.1f%% of cuBLAS FP32 (>= 95 wanted)\n", $col["pct_cublas"]
     if ($col["kernel"] == "double-buffer") printf "target: double-buffer %.1f%% of cuBLAS FP32 (>= 95 wanted)\n", $col["pct_cublas"]
     if ($col["kernel"] == "tf32-wgmma") printf "target: tf32-wgmma %.1f%% of cuBLAS TF32 (>= 50 wanted)\n", $col["pct_cublas_tf32"]
+    if ($col["kernel"] == "tf32-wgmma-ws") printf "target: tf32-wgmma-ws %.1f%% of cuBLAS TF32 (>= 90 wanted)\n", $col["pct_cublas_tf32"]
   }' "$RESULTS/bench_ladder.csv"
 exit $rc

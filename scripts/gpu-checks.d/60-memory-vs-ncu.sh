@@ -4,7 +4,8 @@
 # profiled with `ncu --clock-control none --csv`; the instrumented kernel
 # records the same launches and memory_vs_ncu puts both side by side, with why
 # they differ (and checks the GPU traces' counters against the emulator's at
-# N = 64). Writes $RESULTS/ncu/: memory-vs-ncu.json and .md (the table, to
+# N = 64). The textbook kernels only: the ladder's rungs are compared by
+# 70-counters-vs-ncu.sh. Writes $RESULTS/ncu/: memory-vs-ncu.json and .md (the table, to
 # commit under assets/ncu/), and the raw ncu.csv, launches.json, sass.txt.
 set -uo pipefail
 out=$RESULTS/ncu
@@ -18,7 +19,7 @@ ncu --version > "$out/ncu_version.txt" 2>&1
 # profile METRICS: one ncu run over every launch; fails on any ncu error.
 profile() {
   ncu --csv --print-units base --clock-control none -k regex:plain_kernel --metrics "$1" \
-    "$BIN/ncu_launches" --sizes 64,256 --tiles 8,16,32 --manifest "$out/launches.json" > "$out/ncu.csv" 2> "$out/ncu.stderr" &&
+    "$BIN/ncu_launches" --sizes 64,256 --tiles 8,16,32 --kernels textbook --manifest "$out/launches.json" > "$out/ncu.csv" 2> "$out/ncu.stderr" &&
     ! grep -q "==ERROR==" "$out/ncu.csv" "$out/ncu.stderr" && grep -q '^"ID"' "$out/ncu.csv"
 }
 

@@ -6,7 +6,8 @@
 #  2. compute-sanitizer memcheck and racecheck of the new plain kernel (and of
 #     the one it replaced) at small ragged sizes, through ladder_test;
 #  3. the SASS of both in the tilescope binary, instruction counts side by side
-#     (docs/ladder-notes.md: HMMA, LDSM, LDS, LDGSTS must match);
+#     (docs/ladder-notes.md: HMMA, LDSM, LDS, LDGSTS must match), of the whole
+#     kernels and of their k-tile loops, and their registers per thread;
 #  4. both timed at 4096^3 in one run: the new one within 2% of the old.
 set -uo pipefail
 rc=0
@@ -33,6 +34,12 @@ if command -v cuobjdump > /dev/null; then
              for (j = 1; j <= 11; ++j) printf "%-8s %7d %7d\n", ops[j], n["before", ops[j]], n["new", ops[j]]
              printf "%-8s %7d %7d\n", "all", total["before"], total["new"] }' "$RESULTS/tilescope.sass" \
     | tee "$RESULTS/tf32_sass_counts.txt"
+  python3 scripts/sass-loop-counts.py "$BIN/tilescope" --match tf32_tensor_core_kernel Tf32Config \
+    > "$RESULTS/tf32_sass_loop.txt" 2>&1 || rc=1
+  cat "$RESULTS/tf32_sass_loop.txt"
+  cuobjdump -res-usage "$BIN/tilescope" 2>&1 | grep -A1 -E "tf32_tensor_core_kernel|Tf32Config" \
+    > "$RESULTS/tf32_res_usage.txt" || rc=1
+  cat "$RESULTS/tf32_res_usage.txt"
 else
   echo "cuobjdump not found on PATH: no SASS comparison"
   rc=1
@@ -41,4 +48,14 @@ fi
   -o "$RESULTS/bench_tf32_before_after.json" -o "$RESULTS/bench_tf32_before_after.csv" \
   > "$RESULTS/bench_tf32_before_after.log" 2>&1 || rc=1
 tail -n 8 "$RESULTS/bench_tf32_before_after.log"
+# The new one against the old, read back from the CSV by column name (as 45-rungs.sh does).
+awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; ++i) col[$i] = i; h = 1; next}
+  {g[$col["kernel"]] = $col["gflops"]}
+  END {
+    a = g["tf32-tensor-core"]; b = g["tf32-tensor-core-before"]
+    if (a == "" || b == "") { print "tf32-tensor-core: missing from the results"; exit 1 }
+    d = 100 * (a - b) / b
+    printf "%-16s %9.1f GFLOP/s, before %9.1f: %+5.1f%% %s\n", "tf32-tensor-core", a, b, d, (d >= -2 ? "ok" : "SLOWER than 2%")
+    exit d < -2
+  }' "$RESULTS/bench_tf32_before_after.csv" | tee "$RESULTS/bench_tf32_compare.txt" || rc=1
 exit $rc

@@ -1,6 +1,8 @@
 // Reading ncu's CSV and cuobjdump's SASS, and the trace-vs-hardware table.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <sstream>
 
 #include "app/core/analysis/ncu_import.h"
@@ -78,6 +80,37 @@ TEST(NcuImport, CountsTheMemoryInstructionsOfEachPlainKernel) {
   EXPECT_EQ(find_sass(s, 0, 32)->kind, 0);  // the naive kernels' one build serves every TILE
   EXPECT_EQ(find_sass(s, 2, 16)->tile, 16);
   EXPECT_FALSE(find_sass(s, 2, 8).has_value());
+}
+
+// A rung's plain kernel (plain_rung<KernelKind>, no TILE) with what a cp.async
+// pipeline compiles to: three never-executing LDS before each LDGSTS, the
+// out-of-bounds zero written by a guarded STS of RZ.
+TEST(NcuImport, CountsARungsCopiesPaddingAndGuardedZeroStores) {
+  std::istringstream in(R"sass(
+		Function : _ZN2ts3gpu49_GLOBAL__N__aea1ab1b_16_plain_kernels_cu_5c266ef710plain_rungILNS_10KernelKindE10EEEvPKfS5_Pfiii
+        /*0d90*/               @!P1 STS.128 [R11], RZ ;                           /* 0x000000ff0b009388 */
+        /*0db0*/                @!PT LDS RZ, [RZ] ;                               /* 0x00000000ff00f984 */
+        /*0dc0*/                @!PT LDS RZ, [RZ] ;                               /* 0x00000000ff00f984 */
+        /*0dd0*/                @!PT LDS RZ, [RZ] ;                               /* 0x00000000ff00f984 */
+        /*0de0*/                @P1 LDGSTS.E.BYPASS.128 [R11], [R4.64] ;          /* 0x00000000040b1fae */
+        /*0e20*/               @!P0 STS [R17+0x210], RZ ;                         /* 0x000210ff11008388 */
+        /*0e30*/                @P0 LDGSTS.E [R17+0x210], [R6.64] ;              /* 0x0000000006110fae */
+        /*0e40*/                    STS [R24], R21 ;                              /* 0x0000001518007388 */
+        /*2f20*/                    LDS.128 R80, [R3] ;                           /* 0x0000000003507984 */
+        /*74c0*/               @!P3 STG.E.128 desc[UR4][R2.64], R32 ;             /* 0x0000002002003986 */
+		Function : _ZN2ts3gpu49_GLOBAL__N__aea1ab1b_16_plain_kernels_cu_5c266ef712plain_kernelILNS_10KernelKindE2ELi8EEEvPKfS5_Pfiii
+        /*00b0*/                    LDS R4, [R2] ;                                /* 0x0000000402047984 */
+)sass");
+  const std::vector<SassCounts> s = parse_sass(in);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_EQ(s[0].kind, 10);
+  EXPECT_EQ(s[0].tile, 0);  // a rung: no TILE
+  const std::map<std::string, int> expected{{"STS.128", 1},      {"@P STS.128 RZ", 1}, {"@!PT LDS", 3},
+                                            {"LDGSTS.E.BYPASS.128", 1}, {"STS", 2},   {"@P STS RZ", 1},
+                                            {"LDGSTS.E", 1},     {"LDS.128", 1},       {"STG.E.128", 1}};
+  EXPECT_EQ(s[0].opcodes, expected);  // the padding LDS are not LDS; STS [R24], R21 is no zero store
+  EXPECT_EQ(find_sass(s, 10, 0)->kind, 10);
+  EXPECT_EQ(find_sass(s, 2, 8)->opcodes.at("LDS"), 1);
 }
 
 NcuRow transposed_row() {
@@ -167,8 +200,188 @@ TEST(NcuTable, ADamagedTableIsATypedError) {
 
 TEST(NcuTable, AsksNcuForEveryComparedMetric) {
   const std::vector<std::string> m = ncu_metrics();
-  for (const CounterPair& p : compared_counters())
+  for (const CounterPair& p : compared_counters()) {
     EXPECT_NE(std::find(m.begin(), m.end(), std::string(p.ncu_metric)), m.end()) << p.ncu_metric;
+    for (std::string_view added : p.ncu_added) {
+      if (!added.empty()) {
+        EXPECT_NE(std::find(m.begin(), m.end(), std::string(added)), m.end()) << added;
+      }
+    }
+  }
+  for (const std::string& x : m) EXPECT_EQ(std::count(m.begin(), m.end(), x), 1) << x;  // each asked for once
+  EXPECT_NE(std::find(m.begin(), m.end(), "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum"), m.end());
+  EXPECT_NE(std::find(m.begin(), m.end(), "smsp__inst_executed_op_ldgsts.sum"), m.end());
+}
+
+CounterComparison find_pair(const std::vector<CounterComparison>& c, std::string_view key) {
+  for (const CounterComparison& x : c)
+    if (x.pair->trace_key == key) return x;
+  ADD_FAILURE() << key;
+  return CounterComparison{};
+}
+
+// double-buffer at N = 4096 as its SASS and the trace's model predict it: per
+// warp and k-tile, 8 four-byte and 2 sixteen-byte cp.async, 64 float4 shared
+// loads that ncu serves in 2 wavefronts each (the model: 4), and every copy
+// beside a guarded zero store and three padding LDS. WK = warp k-tiles.
+NcuRow double_buffer_row() {
+  constexpr double WK = 1024.0 * 8 * 256;
+  NcuRow r;
+  r.kernel = "double-buffer";
+  r.tile = 0;
+  r.n = 4096;
+  r.trace = {{"global_load_requests", 10 * WK},     {"global_load_sectors", 160 * WK},
+             {"global_store_requests", 131072},     {"global_store_sectors", 2097152},
+             {"shared_load_requests", 64 * WK},     {"shared_load_wavefronts", 256 * WK},
+             {"shared_bank_conflicts_load", 0},     {"shared_store_requests", 10 * WK},
+             {"shared_store_wavefronts", 24 * WK},  {"shared_bank_conflicts_store", 8 * WK}};
+  r.hardware = {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 0},
+                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 0},
+                {"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", 8 * WK},
+                {"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", 2 * WK},
+                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", 128 * WK},
+                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", 32 * WK},
+                {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 131072},
+                {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 2097152},
+                {"smsp__sass_inst_executed_op_global_ld.sum", 0},
+                {"smsp__inst_executed_op_ldgsts.sum", 10 * WK},
+                {"smsp__sass_inst_executed_op_shared_ld.sum", 94 * WK},
+                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 128 * WK},
+                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0},
+                {"smsp__sass_inst_executed_op_shared_st.sum", 10 * WK},
+                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 0},
+                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", 24 * WK},
+                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 0},
+                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", 8 * WK}};
+  r.sass = {{"LDGSTS.E", 24}, {"LDGSTS.E.BYPASS.128", 12}, {"@!PT LDS", 108}, {"LDS.128", 68},
+            {"STS", 24},      {"@P STS RZ", 24},          {"STS.128", 12},   {"@P STS.128 RZ", 12}};
+  return r;
+}
+
+TEST(NcuTable, CpAsyncCopiesCountAsGlobalLoadsAndSharedStores) {
+  const std::vector<CounterComparison> c = compare_row(double_buffer_row());
+  for (const char* key : {"global_load_requests", "global_load_sectors", "shared_store_wavefronts",
+                          "shared_bank_conflicts_store", "global_store_requests", "shared_bank_conflicts_load"}) {
+    EXPECT_EQ(find_pair(c, key).agreement, Agreement::Equal) << key << ": " << find_pair(c, key).why;
+  }
+  EXPECT_DOUBLE_EQ(find_pair(c, "global_load_requests").hardware, 10.0 * 1024 * 8 * 256);  // op_ld + both ldgsts
+}
+
+TEST(NcuTable, ExplainsWhatARungsPlainBuildAddsOrMerges) {
+  const std::vector<CounterComparison> c = compare_row(double_buffer_row());
+  const CounterComparison loads = find_pair(c, "shared_load_requests");
+  EXPECT_EQ(loads.agreement, Agreement::Differs);
+  EXPECT_TRUE(loads.explained);
+  EXPECT_NE(loads.why.find("never execute"), std::string::npos) << loads.why;
+  EXPECT_NE(loads.why.find("3 x 20971520"), std::string::npos) << loads.why;  // the excess, checked exactly
+  EXPECT_NE(loads.why.find("108 in the SASS"), std::string::npos) << loads.why;
+
+  const CounterComparison stores = find_pair(c, "shared_store_requests");
+  EXPECT_EQ(stores.agreement, Agreement::Differs);
+  EXPECT_TRUE(stores.explained);
+  EXPECT_NE(stores.why.find("guard is false"), std::string::npos) << stores.why;
+  EXPECT_NE(stores.why.find("36 guarded"), std::string::npos) << stores.why;
+  EXPECT_NE(stores.why.find("2.00 instructions per recorded request"), std::string::npos) << stores.why;
+  EXPECT_EQ(stores.why.find("past the matrices"), std::string::npos);  // N = 4096 has no edges
+
+  const CounterComparison wavefronts = find_pair(c, "shared_load_wavefronts");
+  EXPECT_EQ(wavefronts.agreement, Agreement::Differs);
+  EXPECT_TRUE(wavefronts.explained);
+  EXPECT_NE(wavefronts.why.find("half-warp"), std::string::npos) << wavefronts.why;
+  EXPECT_NE(wavefronts.why.find("LDS.128 x68"), std::string::npos) << wavefronts.why;
+
+  // Padding that does not add up to 3 per issued LDGSTS is not claimed.
+  NcuRow off = double_buffer_row();
+  off.hardware["smsp__sass_inst_executed_op_shared_ld.sum"] += 1000;
+  const CounterComparison odd = find_pair(compare_row(off), "shared_load_requests");
+  EXPECT_EQ(odd.why.find("never execute"), std::string::npos) << odd.why;
+
+  // More than twice the model's wavefronts is beyond merged phases: unexplained.
+  NcuRow fewer = double_buffer_row();
+  fewer.hardware["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = 100;
+  const CounterComparison few = find_pair(compare_row(fewer), "shared_load_wavefronts");
+  EXPECT_FALSE(few.explained);
+  EXPECT_EQ(few.why.rfind("unexplained", 0), 0u) << few.why;
+
+  // At N = 64 the rung's 128 x 128 tiles reach past the matrices: the reason says so.
+  NcuRow small = double_buffer_row();
+  small.n = 64;
+  small.edges = true;
+  EXPECT_NE(find_pair(compare_row(small), "shared_store_requests").why.find("past the matrices"), std::string::npos);
+}
+
+TEST(NcuTable, ACpAsyncKernelWithoutLdgstsMetricsSaysSo) {
+  NcuRow r = double_buffer_row();
+  for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum",
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum"})
+    r.hardware.erase(m);
+  const CounterComparison c = find_pair(compare_row(r), "global_load_requests");
+  EXPECT_EQ(c.agreement, Agreement::Differs);
+  EXPECT_NE(c.why.find("no op_ldgsts metrics"), std::string::npos) << c.why;
+}
+
+// blocktile-2d at N = 4096: the compiler merges its scalar shared reads into
+// LDS.128 (4 floats each) and pairs each staged element's store with a
+// guarded store of zero.
+TEST(NcuTable, ExplainsMergedLoadsAndGuardedZeroStoresOfAScalarRung) {
+  constexpr double WK = 1024.0 * 8 * 512;
+  NcuRow r;
+  r.kernel = "blocktile-2d";
+  r.n = 4096;
+  r.trace = {{"shared_load_requests", 128 * WK}, {"shared_load_wavefronts", 384 * WK},
+             {"shared_bank_conflicts_load", 256 * WK}, {"shared_store_requests", 8 * WK},
+             {"shared_store_wavefronts", 8 * WK}, {"shared_bank_conflicts_store", 0}};
+  r.hardware = {{"smsp__sass_inst_executed_op_shared_ld.sum", 32 * WK},
+                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 160 * WK},
+                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 64 * WK},
+                {"smsp__sass_inst_executed_op_shared_st.sum", 16 * WK},
+                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 8 * WK},
+                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 0}};
+  r.sass = {{"LDS.128", 32}, {"STS", 20}, {"@P STS RZ", 10}};
+  const std::vector<CounterComparison> c = compare_row(r);
+  EXPECT_NE(find_pair(c, "shared_load_requests").why.find("4.00 of the trace's 4-byte accesses"), std::string::npos);
+  EXPECT_NE(find_pair(c, "shared_load_wavefronts").why.find("2 when they all read the same 16 bytes"), std::string::npos);
+  EXPECT_NE(find_pair(c, "shared_bank_conflicts_load").why.find("128-bit"), std::string::npos);
+  EXPECT_NE(find_pair(c, "shared_store_requests").why.find("10 guarded"), std::string::npos);
+  EXPECT_EQ(find_pair(c, "shared_store_wavefronts").agreement, Agreement::Equal);  // a false guard moves no data
+  for (const CounterComparison& x : c) EXPECT_TRUE(x.explained) << x.pair->label << ": " << x.why;
+}
+
+TEST(NcuTable, ExtraStoreWavefrontsThatNcuCallsConflictsPointToThatRow) {
+  NcuRow r = transposed_row();
+  r.trace["shared_store_wavefronts"] = 512;
+  r.trace["shared_bank_conflicts_store"] = 0;
+  r.hardware["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"] = 530;
+  r.hardware["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = 18;
+  const CounterComparison c = find_pair(compare_row(r), "shared_store_wavefronts");
+  EXPECT_TRUE(c.explained);
+  EXPECT_NE(c.why.find("as many extra wavefronts as extra bank conflicts (18)"), std::string::npos) << c.why;
+  r.hardware["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"] = 17;  // one short: no link
+  const CounterComparison u = find_pair(compare_row(r), "shared_store_wavefronts");
+  EXPECT_FALSE(u.explained);
+  EXPECT_EQ(u.why.rfind("unexplained", 0), 0u) << u.why;
+}
+
+TEST(NcuTable, ARungsRowHasNoTileAndAnswersForAnyTile) {
+  NcuTable t;
+  t.gpu = "NVIDIA H100 80GB HBM3";
+  t.date = "2026-11-23T00:00:00Z";
+  t.rows.push_back(double_buffer_row());
+  t.rows.back().edges = true;
+  const NcuTable back = ncu_table_from_json(nlohmann::json::parse(ncu_table_to_json(t).dump()));
+  ASSERT_NE(back.find("double-buffer", 16, 4096), nullptr);  // a trace's launch says TILE = its k-step
+  EXPECT_NE(back.find("double-buffer", 0, 4096), nullptr);
+  EXPECT_TRUE(back.rows[0].edges);
+  EXPECT_EQ(back.find("double-buffer", 16, 64), nullptr);
+  const std::string md = ncu_table_markdown(back);
+  EXPECT_NE(md.find("| double-buffer | - | 4096 | global load requests | 20971520 | 20971520 | equal |"), std::string::npos);
+  EXPECT_NE(md.find("Differences no rule explains: 0"), std::string::npos);
+  // A table written before rows said whether they had edges still loads.
+  nlohmann::json old = ncu_table_to_json(t);
+  old["rows"][0].erase("edges");
+  EXPECT_FALSE(ncu_table_from_json(old).rows[0].edges);
 }
 
 }  // namespace

@@ -109,7 +109,7 @@ TEST(LadderRefusal, RungsInOrder) {
                                              "blocktile-2d-before", "vectorized", "vectorized-before", "warptile",
                                              "warptile-before", "double-buffer", "double-buffer-single-source",
                                              "tf32-tensor-core", "tf32-tensor-core-before", "tf32-wgmma",
-                                             "fp32-best"}));
+                                             "tf32-wgmma-ws", "fp32-best"}));
 }
 
 }  // namespace

@@ -169,6 +169,35 @@ TEST_F(AppWindow, MacStepHighlightsThePairAtKAndTheSegmentsRead) {
     }
 }
 
+// blocktile-2d at 32 x 32 x 16, one block: thread 1 owns C[0..7][8..15]. At
+// iteration 0, k = 3 it holds A[0..7][3] and B[3][8..15] in registers (their
+// outer product updates its 64 cells) and reads its 8 rows of the A tile and
+// 8 columns of the B tile over the iteration.
+TEST_F(AppWindow, RegisterTileStepShowsTheOuterProductsFactors) {
+  const fs::path png = temp("rung.png"), json = temp("rung.json");
+  const test::Result r = run("--kernel blocktile-2d --m 32 --n 32 --k 16 --device cpu --window 1200x800 --select-c 5,9 "
+                             "--step 5 --screenshot " + png.string() + " --layout-json " + json.string() +
+                             " --quit-after-frames 4");
+  ASSERT_EQ(r.code, 0) << r.err;
+  Screenshot s;
+  ASSERT_TRUE(s.load(png, json)) << "no screenshot: " << r.err;
+  EXPECT_COLOR(s, "A", 5, 3, pal::kNow);
+  EXPECT_COLOR(s, "B", 3, 9, pal::kNow);
+  for (int i = 0; i < 8; ++i) {
+    if (i != 5) EXPECT_COLOR(s, "A", i, 3, pal::kRegisters);
+    if (8 + i != 9) EXPECT_COLOR(s, "B", 3, 8 + i, pal::kRegisters);
+    EXPECT_NOT_COLOR(s, "A", 8 + i, 3, pal::kRegisters);  // the next thread row's
+    EXPECT_NOT_COLOR(s, "B", 3, i, pal::kRegisters);      // thread 0's columns
+  }
+  EXPECT_COLOR(s, "A", 0, 6, pal::kThreadReads);
+  EXPECT_COLOR(s, "B", 6, 12, pal::kThreadReads);
+  EXPECT_COLOR(s, "A", 5, 6, pal::kReads);
+  EXPECT_COLOR(s, "C", 2, 12, pal::kThreadCell);
+  EXPECT_NOT_COLOR(s, "C", 2, 4, pal::kThreadCell);
+  fs::remove(png);
+  fs::remove(json);
+}
+
 TEST_F(AppWindow, StoreStepLeavesAAndBQuiet) {
   const Screenshot s = scene("--select-c 0,1 --step " + std::to_string(kStore));
   EXPECT_COLOR(s, "C", 0, 1, pal::kSelectedCell);

@@ -103,21 +103,28 @@ std::vector<NcuLaunch> parse_ncu_csv(std::istream& in) {
 }
 
 std::vector<SassCounts> parse_sass(std::istream& in) {
-  // The plain kernels are plain_kernel<KernelKind, TILE>: the mangled name
+  // The plain kernels are plain_kernel<KernelKind, TILE> and, for the ladder's
+  // rungs, plain_rung<KernelKind> (no TILE: kept as TILE 0): the mangled name
   // carries both as integers.
-  const std::regex function(R"(Function\s*:\s*\S*plain_kernelILNS_10KernelKindE(\d+)ELi(\d+)E)");
-  const std::regex memory_op(R"(\b((?:LDS|STS|LDG|STG|LDSM)(?:\.[A-Z0-9_]+)*)\b)");
+  const std::regex function(R"(Function\s*:\s*\S*plain_(?:kernelILNS_10KernelKindE(\d+)ELi(\d+)E|rungILNS_10KernelKindE(\d+)E))");
+  const std::regex memory_op(R"(\b((?:LDGSTS|LDSM|LDS|STS|LDG|STG)(?:\.[A-Z0-9_]+)*)\b)");
+  // "@!PT LDS RZ, [RZ]": a guard that is never true (the compiler pads cp.async with these).
+  const std::regex never(R"(^\s*@!PT\s)");
+  // "@!P0 STS [R17], RZ": a store of zero under a guard (the out-of-bounds branch of a copy).
+  const std::regex guarded_zero_store(R"(^\s*@!?P\d\s+ST[SG][.A-Z0-9_]*\s+\[[^\]]*\]\s*,\s*RZ\s*$)");
   std::vector<SassCounts> out;
   std::string line;
   bool in_kernel = false;
   while (std::getline(in, line)) {
     std::smatch m;
     if (line.find("Function") != std::string::npos) {
-      in_kernel = std::regex_search(line, m, function) && m[1].length() < 6 && m[2].length() < 6;
+      in_kernel = std::regex_search(line, m, function);
+      const bool rung = in_kernel && m[3].matched;
+      if (in_kernel) in_kernel = rung ? m[3].length() < 6 : m[1].length() < 6 && m[2].length() < 6;
       if (in_kernel) {
         SassCounts s;
-        s.kind = std::stoi(m[1]);  // short digit runs: stoi cannot fail
-        s.tile = std::stoi(m[2]);
+        s.kind = std::stoi(rung ? m[3] : m[1]);  // short digit runs: stoi cannot fail
+        s.tile = rung ? 0 : std::stoi(m[2]);
         out.push_back(std::move(s));
       }
       continue;
@@ -125,8 +132,13 @@ std::vector<SassCounts> parse_sass(std::istream& in) {
     // Instructions look like "/*0120*/  LDS.128 R8, [R2+0x10] ;": skip the address comment.
     const std::size_t at = line.find("*/");
     if (!in_kernel || at == std::string::npos) continue;
-    const std::string text = line.substr(at + 2);
-    if (std::regex_search(text, m, memory_op)) ++out.back().opcodes[m[1]];
+    std::string text = line.substr(at + 2);
+    text = text.substr(0, text.find(';'));
+    if (!std::regex_search(text, m, memory_op)) continue;
+    const std::string op = m[1];
+    if (std::regex_search(text, never)) ++out.back().opcodes["@!PT " + op];  // never executes: not the op's count
+    else ++out.back().opcodes[op];
+    if (std::regex_search(text, guarded_zero_store)) ++out.back().opcodes["@P " + op + " RZ"];
   }
   return out;
 }

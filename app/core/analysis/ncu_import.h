@@ -36,11 +36,17 @@ struct NcuLaunch {
 std::vector<NcuLaunch> parse_ncu_csv(std::istream& in);
 
 // Static counts of the memory instructions in each plain kernel, by opcode
-// with its modifiers ("LDS.128", "LDG.E.CONSTANT", ...).
-// The plain kernels are plain_kernel<KernelKind, TILE>; kind is the enum's value.
+// with its modifiers ("LDS.128", "LDG.E.CONSTANT", "LDGSTS.E.BYPASS.128", ...).
+// Two kinds of instruction are also counted under their own keys:
+//   "@!PT LDS"     an instruction whose guard is never true (not in "LDS"): the
+//                  compiler puts three such LDS before each cp.async (LDGSTS);
+//   "@P STS RZ"    a store of the zero register under a guard predicate (also
+//                  in "STS"): the out-of-bounds branch of a tile copy.
+// The plain kernels are plain_kernel<KernelKind, TILE> and plain_rung<KernelKind>
+// (the ladder's rungs); kind is the enum's value.
 struct SassCounts {
   int kind = 0;
-  int tile = 0;  // 0: compiled once for every TILE (the naive kernels' block edge is a launch parameter)
+  int tile = 0;  // 0: compiled once for every TILE (the naive kernels' block edge is a launch parameter; a rung)
   std::map<std::string, int> opcodes;
 };
 std::vector<SassCounts> parse_sass(std::istream& in);

@@ -1,6 +1,7 @@
 // ncu_table.cpp — the trace-vs-hardware table: JSON, comparison, Markdown.
 #include "app/core/analysis/ncu_table.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -10,22 +11,50 @@
 namespace ts {
 namespace {
 
+// cp.async (LDGSTS) has metrics of its own: its global read (cached 4- and
+// 8-byte copies go through L1, "access"; 16-byte .cg copies bypass it), and
+// its write into shared memory.
+constexpr std::string_view kLdgstsRequestsAccess = "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum";
+constexpr std::string_view kLdgstsRequestsBypass = "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum";
+constexpr std::string_view kLdgstsSectorsAccess = "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum";
+constexpr std::string_view kLdgstsSectorsBypass = "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum";
+constexpr std::string_view kLdgstsWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
+constexpr std::string_view kLdgstsConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum";
+// Issued LDGSTS instructions, guard true or not (the three padding LDS before each follow them).
+constexpr std::string_view kLdgstsInstructions = "smsp__inst_executed_op_ldgsts.sum";
+// ldmatrix (LDSM, an mma A fragment: one request in the trace) is not an op_ld shared load for ncu.
+constexpr std::string_view kLdsmInstructions = "smsp__sass_inst_executed_op_ldsm.sum";
+constexpr std::string_view kLdsmWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
+constexpr std::string_view kLdsmConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum";
+
+// The trace counts a cp.async as a global load request (its read) and a
+// shared store request (its write): ncu's op_ld and op_st leave LDGSTS out,
+// so its ldgsts requests, sectors, wavefronts and conflicts are added; and an
+// ldmatrix as a shared load request, which ncu counts under op_ldsm.
 constexpr CounterPair kPairs[] = {
-    {"global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests"},
-    {"global_load_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global load sectors"},
+    {"global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests",
+     {kLdgstsRequestsAccess, kLdgstsRequestsBypass}},
+    {"global_load_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global load sectors",
+     {kLdgstsSectorsAccess, kLdgstsSectorsBypass}},
     {"global_store_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global store requests"},
     {"global_store_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global store sectors"},
-    {"shared_load_requests", "smsp__sass_inst_executed_op_shared_ld.sum", "shared load instructions"},
-    {"shared_load_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared load wavefronts"},
-    {"shared_bank_conflicts_load", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load bank conflicts"},
-    {"shared_store_requests", "smsp__sass_inst_executed_op_shared_st.sum", "shared store instructions"},
-    {"shared_store_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared store wavefronts"},
-    {"shared_bank_conflicts_store", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store bank conflicts"},
+    {"shared_load_requests", "smsp__sass_inst_executed_op_shared_ld.sum", "shared load instructions",
+     {kLdsmInstructions}},
+    {"shared_load_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared load wavefronts",
+     {kLdsmWavefronts}},
+    {"shared_bank_conflicts_load", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load bank conflicts",
+     {kLdsmConflicts}},
+    {"shared_store_requests", "smsp__sass_inst_executed_op_shared_st.sum", "shared store instructions",
+     {kLdgstsRequestsAccess, kLdgstsRequestsBypass}},
+    {"shared_store_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared store wavefronts",
+     {kLdgstsWavefronts}},
+    {"shared_bank_conflicts_store", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store bank conflicts",
+     {kLdgstsConflicts}},
 };
 
 // Instruction counts that explain the differences; not compared on their own.
 constexpr std::string_view kExtraMetrics[] = {"smsp__sass_inst_executed_op_global_ld.sum",
-                                              "smsp__sass_inst_executed_op_global_st.sum"};
+                                              "smsp__sass_inst_executed_op_global_st.sum", kLdgstsInstructions};
 
 std::string fixed(double v, int digits) {
   if (std::isnan(v)) return "-";
@@ -34,15 +63,28 @@ std::string fixed(double v, int digits) {
   return buf;
 }
 
+// Whether SASS key op (with its modifiers, "LDS.128") is the opcode prefix or one of its variants.
+bool is_op(std::string_view op, std::string_view prefix) {
+  return op.rfind(prefix, 0) == 0 && (op.size() == prefix.size() || op[prefix.size()] == '.');
+}
+
 // "LDS.128 x8, LDS x16" for the opcodes whose name starts with prefix.
 std::string sass_summary(const NcuRow& row, std::string_view prefix) {
   std::string out;
   for (const auto& [op, count] : row.sass) {
-    if (op.rfind(prefix, 0) != 0 || (op.size() > prefix.size() && op[prefix.size()] != '.')) continue;
+    if (!is_op(op, prefix)) continue;
     if (!out.empty()) out += ", ";
     out += op + " x" + std::to_string(count);
   }
   return out.empty() ? "" : " (SASS: " + out + ")";
+}
+
+// Static count of the SASS keys that start with prefix ("@P STS" counts "@P STS RZ" and "@P STS.128 RZ").
+int sass_count(const NcuRow& row, std::string_view prefix) {
+  int n = 0;
+  for (const auto& [op, count] : row.sass)
+    if (std::string_view(op).rfind(prefix, 0) == 0) n += count;
+  return n;
 }
 
 double value_or(const std::map<std::string, double>& m, std::string_view key, double fallback) {
@@ -50,46 +92,125 @@ double value_or(const std::map<std::string, double>& m, std::string_view key, do
   return it == m.end() ? fallback : it->second;
 }
 
+bool has(const std::map<std::string, double>& m, std::string_view key) { return m.count(std::string(key)) != 0; }
+
+// ncu's value of a pair: its metric plus the added ones the row has (NaN without the metric).
+double hardware_value(const NcuRow& row, const CounterPair& p) {
+  double v = value_or(row.hardware, p.ncu_metric, std::nan(""));
+  for (std::string_view added : p.ncu_added)
+    if (!added.empty()) v += value_or(row.hardware, added, 0);
+  return v;
+}
+
+bool same(double a, double b) { return std::fabs(a - b) < 0.5; }
+
+struct Explanation {
+  std::string why;
+  bool explained = true;
+};
+
 // Why a pair differs, from what else the row says about the same launch.
-std::string explain(const NcuRow& row, const CounterPair& pair, double trace, double hardware) {
+Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, double hardware) {
   const std::string_view key = pair.trace_key;
   const bool shared = key.rfind("shared_", 0) == 0;
   const bool load = key.find("load") != std::string_view::npos;
+  const bool conflicts = key.find("conflicts") != std::string_view::npos;
+  const bool wavefronts = key.find("wavefronts") != std::string_view::npos;
+  const bool requests = key.find("requests") != std::string_view::npos;
   const double trace_requests = value_or(row.trace, shared ? (load ? "shared_load_requests" : "shared_store_requests")
                                                            : (load ? "global_load_requests" : "global_store_requests"), 0);
-  const double instructions = value_or(row.hardware,
-                                       shared ? (load ? "smsp__sass_inst_executed_op_shared_ld.sum"
-                                                      : "smsp__sass_inst_executed_op_shared_st.sum")
-                                              : (load ? "smsp__sass_inst_executed_op_global_ld.sum"
-                                                      : "smsp__sass_inst_executed_op_global_st.sum"),
-                                       -1);
+  // The hardware's instructions of the same kind; a cp.async is one global read and one shared write.
+  const double ldgsts_requests = value_or(row.hardware, kLdgstsRequestsAccess, 0) + value_or(row.hardware, kLdgstsRequestsBypass, 0);
+  double instructions = value_or(row.hardware,
+                                 shared ? (load ? "smsp__sass_inst_executed_op_shared_ld.sum"
+                                                : "smsp__sass_inst_executed_op_shared_st.sum")
+                                        : (load ? "smsp__sass_inst_executed_op_global_ld.sum"
+                                                : "smsp__sass_inst_executed_op_global_st.sum"),
+                                 -1);
+  if (instructions >= 0 && shared != load) instructions += ldgsts_requests;  // global loads, shared stores
+  if (instructions >= 0 && shared && load) instructions += value_or(row.hardware, kLdsmInstructions, 0);
   const std::string sass = sass_summary(row, shared ? (load ? "LDS" : "STS") : (load ? "LDG" : "STG"));
-  const bool conflicts = key.find("conflicts") != std::string_view::npos;
+  const double ldgsts_issued = value_or(row.hardware, kLdgstsInstructions, 0);
+  const int ldgsts_static = sass_count(row, "LDGSTS"), padding_static = sass_count(row, "@!PT LDS");
+  const std::string edges = row.edges ? "; at this size part of each block tile lies past the matrices, where the "
+                                        "bounds tests switch lanes off and zero-fill slots"
+                                      : "";
+
   if (conflicts && trace == 0 && hardware > 0)
-    return "conflicts the trace does not see: within each recorded instruction the lanes hit distinct banks (or "
-           "the same word); untested hypothesis: Nsight's counter also counts wavefronts added by other traffic "
-           "on the shared-memory banks (other warps, L1 fills)";
-  const bool merged = instructions > 0 && instructions < trace_requests;
+    return {"conflicts the trace does not see: within each recorded instruction the lanes hit distinct banks (or "
+            "the same word); untested hypothesis: Nsight's counter also counts wavefronts added by other traffic "
+            "on the shared-memory banks (other warps, L1 fills)"};
+
+  // Global loads of a cp.async kernel profiled without the op_ldgsts metrics.
+  if (!shared && load && trace > hardware && (ldgsts_issued > 0 || ldgsts_static > 0) &&
+      !has(row.hardware, kLdgstsRequestsAccess) && !has(row.hardware, kLdgstsRequestsBypass))
+    return {"the kernel copies global memory with cp.async (LDGSTS), which ncu counts apart from op_ld, and this "
+            "table has no op_ldgsts metrics to add"};
+
+  // cp.async's padding: before each LDGSTS the compiler puts LDS instructions whose guard is never true.
+  if (shared && load && requests && hardware > trace && ldgsts_issued > 0) {
+    const double per = ldgsts_static > 0 && padding_static > 0 ? double(padding_static) / ldgsts_static : 3.0;
+    if (same(hardware - trace, per * ldgsts_issued))
+      return {"the compiler pads each cp.async (LDGSTS, " + fixed(ldgsts_issued, 0) + " issued) with " + fixed(per, 0) +
+              " shared loads that never execute (`@!PT LDS RZ, [RZ]`" +
+              (padding_static > 0 ? ", " + std::to_string(padding_static) + " in the SASS" : std::string()) +
+              "); ncu counts them as executed shared-load instructions, " + fixed(hardware - trace, 0) +
+              " = " + fixed(per, 0) + " x " + fixed(ldgsts_issued, 0) + " more than the kernel's own loads, with no lanes and no wavefronts"};
+  }
+
+  // A store of the zero register under a guard, beside the store or copy of the value.
+  const int zero_stores = sass_count(row, "@P STS");
+  if (shared && !load && requests && hardware > trace && zero_stores > 0) {
+    return {"the plain build writes an out-of-bounds slot's zero with a separate STS under the bounds test (SASS: " +
+            std::to_string(zero_stores) + " guarded `STS [..], RZ`)" +
+            ", next to the store or cp.async of the value; the numbers fit ncu counting such an instruction for every "
+            "warp that issues it, even when its guard is false on all lanes: " + fixed(hardware / trace, 2) +
+            " instructions per recorded request, where the trace records one store per element" + edges};
+  }
+
+  // 128-bit shared loads whose lanes share their 16 bytes in groups.
+  const bool merged = instructions > 0 && instructions < trace_requests - 0.5;
+  if (shared && load && wavefronts && !merged && hardware < trace && 2 * hardware >= trace &&
+      (row.sass.empty() || sass_count(row, "LDS.128") > 0))
+    return {"fewer wavefronts than the trace's model of 128-bit loads (quarter-warp phases of 8 lanes, each at least "
+            "one wavefront): the numbers fit the hardware serving both quarter-warps of a half-warp in one wavefront "
+            "when together they touch each bank at most once, as float4 broadcasts do (groups of lanes reading the "
+            "same 16 bytes); the textbook kernels' LDS.128 broadcasts show it too (2 wavefronts where quarter phases "
+            "make 4, assets/ncu/memory-vs-ncu.md); app/core/analysis/bank_conflicts.h does not merge phases" +
+            sass_summary(row, "LDS")};
+
   if (merged) {
     const std::string per = fixed(trace_requests / instructions, 2);
-    if (key.find("requests") != std::string_view::npos)
-      return "the compiler merged accesses: " + per + " of the trace's 4-byte accesses per executed instruction" +
-             sass + "; the trace records each float the source reads";
-    if (key.find("wavefronts") != std::string_view::npos)
-      return "wider accesses (" + per + " floats per instruction on average) move more bytes each: a 128-bit "
-             "shared load of 32 lanes is 512 bytes, at least 4 wavefronts; the trace counts wavefronts of 4-byte accesses";
+    if (requests)
+      return {"the compiler merged accesses: " + per + " of the trace's 4-byte accesses per executed instruction" +
+              sass + "; the trace records each float the source reads"};
+    if (wavefronts)
+      return {"wider accesses (" + per + " floats per instruction on average) are counted per instruction: a 128-bit "
+              "shared load of 32 lanes takes 4 wavefronts when they read 512 distinct bytes, 2 when they all read the "
+              "same 16 bytes; the trace counts wavefronts of 4-byte accesses"};
     if (conflicts)
-      return "Nsight counts conflicts as wavefronts beyond a wide access's own minimum (4 for 128-bit); the trace "
-             "counts them per 4-byte access: the same layout, counted over different instructions";
-    return "the compiler merged accesses into wider ones" + sass + ": sectors are counted per instruction";
+      return {"Nsight counts conflicts as wavefronts beyond a wide access's own minimum (4 for 128-bit); the trace "
+              "counts them per 4-byte access: the same layout, counted over different instructions"};
+    return {"the compiler merged accesses into wider ones" + sass + ": sectors are counted per instruction"};
   }
-  if (instructions > trace_requests && key.find("requests") != std::string_view::npos)
-    return "the hardware executed more instructions than the trace has warp-level accesses" + sass +
-           ": an access the source makes once may be issued twice (e.g. split at a predicate)";
+  if (instructions > trace_requests + 0.5 && requests)
+    return {"the hardware executed more instructions than the trace has warp-level accesses" + sass +
+            ": an access the source makes once may be issued twice (e.g. split at a predicate)" + edges};
   if (conflicts && hardware > trace)
-    return "more conflicts than the trace's instructions make; untested hypothesis: Nsight's counter also counts "
-           "wavefronts added by other traffic on the shared-memory banks (other warps, L1 fills)";
-  return "not explained: both count the same warp-level instructions of the same launch" + sass;
+    return {"more conflicts than the trace's instructions make; untested hypothesis: Nsight's counter also counts "
+            "wavefronts added by other traffic on the shared-memory banks (other warps, L1 fills)"};
+  // Extra wavefronts that ncu also counts as conflicts: the conflicts row says why.
+  if (wavefronts && hardware > trace) {
+    const std::string_view conflicts_key = load ? "shared_bank_conflicts_load" : "shared_bank_conflicts_store";
+    for (const CounterPair& p : kPairs)
+      if (p.trace_key == conflicts_key) {
+        const double trace_c = value_or(row.trace, conflicts_key, std::nan("")), hw_c = hardware_value(row, p);
+        if (!std::isnan(trace_c) && !std::isnan(hw_c) && same(hw_c - trace_c, hardware - trace))
+          return {"as many extra wavefronts as extra bank conflicts (" + fixed(hardware - trace, 0) +
+                  "): ncu counts each as a conflict, see that row"};
+      }
+  }
+  return {"unexplained: both count the same warp-level instructions of the same launch" + sass + edges, false};
 }
 
 }  // namespace
@@ -98,21 +219,27 @@ std::span<const CounterPair> compared_counters() { return kPairs; }
 
 std::vector<std::string> ncu_metrics() {
   std::vector<std::string> out;
-  for (const CounterPair& p : kPairs) out.emplace_back(p.ncu_metric);
-  for (std::string_view m : kExtraMetrics) out.emplace_back(m);
+  auto add = [&](std::string_view m) {
+    if (!m.empty() && std::find(out.begin(), out.end(), m) == out.end()) out.emplace_back(m);
+  };
+  for (const CounterPair& p : kPairs) {
+    add(p.ncu_metric);
+    for (std::string_view m : p.ncu_added) add(m);
+  }
+  for (std::string_view m : kExtraMetrics) add(m);
   return out;
 }
 
 const NcuRow* NcuTable::find(std::string_view kernel, int tile, int n) const {
   for (const NcuRow& r : rows)
-    if (r.kernel == kernel && r.tile == tile && r.n == n) return &r;
+    if (r.kernel == kernel && (r.tile == tile || r.tile == 0) && r.n == n) return &r;
   return nullptr;
 }
 
 nlohmann::json ncu_table_to_json(const NcuTable& t) {
   nlohmann::json rows = nlohmann::json::array();
   for (const NcuRow& r : t.rows)
-    rows.push_back({{"kernel", r.kernel}, {"tile", r.tile}, {"n", r.n}, {"trace", r.trace},
+    rows.push_back({{"kernel", r.kernel}, {"tile", r.tile}, {"n", r.n}, {"edges", r.edges}, {"trace", r.trace},
                     {"hardware", r.hardware}, {"sass", r.sass}});
   return {{"gpu", t.gpu},         {"date", t.date},   {"ncu_version", t.ncu_version},
           {"commit", t.commit},   {"trace_device", t.trace_device}, {"rows", rows}};
@@ -131,6 +258,7 @@ NcuTable ncu_table_from_json(const nlohmann::json& j) {
       row.kernel = r.at("kernel").get<std::string>();
       row.tile = json_integer_at<int>(r, "tile");
       row.n = json_integer_at<int>(r, "n");
+      row.edges = r.value("edges", false);
       row.trace = r.at("trace").get<std::map<std::string, double>>();
       row.hardware = r.at("hardware").get<std::map<std::string, double>>();
       if (r.contains("sass"))
@@ -171,7 +299,7 @@ std::vector<CounterComparison> compare_row(const NcuRow& row) {
     CounterComparison c;
     c.pair = &p;
     c.trace = value_or(row.trace, p.trace_key, std::nan(""));
-    c.hardware = value_or(row.hardware, p.ncu_metric, std::nan(""));
+    c.hardware = hardware_value(row, p);
     if (std::isnan(c.trace) || std::isnan(c.hardware)) {
       c.why = std::isnan(c.hardware) ? "ncu did not measure it" : "the trace has no such counter";
       out.push_back(c);
@@ -180,7 +308,11 @@ std::vector<CounterComparison> compare_row(const NcuRow& row) {
     const double diff = std::fabs(c.trace - c.hardware), scale = std::max(std::fabs(c.trace), std::fabs(c.hardware));
     if (diff < 0.5) c.agreement = Agreement::Equal;
     else c.agreement = diff <= 0.01 * scale ? Agreement::Close : Agreement::Differs;
-    if (c.agreement != Agreement::Equal) c.why = explain(row, p, c.trace, c.hardware);
+    if (c.agreement != Agreement::Equal) {
+      Explanation e = explain(row, p, c.trace, c.hardware);
+      c.why = std::move(e.why);
+      c.explained = e.explained;
+    }
     out.push_back(std::move(c));
   }
   return out;
@@ -190,10 +322,17 @@ std::string ncu_table_markdown(const NcuTable& t) {
   std::string md = "# Memory counters: trace vs Nsight Compute\n\n";
   md += "GPU: " + t.gpu + "  \nprofiled: " + t.date + " (" + t.ncu_version + ", commit " + t.commit + ")  \n";
   md += "traces recorded by: " + t.trace_device + "\n\n";
+  md += "TILE - : a rung of the ladder (fixed tiles). ncu's global load and shared store counts include cp.async "
+        "(LDGSTS: its op_ldgsts requests, sectors, wavefronts and conflicts are added to op_ld and op_st), as the "
+        "trace counts a copy as a global load and a shared store; its shared loads include ldmatrix (op_ldsm).";
+  int unexplained = 0;
+  for (const NcuRow& r : t.rows)
+    for (const CounterComparison& c : compare_row(r)) unexplained += !c.explained;
+  md += " Differences no rule explains: " + std::to_string(unexplained) + " (marked \"unexplained\").\n\n";
   md += "| kernel | TILE | N | counter | trace | ncu | agreement | why |\n|---|---|---|---|---|---|---|---|\n";
   for (const NcuRow& r : t.rows)
     for (const CounterComparison& c : compare_row(r)) {
-      md += "| " + r.kernel + " | " + std::to_string(r.tile) + " | " + std::to_string(r.n) + " | " +
+      md += "| " + r.kernel + " | " + (r.tile == 0 ? std::string("-") : std::to_string(r.tile)) + " | " + std::to_string(r.n) + " | " +
             std::string(c.pair->label) + " | " + fixed(c.trace, 0) + " | " + fixed(c.hardware, 0) + " | " +
             agreement_name(c.agreement) + " | " + c.why + " |\n";
     }

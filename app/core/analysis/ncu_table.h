@@ -5,6 +5,7 @@
 // committed under assets/ncu/, and shown by the app next to the trace.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <span>
@@ -23,11 +24,16 @@ class NcuTableError : public std::runtime_error {
 };
 
 // A counter of the trace (as in `tilescope stats --json`) and the Nsight
-// Compute metric that counts the same thing on the hardware.
+// Compute metric that counts the same thing on the hardware, plus the metrics
+// added to it: the trace counts a cp.async copy (LDGSTS) as a global load and
+// a shared store, ncu under op_ldgsts metrics of their own, apart from op_ld
+// and op_st. An added metric a table lacks (one profiled before they were
+// asked for, when no kernel used cp.async) counts as absent, not as zero.
 struct CounterPair {
   std::string_view trace_key;
   std::string_view ncu_metric;
   std::string_view label;
+  std::array<std::string_view, 2> ncu_added{};  // empty: none
 };
 std::span<const CounterPair> compared_counters();
 // Every metric the table asks ncu for: the compared ones and the instruction counts.
@@ -35,7 +41,8 @@ std::vector<std::string> ncu_metrics();
 
 struct NcuRow {
   std::string kernel;  // catalog name, e.g. "tiled-transposed"
-  int tile = 0, n = 0;  // M = N = K = n
+  int tile = 0, n = 0;  // M = N = K = n; TILE 0: a rung of the ladder (fixed tiles, no TILE)
+  bool edges = false;   // some block tiles reach past the matrices (zero-filled slots, guarded stores)
   std::map<std::string, double> trace;     // trace_key -> value
   std::map<std::string, double> hardware;  // ncu metric -> value
   std::map<std::string, int> sass;         // static memory instructions of the kernel, by opcode
@@ -49,6 +56,7 @@ struct NcuTable {
   std::string trace_device;   // what recorded the traces: the GPU's name or "CPU emulator"
   std::vector<NcuRow> rows;
 
+  // A rung's row (TILE 0) is found for any tile asked: its traces carry their k-step as TILE.
   const NcuRow* find(std::string_view kernel, int tile, int n) const;
 };
 
@@ -61,9 +69,10 @@ const char* agreement_name(Agreement a);
 
 struct CounterComparison {
   const CounterPair* pair = nullptr;
-  double trace = 0, hardware = 0;  // NaN where not measured
+  double trace = 0, hardware = 0;  // NaN where not measured; hardware: the metric plus the added ones
   Agreement agreement = Agreement::Missing;
-  std::string why;  // empty when they agree
+  std::string why;        // empty when they agree
+  bool explained = true;  // false: they differ and no rule says why (why starts with "unexplained")
 };
 // ncu's counters are exact counts, so agreement means equal; a difference
 // under 1% is shown as close rather than hidden.

@@ -1,0 +1,431 @@
+// tf32_wgmma_ws.cuh — the kernel template of `tf32-wgmma-ws`: TF32 on
+// Hopper built the way production Hopper GEMMs are, to close the gap of
+// tf32-wgmma (rung 7, ~60% of cuBLAS TF32) to cuBLAS.
+//
+//  - TMA: one thread copies each k-tile of A (BM x 32 floats) and of B
+//    (32 x BN, as BN/32 boxes of 32 x 32) with cp.async.bulk.tensor into
+//    shared memory, 128-byte swizzled (a box row is 32 floats = 128 bytes,
+//    the swizzle width), through tensor maps made on the host
+//    (tf32_wgmma_ws.cu). Out-of-bounds box elements arrive as zeros: ragged
+//    M, N and K need no code here.
+//  - Warp specialisation: warpgroup 0 is the producer (one thread issues the
+//    TMA copies; the warpgroup gives its registers away with setmaxnreg);
+//    warpgroups 1 and 2 are consumers, each owning 64 x NSUB columns of the
+//    block tile's C. A ring of STAGES stages with a `full` mbarrier
+//    (producer's expect_tx + TMA's complete_tx) and an `empty` mbarrier (one
+//    arrival per consumer warp, of every CTA of the cluster) per stage.
+//  - The product, as in tf32_wgmma.cuh, is C^T = B^T * A^T: TF32 wgmma reads
+//    shared memory only K-major and B (row-major k x n) is N-major, so each
+//    consumer loads B's words into the registers of the wgmma A operand
+//    (any layout will do in registers: the transposition of B costs no extra
+//    pass, no extra shared memory and no extra timing), rounds them to TF32,
+//    and the tensor cores read A's tile as the wgmma B operand straight from
+//    shared memory through a matrix descriptor (start >> 4, LBO 16 bytes,
+//    SBO 1024 bytes = 8 rows of 128 bytes, 128-byte swizzle), advanced by
+//    32 bytes per 8 values of k. A's values are read as they are (the tensor
+//    cores use their TF32 bits); B's are rounded to nearest.
+//  - The fragments of the next k-tile are loaded while the tensor cores run
+//    the previous one (two register buffers; wgmma.wait_group 1), and a
+//    stage is released as soon as the wgmma group that read it completes.
+//  - Persistent: as many CTAs (clusters) as are resident at once walk the
+//    tiles in a grouped order (GROUP_M tile rows per column sweep) for L2
+//    reuse; the producer runs ahead into the next tile while the consumers
+//    store the last one.
+//  - Optional clusters of 2 along m (CLUSTER_M: the two CTAs share B's tile)
+//    or n (CLUSTER_N: they share A's), each CTA loading half of the shared
+//    tile with TMA multicast into both: less L2 traffic per FLOP.
+//
+// sm_90a only (built only for it). The shipped configuration and the
+// variants the tuning program times are in tf32_wgmma_ws.cu; the index
+// arithmetic is in tf32_wgmma_ws_layout.h (checked on the host by
+// tests/kernels/tf32_wgmma_ws_test.cpp).
+#pragma once
+
+#include <cuda.h>  // CUtensorMap, the type only: the encoder is fetched at run time (no -lcuda)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+#include "kernels/ladder/ladder_device.cuh"
+#include "kernels/ladder/tf32_wgmma.cuh"
+#include "kernels/ladder/tf32_wgmma_ws_layout.h"
+
+namespace ts::ladder {
+
+template <int BM_, int NSUB_, int STAGES_, int GROUP_M_, int CLUSTER_M_, int CLUSTER_N_>
+struct WsConfig {
+  static constexpr int BM = BM_;      // rows of C per block tile: the wgmma N (128 or 256)
+  static constexpr int NSUB = NSUB_;  // 64-column groups per consumer warpgroup (one wgmma each per 8 k)
+  static constexpr int kConsumers = 2, BN = 64 * NSUB * kConsumers, BK = 32;  // BK: one 128-byte row
+  static constexpr int STAGES = STAGES_, GROUP_M = GROUP_M_;
+  static constexpr int CLUSTER_M = CLUSTER_M_, CLUSTER_N = CLUSTER_N_, kCluster = CLUSTER_M * CLUSTER_N;
+  static constexpr int kThreads = 128 * (kConsumers + 1), kConsumerWarps = 4 * kConsumers;
+  // setmaxnreg: 168 each at launch (65536 / 384, which ptxas reports for every variant);
+  // the producer keeps 40, the consumers take 232: 40 x 128 + 232 x 256 = 64512, all the CTA got.
+  static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+  static constexpr int kABytes = BM * ws::kRowBytes, kBBytes = BN * ws::kRowBytes;
+  static constexpr int kStageBytes = kABytes + kBBytes;
+  static constexpr int kBBoxes = BN / ws::kBoxCols;
+  // With CLUSTER_N, each CTA loads 1/CLUSTER_N of A's rows into every CTA of the
+  // cluster; with CLUSTER_M, 1/CLUSTER_M of B's boxes.
+  static constexpr int kASliceRows = BM / CLUSTER_N, kASliceBytes = kASliceRows * ws::kRowBytes;
+  static constexpr int kBBoxesPerSlice = kBBoxes / CLUSTER_M;
+  static constexpr int kSharedBytes = STAGES * kStageBytes + 2 * STAGES * 8 + 1024;  // + barriers, + alignment slack
+  static_assert(BM == 128 || BM == 256, "the wgmma N (rows of C per tile) is 128 or 256 here");
+  static_assert(NSUB == 1 || NSUB == 2, "one or two 64-column groups per consumer");
+  static_assert(BM / 2 * NSUB <= 128, "at most 128 accumulators per consumer thread");
+  static_assert(STAGES >= 2 && kSharedBytes <= 227 * 1024, "the ring fits the 227 KB a block may have");
+  static_assert(kStageBytes % 1024 == 0 && kABytes % 1024 == 0, "every tile starts on the swizzle's 1024 bytes");
+  static_assert(kCluster == 1 || (kCluster == 2 && (CLUSTER_M == 1 || CLUSTER_N == 1)), "clusters of 2, along m or n");
+  static_assert(kASliceBytes % 1024 == 0 && kBBoxes % CLUSTER_M == 0, "multicast slices stay swizzle-aligned");
+};
+
+namespace ws {
+
+// mbarrier, TMA, cluster and register-count instructions (PTX ISA 8.0+, sm_90a).
+__device__ __forceinline__ void mbar_init(std::uint32_t bar, std::uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(bar), "r"(count) : "memory");
+}
+// Makes the initialised barriers visible to the async proxy (TMA) and the cluster.
+__device__ __forceinline__ void fence_mbarrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+}
+// One arrival that also announces `bytes` the TMA copies of this phase will complete.
+__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint32_t bar, std::uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(bar), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(std::uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
+}
+// Arrives on the barrier at the same offset in CTA `rank` of the cluster (itself included).
+__device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t bar, std::uint32_t rank) {
+  asm volatile(
+      "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
+      " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
+      "r"(rank)
+      : "memory");
+}
+// Waits until the phase of parity `parity` has completed (a fresh barrier is
+// in phase 0, so waiting for parity 1 returns at once: the producer's first
+// pass over the ring).
+__device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
+  std::uint32_t done = 0;
+  do {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+__device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap* map) {
+  asm volatile("prefetch.tensormap [%0];\n" ::"l"(reinterpret_cast<std::uint64_t>(map)) : "memory");
+}
+// Box (c0 = column, c1 = row, in elements) of the tensor map -> shared memory at dst; completes its bytes on bar.
+__device__ __forceinline__ void tma_load_2d(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar, int c0, int c1) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];\n" ::"r"(
+          dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(bar)
+      : "memory");
+}
+// The same box into dst of every CTA in `mask`, completing on the barrier at bar's offset in each.
+__device__ __forceinline__ void tma_load_2d_multicast(std::uint32_t dst, const CUtensorMap* map, std::uint32_t bar, int c0,
+                                                      int c1, std::uint16_t mask) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes.multicast::cluster"
+      " [%0], [%1, {%2, %3}], [%4], %5;\n" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(c0), "r"(c1), "r"(bar), "h"(mask)
+      : "memory");
+}
+
+__device__ __forceinline__ std::uint32_t cluster_rank() {
+  std::uint32_t r;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;\n" : "=r"(r));
+  return r;
+}
+// Every thread of every CTA in the cluster, with release/acquire ordering.
+__device__ __forceinline__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;\n" ::: "memory");
+}
+
+template <int REGS>
+__device__ __forceinline__ void setmaxnreg_dec() {
+#if defined(TS_LADDER_HAS_WGMMA)
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(REGS));
+#endif
+}
+template <int REGS>
+__device__ __forceinline__ void setmaxnreg_inc() {
+#if defined(TS_LADDER_HAS_WGMMA)
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(REGS));
+#endif
+}
+
+// Keeps the compiler from moving the fragments' rounding past the wgmma fence.
+template <int S>
+__device__ __forceinline__ void pin_fragments(std::uint32_t (&f)[S][4]) {
+#pragma unroll
+  for (int s = 0; s < S; ++s)
+#pragma unroll
+    for (int r = 0; r < 4; ++r) asm volatile("" : "+r"(f[s][r])::"memory");
+}
+
+__device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t address) {
+  std::uint32_t v;
+  asm volatile("ld.shared.u32 %0, [%1];\n" : "=r"(v) : "r"(address));
+  return v;
+}
+
+// D (64 x BM) += A (64 x 8, registers) * B (8 x BM, shared memory via its descriptor).
+template <int BM>
+__device__ __forceinline__ void wgmma_rs(float (&d)[BM / 2], const std::uint32_t (&a)[4], std::uint64_t desc) {
+  if constexpr (BM == 256) wgmma_m64n256k8_tf32(d, a, desc);
+  else wgmma_m64n128k8_tf32(d, a, desc);
+}
+
+}  // namespace ws
+
+template <class Cfg>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    tf32_wgmma_ws(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                  float* __restrict__ C, int M, int N, int K) {
+#if defined(TS_LADDER_HAS_WGMMA)
+  using namespace ws;
+  constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, STAGES = Cfg::STAGES, NSUB = Cfg::NSUB;
+  constexpr int CM = Cfg::CLUSTER_M, CN = Cfg::CLUSTER_N, kCluster = Cfg::kCluster;
+  constexpr int kSlices = BK / 8;  // wgmma k-steps per k-tile
+  extern __shared__ __align__(1024) unsigned char shared_raw[];
+  // TMA's swizzle and the descriptors work on address bits: tiles start on 1024 bytes.
+  // (The same offset in every CTA, so multicast copies land alike.)
+  const std::uint32_t base = (shared_address(shared_raw) + 1023u) & ~1023u;
+  const std::uint32_t full_bar = base + STAGES * Cfg::kStageBytes;  // stage s: full_bar + 8 s
+  const std::uint32_t empty_bar = full_bar + 8 * STAGES;
+  const int warpgroup = threadIdx.x / 128;
+  const std::uint32_t rank = kCluster > 1 ? cluster_rank() : 0;
+  const int rank_m = CM > 1 ? int(rank) : 0, rank_n = CN > 1 ? int(rank) : 0;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < STAGES; ++s) {
+      mbar_init(full_bar + 8 * s, 1);  // the producer's arrive.expect_tx; the bytes come from TMA
+      mbar_init(empty_bar + 8 * s, Cfg::kConsumerWarps * kCluster);
+    }
+    fence_mbarrier_init();
+  }
+  if constexpr (kCluster > 1) cluster_sync();  // the peer's barriers exist before anything reaches them
+  else __syncthreads();
+
+  // Work: units of CLUSTER_M x CLUSTER_N block tiles, one unit per cluster at a time.
+  const int units_m = ceil_div(ceil_div(M, BM), CM), units_n = ceil_div(ceil_div(N, BN), CN);
+  const int units = units_m * units_n;
+  const int first_unit = blockIdx.x / kCluster, unit_step = gridDim.x / kCluster;
+  const int k_tiles = ceil_div(K, BK);
+
+  if (warpgroup == 0) {
+    // ---- producer: one thread issues every copy ----
+    setmaxnreg_dec<Cfg::kProducerRegs>();
+    if (threadIdx.x == 0) {
+      prefetch_tensor_map(&a_map);
+      prefetch_tensor_map(&b_map);
+      constexpr std::uint16_t kMask = (1u << kCluster) - 1;
+      std::uint32_t it = 0;  // k-tiles issued so far: stage it % STAGES, pass it / STAGES
+      for (int unit = first_unit; unit < units; unit += unit_step) {
+        int um, un;
+        unit_position(unit, units_m, units_n, Cfg::GROUP_M, um, un);
+        const int row0 = (um * CM + rank_m) * BM, col0 = (un * CN + rank_n) * BN;
+        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+          const int s = int(it % STAGES);
+          mbar_wait(empty_bar + 8 * s, ((it / STAGES) & 1) ^ 1);  // every consumer (of the cluster) is done with it
+          const std::uint32_t a_dst = base + s * Cfg::kStageBytes, b_dst = a_dst + Cfg::kABytes, full = full_bar + 8 * s;
+          mbar_arrive_expect_tx(full, Cfg::kStageBytes);  // whole boxes, zero-filled where out of bounds
+          const int k0 = kt * BK;
+          // Boxes that start past the last row of A or column of B (small M or N,
+          // or a cluster's spare tile) start on the last one instead: every box
+          // starts inside the tensor. What they bring lands in rows of D or C that
+          // are never stored (row m of A feeds only row m of C, column n of B only
+          // column n).
+          const int a_row = CN > 1 ? row0 + int(rank) * Cfg::kASliceRows : row0;
+          if constexpr (CN > 1)
+            tma_load_2d_multicast(a_dst + rank * Cfg::kASliceBytes, &a_map, full, k0, min(a_row, M - 1), kMask);
+          else
+            tma_load_2d(a_dst, &a_map, full, k0, min(a_row, M - 1));
+#pragma unroll
+          for (int j = 0; j < Cfg::kBBoxesPerSlice; ++j) {
+            const int box = (CM > 1 ? int(rank) * Cfg::kBBoxesPerSlice : 0) + j;
+            const int b_col = min(col0 + box * kBoxCols, (N - 1) & ~3);  // on 16 bytes
+            if constexpr (CM > 1)
+              tma_load_2d_multicast(b_dst + box * kBBoxBytes, &b_map, full, b_col, k0, kMask);
+            else
+              tma_load_2d(b_dst + box * kBBoxBytes, &b_map, full, b_col, k0);
+          }
+        }
+      }
+    }
+    __syncwarp();
+  } else {
+    // ---- consumers: fragments of B in registers, A's tile through the descriptor ----
+    setmaxnreg_inc<Cfg::kConsumerRegs>();
+    const int consumer = warpgroup - 1, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
+    // Where this thread's words of B are in a stage, for k-slice 0 of its first
+    // column group; the next group is 64 columns = 2 boxes further, k-slice sl
+    // 8 rows further (b_fragment_offset is linear in both).
+    std::uint32_t frag_offset[4];
+#pragma unroll
+    for (int r = 0; r < 4; ++r) frag_offset[r] = Cfg::kABytes + b_fragment_offset(consumer * NSUB, warp, lane, r, 0);
+    constexpr std::uint32_t kGroupBytes = 2 * kBBoxBytes, kSliceBytes = 8 * kRowBytes;
+    static_assert(b_fragment_offset(1, 1, 5, 3, 2) == b_fragment_offset(0, 1, 5, 3, 0) + kGroupBytes + 2 * kSliceBytes,
+                  "the offsets of later groups and k-slices are constant steps");
+
+    // A warp is done with a stage once its wgmma group that read it has completed
+    // (its fragment loads completed before the wgmma could issue).
+    const auto release = [&](std::uint32_t i) {
+      if (lane == 0) {
+        const std::uint32_t bar = empty_bar + 8 * (i % STAGES);
+        if constexpr (kCluster == 1) {
+          mbar_arrive(bar);
+        } else {
+#pragma unroll
+          for (int r = 0; r < kCluster; ++r) mbar_arrive_cluster(bar, r);
+        }
+      }
+    };
+
+    std::uint32_t it = 0;
+    for (int unit = first_unit; unit < units; unit += unit_step) {
+      int um, un;
+      unit_position(unit, units_m, units_n, Cfg::GROUP_M, um, un);
+      const int row0 = (um * CM + rank_m) * BM, col0 = (un * CN + rank_n) * BN;
+
+      float acc[NSUB][BM / 2];
+#pragma unroll
+      for (int u = 0; u < NSUB; ++u) {
+#pragma unroll
+        for (int i = 0; i < BM / 2; ++i) acc[u][i] = 0.0f;
+        pin_registers(acc[u]);
+      }
+      // One wgmma group: k-tile kt for one column group (accumulators d, load
+      // offsets offs). The first group of a k-tile waits for its stage. It loads
+      // this thread's words of B (rounded to TF32) into fragment buffer f,
+      // issues the group's wgmmas, then waits until only this group is in
+      // flight: the group before it is done, and with it its fragment buffer
+      // (the other one) and, for a k-tile's first group, the previous k-tile's
+      // stage, which it releases. Groups alternate between the two buffers, so
+      // a running wgmma's registers are never rewritten.
+      const auto group_step = [&](float(&d)[BM / 2], std::uint32_t group_bytes, bool first_of_tile, int kt,
+                                  std::uint32_t(&f)[kSlices][4]) {
+        const std::uint32_t i = it + kt;  // this k-tile's place in the ring
+        const std::uint32_t stage = base + (i % STAGES) * Cfg::kStageBytes;
+        if (first_of_tile) mbar_wait(full_bar + 8 * (i % STAGES), (i / STAGES) & 1);
+#pragma unroll
+        for (int sl = 0; sl < kSlices; ++sl)
+#pragma unroll
+          for (int r = 0; r < 4; ++r)
+            f[sl][r] = to_tf32(ld_shared_u32(stage + frag_offset[r] + group_bytes + sl * kSliceBytes));
+        pin_fragments(f);  // computed before the fence, not sunk between the wgmmas
+        wgmma_fence();     // the fragment registers are written before the wgmmas read them
+#pragma unroll
+        for (int sl = 0; sl < kSlices; ++sl) wgmma_rs<BM>(d, f[sl], matrix_descriptor(stage + 32 * sl, 16, 1024, 1));
+        wgmma_commit();
+        wgmma_wait<1>();
+        if (first_of_tile && kt > 0) release(i - 1);
+      };
+      std::uint32_t frag[2][kSlices][4];
+      if constexpr (NSUB == 1) {
+        int kt = 0;
+        for (; kt + 1 < k_tiles; kt += 2) {
+          group_step(acc[0], 0, true, kt, frag[0]);
+          group_step(acc[0], 0, true, kt + 1, frag[1]);
+        }
+        if (kt < k_tiles) group_step(acc[0], 0, true, kt, frag[0]);  // no branch inside the loop: ptxas keeps the wgmmas async
+      } else {
+        for (int kt = 0; kt < k_tiles; ++kt) {
+          group_step(acc[0], 0, true, kt, frag[0]);
+          group_step(acc[NSUB - 1], kGroupBytes, false, kt, frag[1]);
+        }
+      }
+      it += k_tiles;
+      wgmma_wait<0>();
+#pragma unroll
+      for (int u = 0; u < NSUB; ++u) pin_registers(acc[u]);
+      release(it - 1);  // the last k-tile's stage
+
+      // Epilogue: straight from the accumulators, predicated on the edges.
+#pragma unroll
+      for (int u = 0; u < NSUB; ++u)
+#pragma unroll
+        for (int i = 0; i < BM / 2; ++i) {
+          const int m = row0 + acc_m(lane, i), n = col0 + acc_n(consumer * NSUB + u, warp, lane, i);
+          if (m < M && n < N) C[std::size_t(m) * N + n] = acc[u][i];
+        }
+    }
+  }
+  if constexpr (kCluster > 1) {
+    __syncwarp();
+    cluster_sync();  // no CTA leaves while its peer may still arrive on its barriers
+  }
+#endif
+}
+
+// ---- host side (tf32_wgmma_ws.cu) ----
+
+// The operands as TMA can read them: its rows must start on 16 bytes (k and n
+// multiples of 4, 16-byte aligned pointers). Where they do not, A and/or B are
+// copied into a padded workspace (cudaMemcpy2DAsync on `stream`, part of the
+// launch and so of its timing); lda and ldb are the row strides in floats.
+struct WsOperands {
+  const float* a;
+  int lda;
+  const float* b;
+  int ldb;
+};
+WsOperands ws_tma_operands(const float* a, const float* b, int m, int n, int k, cudaStream_t stream);
+
+// A tensor map of a row-major float matrix (rows x cols, row stride ld
+// floats) in boxes of 32 columns x box_rows rows, 128-byte swizzle,
+// out-of-bounds elements read as zero.
+CUtensorMap ws_tensor_map(const float* base, int rows, int cols, int ld, int box_rows);
+
+// How many CTAs of `kernel` can be resident at once (in clusters of
+// cluster_size), the persistent grid: cached per kernel.
+int ws_resident_clusters(const void* kernel, int threads, int shared_bytes, int cluster_size);
+
+// grid_limit: 0 runs as many CTAs as are resident at once (persistent);
+// otherwise at most that many (rounded to the cluster), INT_MAX: one per unit of work.
+template <class Cfg>
+void launch_ws_config(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream,
+                      int grid_limit = 0) {
+  const auto kernel = tf32_wgmma_ws<Cfg>;
+  static const bool configured = [&] {
+    TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
+    return true;
+  }();
+  (void)configured;
+  const WsOperands op = ws_tma_operands(a, b, m, n, k, stream);
+  const CUtensorMap a_map = ws_tensor_map(op.a, m, k, op.lda, Cfg::kASliceRows);
+  const CUtensorMap b_map = ws_tensor_map(op.b, k, n, op.ldb, ws::kBoxCols);
+  const int units = ceil_div(ceil_div(m, Cfg::BM), Cfg::CLUSTER_M) * ceil_div(ceil_div(n, Cfg::BN), Cfg::CLUSTER_N);
+  int clusters = grid_limit == 0 ? ws_resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads,
+                                                        Cfg::kSharedBytes, Cfg::kCluster)
+                                 : std::max(1, grid_limit / Cfg::kCluster);
+  clusters = std::max(1, std::min(clusters, units));
+  cudaLaunchConfig_t config = {};
+  config.gridDim = dim3(clusters * Cfg::kCluster);
+  config.blockDim = dim3(Cfg::kThreads);
+  config.dynamicSmemBytes = Cfg::kSharedBytes;
+  config.stream = stream;
+  cudaLaunchAttribute cluster_attr[1] = {};
+  if constexpr (Cfg::kCluster > 1) {
+    cluster_attr[0].id = cudaLaunchAttributeClusterDimension;
+    cluster_attr[0].val.clusterDim.x = Cfg::kCluster;
+    cluster_attr[0].val.clusterDim.y = 1;
+    cluster_attr[0].val.clusterDim.z = 1;
+    config.attrs = cluster_attr;
+    config.numAttrs = 1;
+  }
+  TS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, c, m, n, k));
+}
+
+}  // namespace ts::ladder

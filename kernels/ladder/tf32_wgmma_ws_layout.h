@@ -1,0 +1,85 @@
+// tf32_wgmma_ws_layout.h — where tf32-wgmma-ws (tf32_wgmma_ws.cuh) keeps its
+// tiles in shared memory, which words of B each consumer thread loads into
+// its wgmma fragments, and which cell of C each accumulator is. Plain
+// constexpr index arithmetic, compiled by nvcc for the kernel and by g++ for
+// tests/kernels/tf32_wgmma_ws_test.cpp, whose host model multiplies through
+// these same functions without a GPU.
+//
+// The kernel computes C^T = B^T * A^T (as tf32_wgmma.cuh does): TF32 wgmma
+// reads shared memory only K-major, and B (k x n, row-major) is N-major. So
+// the wgmma "A" operand (64 x 8, in registers) is 64 columns of C by 8 k,
+// loaded word by word from B's tile, and the wgmma "B" operand (8 x BM, read
+// by the tensor cores through a matrix descriptor) is A's tile, K-major as it
+// stands. D comes out as C^T: D row = column n of C, D column = row m.
+#pragma once
+
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define TS_WS_HD __host__ __device__
+#else
+#define TS_WS_HD
+#endif
+
+namespace ts::ladder::ws {
+
+inline constexpr int kRowBytes = 128;             // one row of a TMA box: 32 floats, the 128-byte swizzle width
+inline constexpr int kBoxCols = 32;               // floats per box row
+inline constexpr int kBBoxBytes = 32 * kRowBytes; // a box of B: 32 rows of k x 32 columns of n
+
+// Byte offset of element (row, col) of a box of 128-byte rows that TMA wrote
+// with CU_TENSOR_MAP_SWIZZLE_128B to shared memory aligned to 1024 bytes:
+// 16-byte chunk c of row r lands at chunk c ^ (r % 8). This is the layout the
+// wgmma descriptor's 128-byte swizzle mode (and tf32_wgmma.cuh) reads.
+TS_WS_HD constexpr std::uint32_t swizzled_offset(int row, int col) {
+  return std::uint32_t(row * kRowBytes + (((col >> 2) ^ (row & 7)) << 4) + (col & 3) * 4);
+}
+
+// The column (0..63) of a consumer's 64-column group of C that row `row`
+// (0..63) of the wgmma A operand stands for. Any one-to-one map will do (the
+// epilogue uses the same one); this one makes every fragment load below free
+// of bank conflicts: in one load the 32 lanes (g = lane / 4, q = lane % 4)
+// read k = q (+4) and n = 16 (g / 4) + (g % 4) (+ a warp constant), so the
+// swizzled chunk ((n / 4) ^ k) takes 8 values and n % 4 four: 32 banks.
+//   row = 16 w + 8 h + g  ->  n = 32 (w / 2) + 16 (g / 4) + 8 (w % 2) + 4 h + g % 4
+TS_WS_HD constexpr int n_of_row(int row) {
+  const int w = row >> 4, h = (row >> 3) & 1, g = row & 7;
+  return 32 * (w >> 1) + 16 * (g >> 2) + 8 * (w & 1) + 4 * h + (g & 3);
+}
+
+// The wgmma m64n*k8 TF32 A fragment (PTX ISA, "Register fragments and shared
+// memory matrix layouts" for wgmma .tf32): register r of lane l in warp w of
+// the warpgroup holds row 16 w + l / 4 + 8 (r % 2), k = l % 4 + 4 (r / 2).
+TS_WS_HD constexpr int frag_row(int warp, int lane, int reg) { return 16 * warp + (lane >> 2) + 8 * (reg & 1); }
+TS_WS_HD constexpr int frag_k(int lane, int reg) { return (lane & 3) + 4 * (reg >> 1); }
+
+// Byte offset, from the start of a stage's B tile (BN / 32 boxes of 32 x 32),
+// of the word register `reg` of k-slice `slice` (k = 8 slice .. 8 slice + 7)
+// holds for this thread's 64-column group `group` (0 .. BN / 64 - 1).
+TS_WS_HD constexpr std::uint32_t b_fragment_offset(int group, int warp, int lane, int reg, int slice) {
+  const int n = 64 * group + n_of_row(frag_row(warp, lane, reg));
+  const int k = 8 * slice + frag_k(lane, reg);
+  return std::uint32_t((n / kBoxCols) * kBBoxBytes + swizzled_offset(k, n % kBoxCols));
+}
+
+// The wgmma accumulator layout (f32 D of m64nN): accumulator i of lane l in
+// warp w holds D row 16 w + l / 4 + 8 ((i / 2) % 2), D column
+// 8 (i / 4) + 2 (l % 4) + i % 2. As cells of C's block tile:
+TS_WS_HD constexpr int acc_m(int lane, int i) { return 8 * (i >> 2) + 2 * (lane & 3) + (i & 1); }
+TS_WS_HD constexpr int acc_n(int group, int warp, int lane, int i) {
+  return 64 * group + n_of_row(16 * warp + (lane >> 2) + 8 * ((i >> 1) & 1));
+}
+
+// The tile of C the cluster's `unit`-th piece of work covers, in units of
+// cluster tiles (CLUSTER_M x CLUSTER_N block tiles): consecutive units walk
+// down `group_m` unit rows before moving one unit column right, so the
+// clusters resident at once share rows of A and columns of B in L2.
+TS_WS_HD constexpr void unit_position(int unit, int units_m, int units_n, int group_m, int& um, int& un) {
+  const int per_group = group_m * units_n;
+  const int first = (unit / per_group) * group_m;
+  const int rows = units_m - first < group_m ? units_m - first : group_m;
+  um = first + (unit % per_group) % rows;
+  un = (unit % per_group) / rows;
+}
+
+}  // namespace ts::ladder::ws
