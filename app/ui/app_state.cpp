@@ -56,22 +56,16 @@ void AppState::select_cell(std::uint32_t row, std::uint32_t col) {
 }
 
 std::uint32_t AppState::block_of(const RecordParams& p, std::optional<ElementCoord> cell) {
+  // The catalog knows each kind's grid: 2D by block tile, naive-row's the other
+  // way round, tf32-tensor-core's one-dimensional walk down groups of block rows.
   const ElementCoord c = cell.value_or(ElementCoord{0, 0});
-  const LaunchShape s = launch_shape(p.kernel, p.tile, p.m, p.n);
-  // The ladder's rungs say their block tile (BM x BN); the textbook kernels' is TILE x cells per thread.
-  const Tiling tiling = kernel_tiling(p.kernel, p.tile);
-  const auto edge = static_cast<std::uint32_t>(p.tile * kernel_info(p.kernel).cells_per_thread_edge);
-  const std::uint32_t edge_m = tiling.block_m ? tiling.block_m : edge, edge_n = tiling.block_n ? tiling.block_n : edge;
-  std::uint32_t x = c.col / edge_n, y = c.row / edge_m;
-  if (p.kernel == KernelKind::NaiveRow) std::swap(x, y);  // its blocks run down the rows
-  return std::min(y, s.grid.y - 1) * s.grid.x + std::min(x, s.grid.x - 1);
+  return block_of_cell(p.kernel, p.tile, p.m, p.n, c.row, c.col);
 }
 
 std::vector<std::uint32_t> AppState::focus_for(const RecordParams& p, std::optional<ElementCoord> cell) const {
   const std::uint32_t own = block_of(p, cell);
   if (!focus_sharing) return {own};
-  const Dim3 grid = launch_shape(p.kernel, p.tile, p.m, p.n).grid;
-  return blocks_sharing_tiles(grid, own % grid.x, own / grid.x);  // ascending, its own among them
+  return blocks_sharing_tiles_of(p.kernel, p.tile, p.m, p.n, own);  // ascending, its own among them
 }
 
 RecordParams AppState::trace_params() const {

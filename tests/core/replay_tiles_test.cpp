@@ -37,7 +37,7 @@ bool inside(const CellRect& outer, const CellRect& inner) {
 // registers from those k's and the warp's columns; the warp's operand pieces
 // are 16 x 8 of A and 8 x 8 of B (smaller only where padding zeros stand
 // past the edges), and the cell's accumulator tile is where they meet.
-void expect_mma_fragments(const CellHighlight& h, std::uint32_t k0, bool whole_pieces) {
+void expect_mma_fragments(const CellHighlight& h, std::uint32_t k0, std::uint32_t K, bool whole_pieces) {
   EXPECT_EQ(h.k_per_read_group, 8u);
   ASSERT_FALSE(h.registers_now.empty());
   for (const RegisterRead& r : h.registers_now) {
@@ -47,6 +47,10 @@ void expect_mma_fragments(const CellHighlight& h, std::uint32_t k0, bool whole_p
     EXPECT_TRUE(k >= k0 && k < k0 + 8) << "k " << k << " outside " << k0 << "..+8";
     if (r.global == ArrayId::A) EXPECT_TRUE(r.element.row >= h.warp_cells.row0 && r.element.row < h.warp_cells.row1);
     else EXPECT_TRUE(r.element.col >= h.warp_cells.col0 && r.element.col < h.warp_cells.col1);
+  }
+  if (k0 >= K) {  // the padded tail past K: every fragment register holds a zero
+    EXPECT_TRUE(h.fragment_tiles.empty());
+    return;
   }
   ASSERT_FALSE(h.fragment_tiles.empty());
   for (const CellHighlight::FragmentTile& f : h.fragment_tiles) {
@@ -121,7 +125,7 @@ TEST_P(ReplayRung, RegistersAtEachKHoldTheOuterProductsFactors) {
           std::set<std::uint32_t> rows, cols;
           for (const ElementCoord& c : h->thread_cells) rows.insert(c.row), cols.insert(c.col);
           if (h->k_per_read_group > 1) {
-            expect_mma_fragments(*h, it * T + k / 8 * 8, M % 16 == 0 && N % 8 == 0 && K % 8 == 0);
+            expect_mma_fragments(*h, it * T + k / 8 * 8, K, M % 16 == 0 && N % 8 == 0 && K % 8 == 0);
             continue;
           }
           ASSERT_EQ(h->registers_now.size(), std::size_t(rung.shared_reads_per_k)) << row << "," << col << " it " << it;
