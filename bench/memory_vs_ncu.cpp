@@ -48,6 +48,21 @@ std::string dim3_text(const ts::Dim3& d) {
   return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
 }
 
+// A summary: how many pairs agree, per counter, and how many differ with no rule to say why.
+void print_summary(const ts::NcuTable& table) {
+  for (const ts::CounterPair& pair : ts::compared_counters()) {
+    int counts[4] = {}, unexplained = 0;
+    for (const ts::NcuRow& r : table.rows)
+      for (const ts::CounterComparison& c : ts::compare_row(r))
+        if (c.pair->trace_key == pair.trace_key) {
+          ++counts[static_cast<int>(c.agreement)];
+          unexplained += !c.explained;
+        }
+    std::printf("%-28s equal %3d  close %3d  differs %3d  missing %3d  unexplained %3d\n",
+                std::string(pair.label).c_str(), counts[0], counts[1], counts[2], counts[3], unexplained);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -80,9 +95,10 @@ int main(int argc, char** argv) {
   if (!render_path.empty()) {
     if (markdown_path.empty()) return fail("--render needs --markdown");
     try {
-      const std::string error =
-          ts::try_write_file_atomically(markdown_path, ts::ncu_table_markdown(ts::load_ncu_table(render_path)));
+      const ts::NcuTable table = ts::load_ncu_table(render_path);
+      const std::string error = ts::try_write_file_atomically(markdown_path, ts::ncu_table_markdown(table));
       if (!error.empty()) return fail(error);
+      print_summary(table);
     } catch (const ts::NcuTableError& e) {
       return fail(e.what());
     }
@@ -218,17 +234,6 @@ int main(int argc, char** argv) {
   if (!markdown_path.empty())
     if (std::string error = ts::try_write_file_atomically(markdown_path, ts::ncu_table_markdown(table)); !error.empty())
       return fail(error);
-  // A summary: how many pairs agree, per counter, and how many differ with no rule to say why.
-  for (const ts::CounterPair& pair : ts::compared_counters()) {
-    int counts[4] = {}, unexplained = 0;
-    for (const ts::NcuRow& r : table.rows)
-      for (const ts::CounterComparison& c : ts::compare_row(r))
-        if (c.pair->trace_key == pair.trace_key) {
-          ++counts[static_cast<int>(c.agreement)];
-          unexplained += !c.explained;
-        }
-    std::printf("%-28s equal %3d  close %3d  differs %3d  missing %3d  unexplained %3d\n",
-                std::string(pair.label).c_str(), counts[0], counts[1], counts[2], counts[3], unexplained);
-  }
+  print_summary(table);
   return 0;
 }

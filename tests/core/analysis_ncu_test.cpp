@@ -209,7 +209,6 @@ TEST(NcuTable, AsksNcuForEveryComparedMetric) {
     }
   }
   for (const std::string& x : m) EXPECT_EQ(std::count(m.begin(), m.end(), x), 1) << x;  // each asked for once
-  EXPECT_NE(std::find(m.begin(), m.end(), "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum"), m.end());
   EXPECT_NE(std::find(m.begin(), m.end(), "smsp__inst_executed_op_ldgsts.sum"), m.end());
 }
 
@@ -220,10 +219,13 @@ CounterComparison find_pair(const std::vector<CounterComparison>& c, std::string
   return CounterComparison{};
 }
 
-// double-buffer at N = 4096 as its SASS and the trace's model predict it: per
-// warp and k-tile, 8 four-byte and 2 sixteen-byte cp.async, 64 float4 shared
-// loads that ncu serves in 2 wavefronts each (the model: 4), and every copy
-// beside a guarded zero store and three padding LDS. WK = warp k-tiles.
+// double-buffer at N = 4096 as Nsight Compute 2025.3 measured it on an H100
+// (2026-11-23, assets/ncu/counters-vs-ncu-4096.json): per warp and k-tile
+// (WK), 8 four-byte and 2 sixteen-byte cp.async, whose reads op_ld already
+// counts (the op_ldgsts_cache_access metrics count the 4-byte ones again) and
+// whose writes the shared-store instructions leave out; 64 float4 shared
+// loads, which ncu serves in fewer wavefronts than the model's quarter-warp
+// phases. The trace's side is the model's.
 NcuRow double_buffer_row() {
   constexpr double WK = 1024.0 * 8 * 256;
   NcuRow r;
@@ -235,24 +237,21 @@ NcuRow double_buffer_row() {
              {"shared_load_requests", 64 * WK},     {"shared_load_wavefronts", 256 * WK},
              {"shared_bank_conflicts_load", 0},     {"shared_store_requests", 10 * WK},
              {"shared_store_wavefronts", 24 * WK},  {"shared_bank_conflicts_store", 8 * WK}};
-  r.hardware = {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 0},
-                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 0},
-                {"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", 8 * WK},
-                {"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", 2 * WK},
-                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", 128 * WK},
-                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum", 32 * WK},
+  r.hardware = {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 20971520},
+                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 335544320},
+                {"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", 16777216},
+                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum", 268435456},
                 {"l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", 131072},
                 {"l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", 2097152},
                 {"smsp__sass_inst_executed_op_global_ld.sum", 0},
-                {"smsp__inst_executed_op_ldgsts.sum", 10 * WK},
-                {"smsp__sass_inst_executed_op_shared_ld.sum", 94 * WK},
-                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 128 * WK},
-                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 0},
-                {"smsp__sass_inst_executed_op_shared_st.sum", 10 * WK},
+                {"smsp__inst_executed_op_ldgsts.sum", 20971520},
+                {"smsp__sass_inst_executed_op_shared_ld.sum", 134217728},
+                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 405038899},
+                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 2385715},
+                {"smsp__sass_inst_executed_op_shared_st.sum", 0},
                 {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 0},
-                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", 24 * WK},
                 {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 0},
-                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", 8 * WK}};
+                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum", 138106171}};
   r.sass = {{"LDGSTS.E", 24}, {"LDGSTS.E.BYPASS.128", 12}, {"@!PT LDS", 108}, {"LDS.128", 68},
             {"STS", 24},      {"@P STS RZ", 24},          {"STS.128", 12},   {"@P STS.128 RZ", 12}};
   return r;
@@ -260,41 +259,54 @@ NcuRow double_buffer_row() {
 
 TEST(NcuTable, CpAsyncCopiesCountAsGlobalLoadsAndSharedStores) {
   const std::vector<CounterComparison> c = compare_row(double_buffer_row());
-  for (const char* key : {"global_load_requests", "global_load_sectors", "shared_store_wavefronts",
-                          "shared_bank_conflicts_store", "global_store_requests", "shared_bank_conflicts_load"}) {
+  for (const char* key : {"global_load_requests", "global_load_sectors", "shared_store_requests",
+                          "global_store_requests", "shared_load_requests"}) {
     EXPECT_EQ(find_pair(c, key).agreement, Agreement::Equal) << key << ": " << find_pair(c, key).why;
   }
-  EXPECT_DOUBLE_EQ(find_pair(c, "global_load_requests").hardware, 10.0 * 1024 * 8 * 256);  // op_ld + both ldgsts
+  // op_ld alone: the op_ldgsts_cache_access requests are not added a second time.
+  EXPECT_DOUBLE_EQ(find_pair(c, "global_load_requests").hardware, 10.0 * 1024 * 8 * 256);
+  EXPECT_DOUBLE_EQ(find_pair(c, "shared_store_requests").hardware, 10.0 * 1024 * 8 * 256);  // op_st + LDGSTS issued
+  // No ncu metric holds cp.async's shared-write wavefronts on this version: said, not explained away.
+  const CounterComparison w = find_pair(c, "shared_store_wavefronts");
+  EXPECT_EQ(w.agreement, Agreement::Differs);
+  EXPECT_FALSE(w.explained) << w.why;
 }
 
 TEST(NcuTable, ExplainsWhatARungsPlainBuildAddsOrMerges) {
   const std::vector<CounterComparison> c = compare_row(double_buffer_row());
-  const CounterComparison loads = find_pair(c, "shared_load_requests");
-  EXPECT_EQ(loads.agreement, Agreement::Differs);
-  EXPECT_TRUE(loads.explained);
-  EXPECT_NE(loads.why.find("never execute"), std::string::npos) << loads.why;
-  EXPECT_NE(loads.why.find("3 x 20971520"), std::string::npos) << loads.why;  // the excess, checked exactly
-  EXPECT_NE(loads.why.find("108 in the SASS"), std::string::npos) << loads.why;
-
-  const CounterComparison stores = find_pair(c, "shared_store_requests");
-  EXPECT_EQ(stores.agreement, Agreement::Differs);
-  EXPECT_TRUE(stores.explained);
-  EXPECT_NE(stores.why.find("guard is false"), std::string::npos) << stores.why;
-  EXPECT_NE(stores.why.find("36 guarded"), std::string::npos) << stores.why;
-  EXPECT_NE(stores.why.find("2.00 instructions per recorded request"), std::string::npos) << stores.why;
-  EXPECT_EQ(stores.why.find("past the matrices"), std::string::npos);  // N = 4096 has no edges
-
   const CounterComparison wavefronts = find_pair(c, "shared_load_wavefronts");
   EXPECT_EQ(wavefronts.agreement, Agreement::Differs);
   EXPECT_TRUE(wavefronts.explained);
   EXPECT_NE(wavefronts.why.find("half-warp"), std::string::npos) << wavefronts.why;
   EXPECT_NE(wavefronts.why.find("LDS.128 x68"), std::string::npos) << wavefronts.why;
 
+  // Where ncu counts never-executing padding loads (`@!PT LDS`, 3 per cp.async), the excess is named exactly.
+  NcuRow padded = double_buffer_row();
+  padded.hardware["smsp__sass_inst_executed_op_shared_ld.sum"] += 3 * 20971520.0;
+  const CounterComparison loads = find_pair(compare_row(padded), "shared_load_requests");
+  EXPECT_EQ(loads.agreement, Agreement::Differs);
+  EXPECT_TRUE(loads.explained);
+  EXPECT_NE(loads.why.find("never execute"), std::string::npos) << loads.why;
+  EXPECT_NE(loads.why.find("3 x 20971520"), std::string::npos) << loads.why;
+  EXPECT_NE(loads.why.find("108 in the SASS"), std::string::npos) << loads.why;
   // Padding that does not add up to 3 per issued LDGSTS is not claimed.
-  NcuRow off = double_buffer_row();
-  off.hardware["smsp__sass_inst_executed_op_shared_ld.sum"] += 1000;
-  const CounterComparison odd = find_pair(compare_row(off), "shared_load_requests");
+  padded.hardware["smsp__sass_inst_executed_op_shared_ld.sum"] += 1000;
+  const CounterComparison odd = find_pair(compare_row(padded), "shared_load_requests");
   EXPECT_EQ(odd.why.find("never execute"), std::string::npos) << odd.why;
+
+  // Where ncu counts each guarded zero store beside its copy, the reason says so, with the edges at N = 64.
+  NcuRow guarded = double_buffer_row();
+  guarded.hardware["smsp__sass_inst_executed_op_shared_st.sum"] = 10 * 1024.0 * 8 * 256;
+  const CounterComparison stores = find_pair(compare_row(guarded), "shared_store_requests");
+  EXPECT_EQ(stores.agreement, Agreement::Differs);
+  EXPECT_TRUE(stores.explained);
+  EXPECT_NE(stores.why.find("guard is false"), std::string::npos) << stores.why;
+  EXPECT_NE(stores.why.find("36 guarded"), std::string::npos) << stores.why;
+  EXPECT_NE(stores.why.find("2.00 instructions per recorded request"), std::string::npos) << stores.why;
+  EXPECT_EQ(stores.why.find("past the matrices"), std::string::npos);  // N = 4096 has no edges
+  guarded.n = 64;
+  guarded.edges = true;
+  EXPECT_NE(find_pair(compare_row(guarded), "shared_store_requests").why.find("past the matrices"), std::string::npos);
 
   // More than twice the model's wavefronts is beyond merged phases: unexplained.
   NcuRow fewer = double_buffer_row();
@@ -303,23 +315,12 @@ TEST(NcuTable, ExplainsWhatARungsPlainBuildAddsOrMerges) {
   EXPECT_FALSE(few.explained);
   EXPECT_EQ(few.why.rfind("unexplained", 0), 0u) << few.why;
 
-  // At N = 64 the rung's 128 x 128 tiles reach past the matrices: the reason says so.
-  NcuRow small = double_buffer_row();
-  small.n = 64;
-  small.edges = true;
-  EXPECT_NE(find_pair(compare_row(small), "shared_store_requests").why.find("past the matrices"), std::string::npos);
-}
-
-TEST(NcuTable, ACpAsyncKernelWithoutLdgstsMetricsSaysSo) {
-  NcuRow r = double_buffer_row();
-  for (const char* m : {"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
-                        "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum",
-                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum",
-                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum"})
-    r.hardware.erase(m);
-  const CounterComparison c = find_pair(compare_row(r), "global_load_requests");
-  EXPECT_EQ(c.agreement, Agreement::Differs);
-  EXPECT_NE(c.why.find("no op_ldgsts metrics"), std::string::npos) << c.why;
+  // More requests than the trace's are never "merged" accesses (merging makes fewer).
+  NcuRow more = double_buffer_row();
+  more.hardware["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] = 37748736;
+  more.hardware["smsp__inst_executed_op_ldgsts.sum"] = 16777216;
+  const CounterComparison extra = find_pair(compare_row(more), "global_load_requests");
+  EXPECT_EQ(extra.why.find("merged"), std::string::npos) << extra.why;
 }
 
 // blocktile-2d at N = 4096: the compiler merges its scalar shared reads into
@@ -377,7 +378,10 @@ TEST(NcuTable, ARungsRowHasNoTileAndAnswersForAnyTile) {
   EXPECT_EQ(back.find("double-buffer", 16, 64), nullptr);
   const std::string md = ncu_table_markdown(back);
   EXPECT_NE(md.find("| double-buffer | - | 4096 | global load requests | 20971520 | 20971520 | equal |"), std::string::npos);
-  EXPECT_NE(md.find("Differences no rule explains: 0"), std::string::npos);
+  int unexplained = 0;
+  for (const CounterComparison& c : compare_row(back.rows[0])) unexplained += !c.explained;
+  EXPECT_GE(unexplained, 1);  // cp.async's shared-write wavefronts: no ncu metric holds them
+  EXPECT_NE(md.find("Differences no rule explains: " + std::to_string(unexplained) + " "), std::string::npos);
   // A table written before rows said whether they had edges still loads.
   nlohmann::json old = ncu_table_to_json(t);
   old["rows"][0].erase("edges");

@@ -14,10 +14,6 @@ namespace {
 // cp.async (LDGSTS) has metrics of its own: its global read (cached 4- and
 // 8-byte copies go through L1, "access"; 16-byte .cg copies bypass it), and
 // its write into shared memory.
-constexpr std::string_view kLdgstsRequestsAccess = "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_access.sum";
-constexpr std::string_view kLdgstsRequestsBypass = "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum";
-constexpr std::string_view kLdgstsSectorsAccess = "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum";
-constexpr std::string_view kLdgstsSectorsBypass = "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_bypass.sum";
 constexpr std::string_view kLdgstsWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 constexpr std::string_view kLdgstsConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldgsts.sum";
 // Issued LDGSTS instructions, guard true or not (the three padding LDS before each follow them).
@@ -28,14 +24,16 @@ constexpr std::string_view kLdsmWavefronts = "l1tex__data_pipe_lsu_wavefronts_me
 constexpr std::string_view kLdsmConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum";
 
 // The trace counts a cp.async as a global load request (its read) and a
-// shared store request (its write): ncu's op_ld and op_st leave LDGSTS out,
-// so its ldgsts requests, sectors, wavefronts and conflicts are added; and an
-// ldmatrix as a shared load request, which ncu counts under op_ldsm.
+// shared store request (its write). As Nsight Compute 2025.3 measured it on
+// an H100 (double-buffer, 2026-11-23, assets/ncu/): op_ld's requests and
+// sectors already hold LDGSTS's reads (its op_ldgsts_cache_* metrics count
+// the 4-byte copies a second time), while the shared-store instructions
+// leave LDGSTS out: its issued instructions are added there, and its
+// wavefronts and conflicts to op_st's. An ldmatrix is a shared load request,
+// which ncu counts under op_ldsm.
 constexpr CounterPair kPairs[] = {
-    {"global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests",
-     {kLdgstsRequestsAccess, kLdgstsRequestsBypass}},
-    {"global_load_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global load sectors",
-     {kLdgstsSectorsAccess, kLdgstsSectorsBypass}},
+    {"global_load_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests"},
+    {"global_load_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global load sectors"},
     {"global_store_requests", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global store requests"},
     {"global_store_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global store sectors"},
     {"shared_load_requests", "smsp__sass_inst_executed_op_shared_ld.sum", "shared load instructions",
@@ -45,7 +43,7 @@ constexpr CounterPair kPairs[] = {
     {"shared_bank_conflicts_load", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load bank conflicts",
      {kLdsmConflicts}},
     {"shared_store_requests", "smsp__sass_inst_executed_op_shared_st.sum", "shared store instructions",
-     {kLdgstsRequestsAccess, kLdgstsRequestsBypass}},
+     {kLdgstsInstructions}},
     {"shared_store_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared store wavefronts",
      {kLdgstsWavefronts}},
     {"shared_bank_conflicts_store", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store bank conflicts",
@@ -92,8 +90,6 @@ double value_or(const std::map<std::string, double>& m, std::string_view key, do
   return it == m.end() ? fallback : it->second;
 }
 
-bool has(const std::map<std::string, double>& m, std::string_view key) { return m.count(std::string(key)) != 0; }
-
 // ncu's value of a pair: its metric plus the added ones the row has (NaN without the metric).
 double hardware_value(const NcuRow& row, const CounterPair& p) {
   double v = value_or(row.hardware, p.ncu_metric, std::nan(""));
@@ -120,17 +116,16 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
   const double trace_requests = value_or(row.trace, shared ? (load ? "shared_load_requests" : "shared_store_requests")
                                                            : (load ? "global_load_requests" : "global_store_requests"), 0);
   // The hardware's instructions of the same kind; a cp.async is one global read and one shared write.
-  const double ldgsts_requests = value_or(row.hardware, kLdgstsRequestsAccess, 0) + value_or(row.hardware, kLdgstsRequestsBypass, 0);
   double instructions = value_or(row.hardware,
                                  shared ? (load ? "smsp__sass_inst_executed_op_shared_ld.sum"
                                                 : "smsp__sass_inst_executed_op_shared_st.sum")
                                         : (load ? "smsp__sass_inst_executed_op_global_ld.sum"
                                                 : "smsp__sass_inst_executed_op_global_st.sum"),
                                  -1);
-  if (instructions >= 0 && shared != load) instructions += ldgsts_requests;  // global loads, shared stores
+  const double ldgsts_issued = value_or(row.hardware, kLdgstsInstructions, 0);
+  if (instructions >= 0 && shared != load) instructions += ldgsts_issued;  // global loads, shared stores
   if (instructions >= 0 && shared && load) instructions += value_or(row.hardware, kLdsmInstructions, 0);
   const std::string sass = sass_summary(row, shared ? (load ? "LDS" : "STS") : (load ? "LDG" : "STG"));
-  const double ldgsts_issued = value_or(row.hardware, kLdgstsInstructions, 0);
   const int ldgsts_static = sass_count(row, "LDGSTS"), padding_static = sass_count(row, "@!PT LDS");
   const std::string edges = row.edges ? "; at this size part of each block tile lies past the matrices, where the "
                                         "bounds tests switch lanes off and zero-fill slots"
@@ -140,12 +135,6 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
     return {"conflicts the trace does not see: within each recorded instruction the lanes hit distinct banks (or "
             "the same word); untested hypothesis: Nsight's counter also counts wavefronts added by other traffic "
             "on the shared-memory banks (other warps, L1 fills)"};
-
-  // Global loads of a cp.async kernel profiled without the op_ldgsts metrics.
-  if (!shared && load && trace > hardware && (ldgsts_issued > 0 || ldgsts_static > 0) &&
-      !has(row.hardware, kLdgstsRequestsAccess) && !has(row.hardware, kLdgstsRequestsBypass))
-    return {"the kernel copies global memory with cp.async (LDGSTS), which ncu counts apart from op_ld, and this "
-            "table has no op_ldgsts metrics to add"};
 
   // cp.async's padding: before each LDGSTS the compiler puts LDS instructions whose guard is never true.
   if (shared && load && requests && hardware > trace && ldgsts_issued > 0) {
@@ -179,7 +168,9 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
             "make 4, assets/ncu/memory-vs-ncu.md); app/core/analysis/bank_conflicts.h does not merge phases" +
             sass_summary(row, "LDS")};
 
-  if (merged) {
+  // Merging makes fewer requests, sectors and wavefronts, never more: where
+  // ncu counts more (cp.async's copies counted apart), no rule here applies.
+  if (merged && (conflicts || (hardware < trace && hardware > 0))) {
     const std::string per = fixed(trace_requests / instructions, 2);
     if (requests)
       return {"the compiler merged accesses: " + per + " of the trace's 4-byte accesses per executed instruction" +
@@ -323,8 +314,9 @@ std::string ncu_table_markdown(const NcuTable& t) {
   md += "GPU: " + t.gpu + "  \nprofiled: " + t.date + " (" + t.ncu_version + ", commit " + t.commit + ")  \n";
   md += "traces recorded by: " + t.trace_device + "\n\n";
   md += "TILE - : a rung of the ladder (fixed tiles). ncu's global load and shared store counts include cp.async "
-        "(LDGSTS: its op_ldgsts requests, sectors, wavefronts and conflicts are added to op_ld and op_st), as the "
-        "trace counts a copy as a global load and a shared store; its shared loads include ldmatrix (op_ldsm).";
+        "(LDGSTS): op_ld's requests and sectors hold its reads, and its issued instructions, wavefronts and "
+        "conflicts are added to op_st's, as the trace counts a copy as a global load and a shared store; its shared "
+        "loads include ldmatrix (op_ldsm).";
   int unexplained = 0;
   for (const NcuRow& r : t.rows)
     for (const CounterComparison& c : compare_row(r)) unexplained += !c.explained;
