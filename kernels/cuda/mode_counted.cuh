@@ -109,6 +109,7 @@ extern __shared__ WarpRows s_warp_rows[];
 
 inline constexpr int kAtBarrier = kCombos;
 inline constexpr int kFinished = kCombos + 1;
+inline constexpr int kAtMma = kCombos + 2;  // waiting for the warp's other lanes at an mma.sync
 
 __device__ __forceinline__ std::uint32_t linear_thread() {
   return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
@@ -493,7 +494,16 @@ struct Sink {
     if (width != Width::B16) access(array, Op::Load, base, index, ok, width, false);
     return ok ? base[index] : 0.0f;
   }
+  // mma.sync needs the whole warp at the one instruction, but meeting at
+  // accesses lets lanes drift apart (a lane that zero-fills a slot past the
+  // edge makes one access where the others make a load and a store): the
+  // lanes that arrive first keep meeting with the rest until all are here,
+  // as at a barrier, without ending the epoch.
   __device__ static void mma_tf32(float (&c)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+    const unsigned all = warp_lanes();
+    while (meet(kAtMma, 0, 1, false) != all) {
+    }
+    __syncwarp(all);
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
     asm volatile(
         "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "

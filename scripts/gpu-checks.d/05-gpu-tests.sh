@@ -16,8 +16,10 @@ export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-$(mktemp -d)}
 for test in counter_gpu_test mma_gpu_test user_kernel_gpu_test replay_gpu_test occupancy_gpu_test \
   ladder_test fp32_best_test bench_runner_test; do
   start=$SECONDS
-  "$BIN/$test" --gtest_output=json:"$RESULTS/$test.json" > "$RESULTS/$test.log" 2>&1
+  # A hung kernel costs its test, not the whole check.
+  timeout --kill-after=10 240 "$BIN/$test" --gtest_output=json:"$RESULTS/$test.json" > "$RESULTS/$test.log" 2>&1
   status=$?
+  ((status == 124 || status == 137)) && echo "$test: TIMED OUT after 240 s (a hang?)" >> "$RESULTS/$test.log"
   ((status == 0)) || rc=1
   printf '%-22s exit %d, %3d s: %s\n' "$test" "$status" $((SECONDS - start)) \
     "$(grep -E '^\[  (PASSED|FAILED)  \]' "$RESULTS/$test.log" | tr '\n' ' ')"

@@ -5,7 +5,7 @@
 # benchmark.
 set -uo pipefail
 rc=0
-"$BIN/gpu_trace_test" --gtest_output=json:"$RESULTS/gpu_trace_test.json" || rc=1
+timeout --kill-after=10 300 "$BIN/gpu_trace_test" --gtest_output=json:"$RESULTS/gpu_trace_test.json" || rc=1
 # Sanitizers: every kernel and TILE at a ragged size (both kernel builds run in these tests).
 for tool in memcheck racecheck; do
   compute-sanitizer --tool "$tool" --error-exitcode 99 \

@@ -21,8 +21,8 @@ if ldd "$BIN/tilescope" | grep -q "libcublas.*not found"; then
   dir=$(dirname "$(find /usr/local /opt /usr/lib -name 'libcublas.so.13*' 2>/dev/null | head -n 1)")
   export LD_LIBRARY_PATH="$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 fi
-"$BIN/gpu_trace_test" --gtest_filter='Rungs/*' --gtest_output=json:"$results/rungs_gpu_trace_test.json" || rc=1
-"$BIN/counter_gpu_test" --gtest_filter='Rungs/*' --gtest_output=json:"$results/rungs_counter_gpu_test.json" || rc=1
+timeout --kill-after=10 240 "$BIN/gpu_trace_test" --gtest_filter='Rungs/*' --gtest_output=json:"$results/rungs_gpu_trace_test.json" || rc=1
+timeout --kill-after=10 240 "$BIN/counter_gpu_test" --gtest_filter='Rungs/*' --gtest_output=json:"$results/rungs_counter_gpu_test.json" || rc=1
 for tool in memcheck racecheck; do
   compute-sanitizer --tool "$tool" --error-exitcode 99 \
     "$BIN/gpu_trace_test" --gtest_filter='Rungs/*_68x132x36:Rungs/*_37x29x45' \

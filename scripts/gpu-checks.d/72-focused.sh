@@ -8,7 +8,7 @@
 # focused_cli.log.
 set -uo pipefail
 rc=0
-"$BIN/focused_gpu_test" --gtest_output=json:"$RESULTS/focused_gpu_test.json" || rc=1
+timeout --kill-after=10 240 "$BIN/focused_gpu_test" --gtest_output=json:"$RESULTS/focused_gpu_test.json" || rc=1
 compute-sanitizer --tool memcheck --error-exitcode 99 "$BIN/focused_gpu_test" --gtest_filter='*_37x29x45' \
   > "$RESULTS/focused_memcheck.log" 2>&1 || rc=1
 tail -n 2 "$RESULTS/focused_memcheck.log"
