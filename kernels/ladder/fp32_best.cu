@@ -38,27 +38,7 @@ void pad_copy(const float* src, int rows, int cols, float* dst, int ld, cudaStre
   launch_checked(pad_rows, grid, 256, 0, stream, src, rows, cols, dst, ld);
 }
 
-// The padded copies' memory, kept for the next call (timed runs reuse it).
-class Workspace {
- public:
-  float* get(std::size_t floats) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (floats > floats_) {
-      if (data_) TS_CUDA_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      floats_ = 0;
-      TS_CUDA_CHECK(cudaMalloc(&data_, floats * sizeof(float)));
-      floats_ = floats;
-    }
-    return static_cast<float*>(data_);
-  }
-
- private:
-  std::mutex mutex_;
-  void* data_ = nullptr;
-  std::size_t floats_ = 0;
-};
-Workspace g_workspace;
+Workspace g_workspace;  // the padded copies' memory
 
 template <class Cfg>
 void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, int splits,

@@ -5,7 +5,9 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <mutex>
 
 #include "kernels/cuda/cuda_check.cuh"
 
@@ -23,6 +25,29 @@ void launch_checked(Kernel kernel, dim3 grid, int threads, int shared_bytes, cud
   kernel<<<grid, threads, shared_bytes, stream>>>(args...);
   TS_CUDA_CHECK(cudaGetLastError());
 }
+
+// Device memory for a kernel's padded copies of its inputs, kept for the next
+// call (timed runs reuse it) and grown when a larger shape asks; a rung keeps
+// one in its file.
+class Workspace {
+ public:
+  float* get(std::size_t floats) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (floats > floats_) {
+      if (data_) TS_CUDA_CHECK(cudaFree(data_));
+      data_ = nullptr;
+      floats_ = 0;
+      TS_CUDA_CHECK(cudaMalloc(&data_, floats * sizeof(float)));
+      floats_ = floats;
+    }
+    return static_cast<float*>(data_);
+  }
+
+ private:
+  std::mutex mutex_;
+  void* data_ = nullptr;
+  std::size_t floats_ = 0;
+};
 
 __device__ __forceinline__ std::uint32_t shared_address(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));

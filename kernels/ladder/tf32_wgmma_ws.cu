@@ -79,26 +79,7 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 
 // ---- padded copies for rows TMA cannot address ----
 
-class Workspace {
- public:
-  float* get(std::size_t floats) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (floats > floats_) {
-      if (data_) TS_CUDA_CHECK(cudaFree(data_));
-      data_ = nullptr;
-      floats_ = 0;
-      TS_CUDA_CHECK(cudaMalloc(&data_, floats * sizeof(float)));
-      floats_ = floats;
-    }
-    return static_cast<float*>(data_);
-  }
-
- private:
-  std::mutex mutex_;
-  void* data_ = nullptr;
-  std::size_t floats_ = 0;
-};
-Workspace g_workspace;
+Workspace g_workspace;  // the padded copies' memory
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 int round_up4(int x) { return (x + 3) / 4 * 4; }
