@@ -281,6 +281,11 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
   h.block_cells = block.empty() ? CellRect{} : block;
   h.warp_cells = warp.empty() ? CellRect{} : warp;
   h.thread_pieces = pieces_of(h.thread_cells);
+  for (const Event& e : t.thread_events(h.thread))
+    if (e.is_fragment()) {
+      h.tensor_cores = true;
+      break;
+    }
 
   // Which of the thread's cells this one is, along each axis (coarsened kernels).
   std::vector<std::uint32_t> rows, cols;

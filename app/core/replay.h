@@ -181,6 +181,7 @@ struct CellHighlight {
   // shows, as on a GPU).
   bool partial_matches_stored = false;
   bool fused = false;
+  bool tensor_cores = false;  // the thread multiplies with mma.sync (TF32 inputs): an FP32 recomputation differs
 };
 
 // std::nullopt when (row, col) is outside C or no thread wrote it.

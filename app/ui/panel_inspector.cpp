@@ -63,7 +63,9 @@ struct PanelInspector : Panel {
       }
       case Phase::Mac: {
         ImGui::TextWrapped("Iteration t = %u, k = %u: multiply-accumulate out of %s.", s.iteration, s.k,
-                           h.as_reads.empty() ? "global memory" : "shared memory");
+                           h.tensor_cores       ? "mma fragments loaded from shared memory"
+                           : h.as_reads.empty()     ? "global memory"
+                                                    : "shared memory");
         if (h.a_now && h.b_now) {
           const float a = t.a[std::size_t{h.a_now->row} * lda + h.a_now->col];
           const float b = t.b[std::size_t{h.b_now->row} * ldb + h.b_now->col];
@@ -139,7 +141,10 @@ struct PanelInspector : Panel {
       ImGui::TextWrapped("recomputed sum matches it exactly%s", h.fused ? " (fused multiply-add)" : "");
     } else {
       ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1, 0.5f, 0.4f, 1));
-      ImGui::TextWrapped("recomputed sum differs in the last bits (FMA contraction)");
+      // The tensor cores round their inputs to TF32 (10-bit mantissas); the recomputation is FP32.
+      ImGui::TextWrapped(h.tensor_cores ? "recomputed in FP32, the sum differs: the tensor cores multiply TF32-rounded "
+                                          "inputs"
+                                        : "recomputed sum differs in the last bits (FMA contraction)");
       ImGui::PopStyleColor();
     }
   }

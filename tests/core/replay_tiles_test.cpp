@@ -39,6 +39,7 @@ bool inside(const CellRect& outer, const CellRect& inner) {
 // past the edges), and the cell's accumulator tile is where they meet.
 void expect_mma_fragments(const CellHighlight& h, std::uint32_t k0, std::uint32_t K, bool whole_pieces) {
   EXPECT_EQ(h.k_per_read_group, 8u);
+  EXPECT_TRUE(h.tensor_cores);
   ASSERT_FALSE(h.registers_now.empty());
   for (const RegisterRead& r : h.registers_now) {
     EXPECT_TRUE(r.fragment);
@@ -128,6 +129,7 @@ TEST_P(ReplayRung, RegistersAtEachKHoldTheOuterProductsFactors) {
             expect_mma_fragments(*h, it * T + k / 8 * 8, K, M % 16 == 0 && N % 8 == 0 && K % 8 == 0);
             continue;
           }
+          EXPECT_FALSE(h->tensor_cores);
           ASSERT_EQ(h->registers_now.size(), std::size_t(rung.shared_reads_per_k)) << row << "," << col << " it " << it;
           const std::uint32_t kk = it * T + k;
           std::set<std::uint32_t> a_rows, b_cols;
