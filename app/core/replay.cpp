@@ -40,6 +40,7 @@ std::vector<CellRect> pieces_of(std::vector<ElementCoord> cells) {
 // A thread's shared reads of one iteration's multiply-accumulate phase, in
 // groups: one per k (TILE groups), or, for mma fragments, one per 8 k's.
 struct ReadGroups {
+  std::span<const Event> events;  // the thread's events of the epoch, which the loads point into
   std::vector<const Event*> loads;
   std::size_t groups = 0;
   std::uint32_t k_per_group = 1;
@@ -52,7 +53,8 @@ struct ReadGroups {
 ReadGroups read_groups(const Trace& t, std::uint64_t thread, std::uint32_t epoch, std::uint32_t tile) {
   ReadGroups r;
   bool fragments = true;
-  for (const Event& e : events_in_epochs(t, thread, epoch, epoch))
+  r.events = events_in_epochs(t, thread, epoch, epoch);
+  for (const Event& e : r.events)
     if (e.space() == Space::Shared && e.op() == Op::Load) {
       r.loads.push_back(&e);
       fragments = fragments && e.is_fragment();
@@ -67,7 +69,8 @@ ReadGroups read_groups(const Trace& t, std::uint64_t thread, std::uint32_t epoch
   return r;
 }
 
-RegisterRead register_read(const Event* const* at, const Event* const* first, const BlockIteration& bi) {
+RegisterRead register_read(const ReadGroups& groups, const Event* const* at, const BlockIteration& bi) {
+  const Event* const* first = groups.loads.data();
   const Event& e = **at;
   RegisterRead r;
   r.shared = e.array_id();
@@ -75,13 +78,8 @@ RegisterRead register_read(const Event* const* at, const Event* const* first, co
   r.width = e.access_width();
   r.fragment = e.is_fragment();
   r.access_start = first_of_access(e, at == first ? nullptr : *(at - 1));
-  if (r.fragment) {
-    while (at != first && (*at)->continues_fragment() && (*(at - 1))->is_fragment() &&
-           (*(at - 1))->array == e.array) {
-      ++r.fragment_slot;
-      --at;
-    }
-  }
+  if (r.fragment)  // a fragment's registers are consecutive events of the thread (event.h)
+    r.fragment_slot = fragment_slot(groups.events.data(), static_cast<std::uint64_t>(&e - groups.events.data()));
   const SlotStore& s = bi.filled(r.shared, r.slot);
   r.global = s.global;
   r.element = s.source;
@@ -99,10 +97,9 @@ void fragment_tiles(const Trace& t, const BlockIteration& bi, std::uint64_t firs
     const ReadGroups groups = read_groups(t, lane, bi.epoch(), tile);
     if (groups.k_per_group != h.k_per_read_group) continue;
     const std::span<const Event* const> g = groups.group(group);
-    const Event* const* first = groups.loads.data();
     std::size_t access = 0;
     for (std::size_t i = 0; i < g.size(); ++i) {
-      const RegisterRead r = register_read(first + (&g[i] - first), first, bi);
+      const RegisterRead r = register_read(groups, &g[i], bi);
       if ((r.fragment ? r.fragment_slot == 0 : r.access_start) && i > 0) ++access;  // b0, b1: one fragment
       if (r.padding) continue;
       if (access >= h.fragment_tiles.size()) h.fragment_tiles.resize(access + 1, {r.global, CellRect{~0u, 0, ~0u, 0}});
@@ -342,9 +339,8 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
       h.as_now = h.as_reads[h.step.k];
       h.bs_now = h.bs_reads[h.step.k];
     }
-    const Event* const* first = groups.loads.data();
-    for (std::size_t i = 0; i < groups.loads.size(); ++i) {
-      const RegisterRead r = register_read(first + i, first, bi);
+    for (const Event* const& load : groups.loads) {
+      const RegisterRead r = register_read(groups, &load, bi);
       if (!r.padding) (r.global == ArrayId::A ? h.a_thread_reads : h.b_thread_reads).push_back(r.element);
     }
     for (std::vector<ElementCoord>* v : {&h.a_thread_reads, &h.b_thread_reads}) {
@@ -355,10 +351,7 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
     }
     if (h.step.phase == Phase::Mac && groups.groups > 0) {
       const std::span<const Event* const> g = groups.group(h.step.k / groups.k_per_group);
-      for (std::size_t i = 0; i < g.size(); ++i) {
-        const Event* const* at = first + (&g[i] - first);
-        h.registers_now.push_back(register_read(at, first, bi));
-      }
+      for (const Event* const& load : g) h.registers_now.push_back(register_read(groups, &load, bi));
       if (groups.k_per_group > 1) fragment_tiles(t, bi, first_thread, per_block, T, h);
     }
   }
