@@ -251,7 +251,7 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
         table[{cand.name, st}] = "refused";
         continue;
       }
-      double err = 0;
+      double err = 0, ms = 0;  // ms stays 0 when the result is wrong: not timed
       cand.failed = guarded(
           [&] {
             gpu::poison(c, cells, stream);
@@ -259,6 +259,8 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
             TS_CUDA_CHECK(cudaStreamSynchronize(stream));
             TS_CUDA_CHECK(cudaMemcpy(out.data(), c, cells * 4, cudaMemcpyDeviceToHost));
             err = normwise_error(out, ref);
+            if (std::isfinite(err) && err <= gpu::kTf32Tolerance)
+              ms = time_ms([&] { cand.launch(a, b, c, s.m, s.n, s.k, stream); });
           },
           lost);
       if (!cand.failed.empty()) {
@@ -268,13 +270,12 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
         table[{cand.name, st}] = "failed";
         continue;
       }
-      if (!std::isfinite(err) || err > gpu::kTf32Tolerance) {
+      if (ms == 0) {
         ++bad;
         std::printf("%-28s %-16s WRONG err %.2e against cuBLAS TF32 (not timed)\n", cand.label().c_str(), st.c_str(), err);
         table[{cand.name, st}] = "WRONG";
         continue;
       }
-      const double ms = time_ms([&] { cand.launch(a, b, c, s.m, s.n, s.k, stream); });
       std::printf("%-28s %-16s %9.4f %9.1f %9.1f %10.2e\n", cand.label().c_str(), st.c_str(), ms, tflops(s, ms),
                   100.0 * cublas_ms / ms, err);
       std::snprintf(cell, sizeof cell, "%7.1f (%5.1f)", tflops(s, ms), 100.0 * cublas_ms / ms);
