@@ -36,7 +36,7 @@ TS_DEVICE inline void run_kernel(InMatrix A, InMatrix B, OutMatrix C, int M, int
     else if constexpr (KIND == KernelKind::Warptile)
       matmul_warptile<c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn>(A, B, C, M, N, K);
     else if constexpr (KIND == KernelKind::DoubleBuffer)
-      matmul_double_buffer<c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.stages>(A, B, C, M, N, K);
+      matmul_double_buffer<c.bm, c.bn, c.bk, c.wm, c.wn, c.tm, c.tn, c.stages, c.group_m>(A, B, C, M, N, K);
     else if constexpr (KIND == KernelKind::Tf32TensorCore)
       matmul_tf32_tensor_core<c.bm, c.bn, c.bk, c.wm, c.wn, c.stages, c.group_m>(A, B, C, M, N, K);
   }

@@ -1,6 +1,8 @@
 // catalog.cpp — kernel metadata and the closed-form event counts.
 #include "kernels/catalog.h"
 
+#include "kernels/api/block_order.h"
+
 #include <algorithm>
 #include <array>
 #include <stdexcept>
@@ -145,10 +147,10 @@ BlockTile block_tile_of(KernelKind kind, int tile, int m, int n, std::uint32_t b
   const auto block_rows = static_cast<std::uint32_t>(ceil_div(m, t.block_m));
   const auto block_cols = static_cast<std::uint32_t>(ceil_div(n, t.block_n));
   if (const std::uint32_t g = is_rung(kind) ? static_cast<std::uint32_t>(rung_config(kind).group_m) : 0; g > 0) {
-    // kernels/tf32_tensor_core.h: the group of g block rows, then down it, then right.
-    const std::uint32_t first_row = block / (g * block_cols) * g;
-    const std::uint32_t rows_in_group = std::min(block_rows - first_row, g);
-    return {first_row + block % (g * block_cols) % rows_in_group, block % (g * block_cols) / rows_in_group};
+    // The kernels' own formula (kernels/api/block_order.h).
+    const GroupedTile t = grouped_block_tile(static_cast<int>(block), static_cast<int>(block_rows),
+                                             static_cast<int>(block_cols), static_cast<int>(g));
+    return {static_cast<std::uint32_t>(t.row), static_cast<std::uint32_t>(t.col)};
   }
   const Dim3 grid = launch_shape(kind, tile, m, n).grid;
   const std::uint32_t x = block % grid.x, y = block / grid.x;

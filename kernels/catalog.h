@@ -70,8 +70,9 @@ LaunchShape launch_shape(KernelKind kind, int tile, int m, int n);
 // naive-row the other way round). A rung with group_m > 0 (tf32-tensor-core)
 // launches a one-dimensional grid whose blocks walk down group_m block rows
 // before moving one column right (rows of A and columns of B stay in L2 for
-// the blocks resident together): its kernel's formula, written out once more
-// here, and held to the blocks' recorded stores of C by rung_catalog_test.
+// the blocks resident together): the kernels' own formula,
+// kernels/api/block_order.h, held to the blocks' recorded stores of C by
+// rung_catalog_test.
 // The trace itself needs none of this: what a block computes is its stores.
 struct BlockTile {
   std::uint32_t row = 0, col = 0;

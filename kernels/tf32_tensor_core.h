@@ -6,6 +6,7 @@
 // of As and Bs are padded (by 4 and 8 words) so that the fragments are read
 // without bank conflicts. K and N must be multiples of 4 (16-byte copies); any M.
 #pragma once
+#include "kernels/api/block_order.h"
 #include "kernels/kernel_api.h"
 
 namespace TS_KERNEL_NS {
@@ -24,12 +25,8 @@ TS_DEVICE inline void matmul_tf32_tensor_core(InMatrix A, InMatrix B, OutMatrix 
 
   // Blocks walk down GROUP_M block rows before moving one block column right,
   // so the blocks resident at once share their rows of A and columns of B in L2.
-  const int id = blockIdx.x, block_rows = (M + BM - 1) / BM, block_cols = (N + BN - 1) / BN;
-  const int first_row = id / (GROUP_M * block_cols) * GROUP_M;
-  const int rows_in_group = block_rows - first_row < GROUP_M ? block_rows - first_row : GROUP_M;
-  const int block_row = first_row + id % (GROUP_M * block_cols) % rows_in_group;
-  const int block_col = id % (GROUP_M * block_cols) / rows_in_group;
-  const int row0 = block_row * BM, col0 = block_col * BN;
+  const GroupedTile tile_of_c = grouped_block_tile(blockIdx.x, (M + BM - 1) / BM, (N + BN - 1) / BN, GROUP_M);
+  const int row0 = tile_of_c.row * BM, col0 = tile_of_c.col * BN;
   const int t = threadIdx.x, warp = t / 32;
   const int warp_row = warp / (BN / WN) * WM, warp_col = warp % (BN / WN) * WN;
 

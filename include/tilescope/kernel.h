@@ -6,7 +6,7 @@
 //     TS_SHARED(float, As, TILE, TILE);   // shared tiles are named As and Bs
 //     ... threadIdx, blockIdx, blockDim, gridDim, __syncthreads(),
 //         float4 / load4 / store4, float2 / load2 / store2,
-//         cp_async4 / cp_async16 / cp_async*_zero / cp_async_commit / cp_async_wait<N> ...
+//         cp_async4 / cp_async16 / cp_async*_zero / cp_async*_or_zero / cp_async_commit / cp_async_wait<N> ...
 //   }
 //
 // Record it with

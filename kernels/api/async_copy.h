@@ -7,6 +7,7 @@
 //   cp_async16_zero(Bs[r][c]);    // a ragged edge: 16 bytes of zeros (padding)
 //   cp_async16_or_zero(Bs[r][c], B[in ? i : 0], in);  // one or the other, as one
 //                                 // instruction in the plain build (cp.async's zero fill)
+//   cp_async4_or_zero(As[c][r], A[in ? i : 0], in);   // the same, 4 bytes
 //   cp_async_commit();            // the copies so far form one group
 //   cp_async_wait<1>();           // all but the newest group have landed
 // The plain build (mode_plain.cuh) issues the PTX instructions. Here each copy
@@ -60,6 +61,11 @@ TS_ASYNC_HD void zero_async(const Dst& dst, Width w) {
   template <class Dst>                                                                     \
   TS_ASYNC_HD void cp_async16_zero(const Dst& dst) {                                       \
     ::ts::rec::zero_async<SINK>(dst, ::ts::Width::B16);                                    \
+  }                                                                                        \
+  template <class Dst, class Src>                                                          \
+  TS_ASYNC_HD void cp_async4_or_zero(const Dst& dst, const Src& src, bool in_bounds) {     \
+    if (in_bounds) ::ts::rec::copy_async<SINK>(dst, src, ::ts::Width::B4);                 \
+    else ::ts::rec::zero_async<SINK>(dst, ::ts::Width::B4);                                \
   }                                                                                        \
   template <class Dst, class Src>                                                          \
   TS_ASYNC_HD void cp_async16_or_zero(const Dst& dst, const Src& src, bool in_bounds) {    \

@@ -57,14 +57,22 @@ __device__ __forceinline__ void cp_async4(float& dst, const float& src) {
 // A ragged edge: zeros, stored directly (nothing to fetch).
 __device__ __forceinline__ void cp_async16_zero(float& dst) { store4(dst, make_float4(0.0f, 0.0f, 0.0f, 0.0f)); }
 __device__ __forceinline__ void cp_async4_zero(float& dst) { dst = 0.0f; }
-// The copy, or 16 zero bytes when !in_bounds (src is then not read): one
-// cp.async with a source size of 16 or 0.
+// The copy, or zero bytes when !in_bounds (src is then not read): one
+// cp.async with a source size of 16 (or 4) or 0.
 __device__ __forceinline__ void cp_async16_or_zero(float& dst, const float& src, bool in_bounds) {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(shared_address(dst)), "l"(&src),
                "r"(in_bounds ? 16 : 0));
 #else
   store4(dst, in_bounds ? load4(src) : make_float4(0.0f, 0.0f, 0.0f, 0.0f));
+#endif
+}
+__device__ __forceinline__ void cp_async4_or_zero(float& dst, const float& src, bool in_bounds) {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(shared_address(dst)), "l"(&src),
+               "r"(in_bounds ? 4 : 0));
+#else
+  dst = in_bounds ? src : 0.0f;
 #endif
 }
 __device__ __forceinline__ void cp_async_commit() {

@@ -16,6 +16,10 @@
 #include <string>
 #include <vector>
 
+// clang-format off
+#include "kernels/ladder/double_buffer_listing.cuh"  // first: it sets up the plain mode
+// clang-format on
+
 #include "kernels/cuda/bench_check.cuh"
 #include "kernels/cuda/bench_cublas.cuh"
 #include "kernels/cuda/bench_timing.cuh"
@@ -49,6 +53,18 @@ Candidate fp32_candidate() {
   return c;
 }
 
+// The listing the app records, kernels/double_buffer.h, at another configuration.
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int GM>
+Candidate listing_candidate() {
+  using Cfg = ListingConfig<BM, BN, BK, WM, WN, TM, TN, ST, GM>;
+  Candidate c{"listing " + std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + " w" +
+                  std::to_string(WM) + "x" + std::to_string(WN) + " t" + std::to_string(TM) + "x" + std::to_string(TN) +
+                  " s" + std::to_string(ST) + " g" + std::to_string(GM),
+              false, &launch_double_buffer_listing<Cfg>, {}};
+  TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer_listing<Cfg>));
+  return c;
+}
+
 template <int BM, int BN, int BK, int WM, int WN, int ST, int MB, int GM>
 Candidate tf32_candidate() {
   using Cfg = Tf32Config<BM, BN, BK, WM, WN, ST, MB, GM>;
@@ -72,15 +88,19 @@ Candidate wgmma_candidate() {
 }
 
 std::vector<Candidate> candidates() {
-  // Run 8 (docs/ladder-notes.md): the shipped configuration (run 7's choice)
-  // and its closest rivals from run 7, again in one process with cuBLAS.
+  // Run 12 (docs/ladder-notes.md): the listing kernels/double_buffer.h at the
+  // tuned kernel's tiles and around them, next to the tuned kernel (run 7's
+  // choice), in one process with cuBLAS.
   return {
-      fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // shipped
-      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),
-      fp32_candidate<128, 256, 16, 64, 64, 16, 8, 3, 8, 0, 1, 3>(),
-      fp32_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8, 0, 1, 6>(),
-      fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 0, 6>(),
-      fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 4>(),
+      fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8>(),        // the benchmark's double-buffer
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),
+      listing_candidate<128, 256, 16, 64, 64, 16, 8, 3, 8>(),
+      listing_candidate<128, 256, 16, 64, 64, 16, 8, 4, 8>(),
+      listing_candidate<256, 128, 32, 64, 64, 16, 8, 3, 8>(),
+      listing_candidate<128, 128, 32, 64, 32, 8, 8, 3, 8>(),
+      listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
   };
 }
 

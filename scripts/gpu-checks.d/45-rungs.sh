@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ladder's single-source rungs (kernels/blocktile_1d.h, blocktile_2d.h,
-# vectorized.h, warptile.h) on the GPU:
+# vectorized.h, warptile.h, double_buffer.h) on the GPU:
 #  - the instrumented build's trace equals the emulator's event for event at
 #    every shape of gpu_trace_test's Rungs suite (square, non-square ragged
 #    multiples of 4, and 37x29x45 for the scalar rungs), and the plain build
@@ -10,7 +10,8 @@
 #    counting builds at the small ragged shapes;
 #  - the plain build (NAME) against the benchmark-only kernel it replaced
 #    (NAME-before) at 4096^3, median of 20 runs, same run: the figure the
-#    conversion must hold (within 2% of its GFLOP/s);
+#    conversion must hold (within 2% of its GFLOP/s); double-buffer's listing
+#    against the tuned kernel, and its % of cuBLAS SGEMM (at least 95%);
 #  - where the toolkit has cuobjdump, the SASS of both in the built tilescope:
 #    FFMA, LDS.128, LDG.E.128 and all instructions of each main loop, and
 #    their registers per thread.
@@ -32,15 +33,15 @@ for tool in memcheck racecheck; do
     "$BIN/counter_gpu_test" --gtest_filter='Rungs/*_68x132x36' > "$results/rungs_counted_sanitizer_$tool.log" 2>&1 || rc=1
   tail -n 3 "$results/rungs_counted_sanitizer_$tool.log"
 done
-names=blocktile-1d,blocktile-1d-before,blocktile-2d,blocktile-2d-before,vectorized,vectorized-before,warptile,warptile-before
+names=blocktile-1d,blocktile-1d-before,blocktile-2d,blocktile-2d-before,vectorized,vectorized-before,warptile,warptile-before,double-buffer,double-buffer-before
 "$BIN/tilescope" bench --kernels "$names" --size 4096 --runs 20 --no-ceilings \
   -o "$results/bench_rungs.json" -o "$results/bench_rungs.csv" > "$results/bench_rungs.log" 2>&1 || rc=1
 tail -n 12 "$results/bench_rungs.log"
 # NAME against NAME-before, read back from the CSV by column name.
 awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; ++i) col[$i] = i; h = 1; next}
-  {g[$col["kernel"]] = $col["gflops"]}
+  {g[$col["kernel"]] = $col["gflops"]; p[$col["kernel"]] = $col["pct_cublas"]}
   END {
-    n = split("blocktile-1d blocktile-2d vectorized warptile", r, " ")
+    n = split("blocktile-1d blocktile-2d vectorized warptile double-buffer", r, " ")
     for (i = 1; i <= n; ++i) {
       a = g[r[i]]; b = g[r[i] "-before"]
       if (a == "" || b == "") { printf "%s: missing from the results\n", r[i]; bad = 1; continue }
@@ -48,6 +49,9 @@ awk -F, '/^#/ {next} !h {for (i = 1; i <= NF; ++i) col[$i] = i; h = 1; next}
       printf "%-14s %9.1f GFLOP/s, before %9.1f: %+5.1f%% %s\n", r[i], a, b, d, (d >= -2 ? "ok" : "SLOWER than 2%")
       if (d < -2) bad = 1
     }
+    q = p["double-buffer"]
+    printf "double-buffer  %5.1f%% of cuBLAS SGEMM %s\n", q, (q >= 95 ? "ok" : "BELOW 95%")
+    if (q < 95) bad = 1
     exit bad
   }' "$results/bench_rungs.csv" | tee "$results/bench_rungs_compare.txt" || rc=1
 if command -v cuobjdump > /dev/null; then
