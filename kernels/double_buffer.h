@@ -5,7 +5,8 @@
 // flight (cp.async: global -> shared without passing through registers), so
 // loads and math overlap instead of taking turns. One barrier per k-tile, after
 // its multiply-adds: it says both "the next tile has landed for everyone" and
-// "everyone is done with the buffer refilled next". A is copied transposed, 4
+// "everyone is done with the buffer refilled next". The refill's copies are
+// issued a few at a time between the multiply-adds. A is copied transposed, 4
 // bytes at a time, a warp taking runs of 8 k of 4 rows (4 whole sectors read,
 // 32 different banks written); B 16 bytes at a time; slots past the matrices
 // are zero-filled. As in warptile.h, the fragments of k + 1 are read while k's
@@ -42,18 +43,18 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
   const int laneRow = lane / kLanesN * 4, laneCol = lane % kLanesN * 4;    // the lane's first piece in it
   const int tiles = (K + BK - 1) / BK;
 
-  // Issues the copies of k-tile `tile` into buffer `stage`; they land by a later cp_async_wait.
-  const auto load_tile = [&](int tile, int stage) {
+  // Copy c of k-tile `tile` into buffer `stage`, 0 <= c < kCopies: A's elements, then B's float4.
+  constexpr int kACopies = BM * BK / kThreads, kCopies = kACopies + BK * BN / (4 * kThreads);
+  const auto copy = [&](int tile, int stage, int c) {
     const int k0 = tile * BK, s0 = stage * BK;
-    TS_UNROLL for (int i = 0; i < BM * BK / kThreads; ++i) {  // A transposed, element e of the tile
-      const int e = threadIdx.x + i * kThreads, r = e / 8 % BM, c = e / (8 * BM) * 8 + e % 8;
-      const bool in = row0 + r < M && k0 + c < K;
-      cp_async4_or_zero(As[s0 + c][r], A[in ? (row0 + r) * K + k0 + c : 0], in);  // [load]
-    }
-    TS_UNROLL for (int i = 0; i < BK * BN / (4 * kThreads); ++i) {
-      const int e = threadIdx.x + i * kThreads, r = e / (BN / 4), c = e % (BN / 4) * 4;
-      const bool in = k0 + r < K && col0 + c < N;
-      cp_async16_or_zero(Bs[s0 + r][c], B[in ? (k0 + r) * N + col0 + c : 0], in);  // [load]
+    if (c < kACopies) {  // A transposed: a warp copies runs of 8 k of 4 rows
+      const int e = threadIdx.x + c * kThreads, r = e / 8 % BM, k = e / (8 * BM) * 8 + e % 8;
+      const bool in = row0 + r < M && k0 + k < K;
+      cp_async4_or_zero(As[s0 + k][r], A[in ? (row0 + r) * K + k0 + k : 0], in);  // [load]
+    } else {
+      const int e = threadIdx.x + (c - kACopies) * kThreads, r = e / (BN / 4), col = e % (BN / 4) * 4;
+      const bool in = k0 + r < K && col0 + col < N;
+      cp_async16_or_zero(Bs[s0 + r][col], B[in ? (k0 + r) * N + col0 + col : 0], in);  // [load]
     }
   };
 
@@ -71,24 +72,31 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
     }
   };
   TS_UNROLL for (int s = 0; s < STAGES - 1; ++s) {  // the prologue: the first STAGES - 1 tiles in flight
-    if (s < tiles) load_tile(s, s);
+    if (s < tiles) {
+      TS_UNROLL for (int c = 0; c < kCopies; ++c) copy(s, s, c);
+    }
     cp_async_commit();  // an empty group where there are fewer tiles: the waits count groups
   }
   cp_async_wait<STAGES - 2>();  // tile 0 has landed for this thread ...
   __syncthreads();              // [barrier] ... and for all
   int stage = 0;                // the buffer holding tile t
   for (int t = 0; t < tiles; ++t) {
-    // Refill the buffer everyone finished reading before the last barrier.
-    const int refill = stage == 0 ? STAGES - 1 : stage - 1;
-    if (t + STAGES - 1 < tiles) load_tile(t + STAGES - 1, refill);
-    cp_async_commit();
+    // Tile t + STAGES - 1 refills the buffer everyone finished reading before
+    // the last barrier. Its copies go in 4 runs between the multiply-adds of
+    // the first k's, so that they hide behind the math and never fill the queue.
+    const int next = t + STAGES - 1, refill = stage == 0 ? STAGES - 1 : stage - 1;
     const int s0 = stage * BK;
     load_fragments(s0, regM[0], regN[0]);
     TS_UNROLL for (int k = 0; k < BK; ++k) {
       if (k + 1 < BK) load_fragments(s0 + k + 1, regM[(k + 1) % 2], regN[(k + 1) % 2]);  // while k's FMAs issue
+      const int run = k / (BK / 4);  // the refill's copies run * kCopies / 4 .. before (run + 1) * kCopies / 4
+      if (k % (BK / 4) == 0 && next < tiles) {
+        TS_UNROLL for (int c = run * kCopies / 4; c < (run + 1) * kCopies / 4; ++c) copy(next, refill, c);
+      }
       TS_UNROLL for (int i = 0; i < TM; ++i)
         TS_UNROLL for (int j = 0; j < TN; ++j) threadResults[i][j] += regM[k % 2][i] * regN[k % 2][j];  // the outer product
     }
+    cp_async_commit();
     cp_async_wait<STAGES - 2>();  // tile t + 1 has landed for this thread ...
     __syncthreads();              // [barrier] ... and for all; all are done reading buffer `stage`
     stage = stage + 1 == STAGES ? 0 : stage + 1;

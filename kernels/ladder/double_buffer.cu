@@ -12,9 +12,9 @@
 namespace ts::ladder {
 
 // The listing: 128 x 256 x 32 block tile, 8 warps of 64 x 64, 16 x 8 cells per
-// lane, 3 stages (149 KB of dynamic shared memory, 1 block per SM), groups of
+// lane, 4 stages (194 KB of dynamic shared memory, 1 block per SM), groups of
 // 8 block rows.
-using DoubleBufferListing = ListingConfig<128, 256, 32, 64, 64, 16, 8, 3, 8>;
+using DoubleBufferListing = ListingConfig<128, 256, 32, 64, 64, 16, 8, 4, 8>;
 
 void launch_double_buffer(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
   launch_double_buffer_listing<DoubleBufferListing>(a, b, c, m, n, k, stream);

@@ -93,13 +93,11 @@ std::vector<Candidate> candidates() {
   // choice), in one process with cuBLAS.
   return {
       fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
-      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8>(),        // the benchmark's double-buffer
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),  // the benchmark's double-buffer
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
-      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),
-      listing_candidate<128, 256, 16, 64, 64, 16, 8, 3, 8>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),
       listing_candidate<128, 256, 16, 64, 64, 16, 8, 4, 8>(),
-      listing_candidate<256, 128, 32, 64, 64, 16, 8, 3, 8>(),
-      listing_candidate<128, 128, 32, 64, 32, 8, 8, 3, 8>(),
       listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
   };
 }
