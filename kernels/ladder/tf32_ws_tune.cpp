@@ -101,7 +101,7 @@ std::vector<Candidate> candidates(const Selection& sel, int cc) {
     c.launch = [v](const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
       launch_tf32_ws_variant(v, a, b, c, m, n, k, s);
     };
-    c.refusal = [](const Shape&) { return std::string(); };  // any shape
+    c.refusal = [](const Shape& s) { return index_refusal(s.m, s.n, s.k); };  // any shape the benchmark indexes
     // The kernel's static_assert holds this for every compiled variant; a
     // variant whose carve-up broke a rule would fault, so it is never launched.
     if (const char* why = ws::ws_plan_problem(shared_plan(variants[v]))) c.failed = std::string("shared-memory layout: ") + why;
