@@ -1,15 +1,16 @@
 // tf32_wgmma_ws.cu — `tf32-wgmma-ws`: the configurations of tf32_wgmma_ws.cuh
-// that are compiled (the shipped one first, then the variants the tuning
-// program times against it), and the host side: tensor maps (the driver's
+// that are compiled (one per row of tf32_wgmma_ws_variants.h: the shipped
+// one first, then the variants the tuning program times against it), and the host side: tensor maps (the driver's
 // cuTensorMapEncodeTiled, fetched through the runtime so the program needs
 // no -lcuda), padded copies for rows TMA cannot address, and the persistent
-// grid. Built for sm_90a only. docs/ladder-notes.md, "TF32 on Hopper", has
-// the design and the predictions; nothing here has been measured yet.
+// grid. Built for sm_90a only. docs/ladder-notes.md, "TF32 on Hopper:
+// tf32-wgmma-ws", has the design, the predictions and the measurements.
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <iterator>
 #include <string>
 #include <utility>
 #include <vector>
@@ -21,21 +22,12 @@
 namespace ts::ladder {
 namespace {
 
-// Not measured yet: 256 x 128 (two consumers of 64 columns x 256 rows, one
-// m64n256k8 each per 8 k, 128 accumulators per thread), 4 stages of 48 KB,
-// groups of 8 tile rows, no cluster. The variants after it are the first
-// questions for the GPU (docs/ladder-notes.md).
-using WsShipped = WsConfig<256, 1, 4, 8, 1, 1>;
-using Ws128x256 = WsConfig<128, 2, 4, 8, 1, 1>;
-using Ws256x128s3 = WsConfig<256, 1, 3, 8, 1, 1>;
-using Ws256x128g16 = WsConfig<256, 1, 4, 16, 1, 1>;
-using Ws256x128cn2 = WsConfig<256, 1, 4, 8, 1, 2>;  // a pair along n shares A's 32 KB per stage
-using Ws128x256cm2 = WsConfig<128, 2, 4, 8, 2, 1>;  // a pair along m shares B's 32 KB per stage
-
-template <class Cfg>
-constexpr Tf32WsVariant variant(std::string_view name, bool persistent = true) {
-  return {name, Cfg::BM, Cfg::BN, Cfg::STAGES, Cfg::GROUP_M, Cfg::CLUSTER_M, Cfg::CLUSTER_N, persistent};
-}
+// The kernel of kTf32WsVariants[I] (tf32_wgmma_ws_variants.h): variants that
+// differ only in how they launch (grid=tiles) share one instantiation.
+template <std::size_t I>
+using VariantConfig = WsConfig<kTf32WsVariants[I].block_m, kTf32WsVariants[I].block_n / 128, kTf32WsVariants[I].stages,
+                               kTf32WsVariants[I].group_m, kTf32WsVariants[I].cluster_m, kTf32WsVariants[I].cluster_n>;
+using WsShipped = VariantConfig<0>;
 
 struct Entry {
   Tf32WsVariant info;
@@ -43,23 +35,22 @@ struct Entry {
   const void* kernel;
 };
 
-template <class Cfg>
-Entry entry(std::string_view name, bool persistent = true) {
-  return {variant<Cfg>(name, persistent), &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg>)};
+template <std::size_t I>
+Entry entry() {
+  using Cfg = VariantConfig<I>;
+  static_assert(Cfg::BN == kTf32WsVariants[I].block_n, "block_n is 128 per 64-column group of each consumer");
+  return {kTf32WsVariants[I], &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg>)};
+}
+
+template <std::size_t... I>
+std::vector<Entry> all_entries(std::index_sequence<I...>) {
+  return {entry<I>()...};
 }
 
 // A function's static, not a namespace-scope array: the tests list the
 // variants while their own statics are initialised.
 const std::vector<Entry>& entries() {
-  static const std::vector<Entry> all = {
-      entry<WsShipped>("256x128 s4 g8"),
-      entry<WsShipped>("256x128 s4 g8 grid=tiles", false),
-      entry<Ws128x256>("128x256 s4 g8"),
-      entry<Ws256x128s3>("256x128 s3 g8"),
-      entry<Ws256x128g16>("256x128 s4 g16"),
-      entry<Ws256x128cn2>("256x128 s4 g8 cn2"),
-      entry<Ws128x256cm2>("128x256 s4 g8 cm2"),
-  };
+  static const std::vector<Entry> all = all_entries(std::make_index_sequence<std::size(kTf32WsVariants)>());
   return all;
 }
 
@@ -164,14 +155,7 @@ int ws_resident_clusters(const void* kernel, int threads, int shared_bytes, int 
   return clusters;
 }
 
-std::span<const Tf32WsVariant> tf32_ws_variants() {
-  static const std::vector<Tf32WsVariant> variants = [] {
-    std::vector<Tf32WsVariant> v;
-    for (const Entry& e : entries()) v.push_back(e.info);
-    return v;
-  }();
-  return variants;
-}
+std::span<const Tf32WsVariant> tf32_ws_variants() { return kTf32WsVariants; }
 
 void launch_tf32_ws_variant(int index, const float* a, const float* b, float* c, int m, int n, int k,
                             cudaStream_t stream, int grid_limit) {

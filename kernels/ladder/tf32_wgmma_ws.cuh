@@ -65,21 +65,25 @@ struct WsConfig {
   // setmaxnreg: 168 each at launch (65536 / 384, which ptxas reports for every variant);
   // the producer keeps 40, the consumers take 232: 40 x 128 + 232 x 256 = 64512, all the CTA got.
   static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
-  static constexpr int kABytes = BM * ws::kRowBytes, kBBytes = BN * ws::kRowBytes;
-  static constexpr int kStageBytes = kABytes + kBBytes;
-  static constexpr int kBBoxes = BN / ws::kBoxCols;
-  // With CLUSTER_N, each CTA loads 1/CLUSTER_N of A's rows into every CTA of the
-  // cluster; with CLUSTER_M, 1/CLUSTER_M of B's boxes.
-  static constexpr int kASliceRows = BM / CLUSTER_N, kASliceBytes = kASliceRows * ws::kRowBytes;
-  static constexpr int kBBoxesPerSlice = kBBoxes / CLUSTER_M;
-  static constexpr int kSharedBytes = STAGES * kStageBytes + 2 * STAGES * 8 + 1024;  // + barriers, + alignment slack
+  // The shared-memory carve-up (tf32_wgmma_ws_layout.h): every tile, box and
+  // multicast slice on 1024 bytes, the barriers on 8, by construction.
+  static constexpr ws::SharedPlan kPlan{BM, BN, STAGES, CLUSTER_M, CLUSTER_N};
+  static constexpr int kStageBytes = kPlan.stage_bytes();  // stage s starts at s * kStageBytes
+  static constexpr int kBOffset = kPlan.b_offset(0);       // B's boxes, from the start of a stage
+  static constexpr int kTxBytes = kPlan.tx_bytes();        // what one stage's TMA copies complete
+  static constexpr int kFullBarrier = kPlan.full_barrier(0), kEmptyBarrier = kPlan.empty_barrier(0);  // + 8 s
+  static constexpr int kASliceRows = kPlan.a_slice_rows(), kASliceStride = kPlan.a_slice_stride();
+  static constexpr int kBBoxesPerSlice = kPlan.b_boxes_per_slice();
+  static constexpr int kSharedBytes = kPlan.dynamic_bytes();  // + 1024: the base is rounded up to 1024 inside
   static_assert(BM == 128 || BM == 256, "the wgmma N (rows of C per tile) is 128 or 256 here");
   static_assert(NSUB == 1 || NSUB == 2, "one or two 64-column groups per consumer");
   static_assert(BM / 2 * NSUB <= 128, "at most 128 accumulators per consumer thread");
-  static_assert(STAGES >= 2 && kSharedBytes <= 227 * 1024, "the ring fits the 227 KB a block may have");
-  static_assert(kStageBytes % 1024 == 0 && kABytes % 1024 == 0, "every tile starts on the swizzle's 1024 bytes");
   static_assert(kCluster == 1 || (kCluster == 2 && (CLUSTER_M == 1 || CLUSTER_N == 1)), "clusters of 2, along m or n");
-  static_assert(kASliceBytes % 1024 == 0 && kBBoxes % CLUSTER_M == 0, "multicast slices stay swizzle-aligned");
+  static_assert(ws::ws_plan_problem(kPlan) == nullptr,
+                "this configuration's shared memory cannot be laid out: ws_plan_problem (tf32_wgmma_ws_layout.h) says why");
+  static_assert(kStageBytes % ws::kSwizzleAlign == 0 && kBOffset % ws::kSwizzleAlign == 0 &&
+                    kASliceStride % ws::kSwizzleAlign == 0 && kFullBarrier % ws::kBarrierAlign == 0,
+                "tiles on the swizzle's 1024 bytes, barriers on 8");
 };
 
 namespace ws {
@@ -202,8 +206,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   // TMA's swizzle and the descriptors work on address bits: tiles start on 1024 bytes.
   // (The same offset in every CTA, so multicast copies land alike.)
   const std::uint32_t base = (shared_address(shared_raw) + 1023u) & ~1023u;
-  const std::uint32_t full_bar = base + STAGES * Cfg::kStageBytes;  // stage s: full_bar + 8 s
-  const std::uint32_t empty_bar = full_bar + 8 * STAGES;
+  const std::uint32_t full_bar = base + Cfg::kFullBarrier;  // stage s: full_bar + 8 s
+  const std::uint32_t empty_bar = base + Cfg::kEmptyBarrier;
   const int warpgroup = threadIdx.x / 128;
   const std::uint32_t rank = kCluster > 1 ? cluster_rank() : 0;
   const int rank_m = CM > 1 ? int(rank) : 0, rank_n = CN > 1 ? int(rank) : 0;
@@ -239,8 +243,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
         for (int kt = 0; kt < k_tiles; ++kt, ++it) {
           const int s = int(it % STAGES);
           mbar_wait(empty_bar + 8 * s, ((it / STAGES) & 1) ^ 1);  // every consumer (of the cluster) is done with it
-          const std::uint32_t a_dst = base + s * Cfg::kStageBytes, b_dst = a_dst + Cfg::kABytes, full = full_bar + 8 * s;
-          mbar_arrive_expect_tx(full, Cfg::kStageBytes);  // whole boxes, zero-filled where out of bounds
+          const std::uint32_t a_dst = base + s * Cfg::kStageBytes, b_dst = a_dst + Cfg::kBOffset, full = full_bar + 8 * s;
+          mbar_arrive_expect_tx(full, Cfg::kTxBytes);  // whole boxes, zero-filled where out of bounds
           const int k0 = kt * BK;
           // Boxes that start past the last row of A or column of B (small M or N,
           // or a cluster's spare tile) start on the last one instead: every box
@@ -249,7 +253,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
           // column n).
           const int a_row = CN > 1 ? row0 + int(rank) * Cfg::kASliceRows : row0;
           if constexpr (CN > 1)
-            tma_load_2d_multicast(a_dst + rank * Cfg::kASliceBytes, &a_map, full, k0, min(a_row, M - 1), kMask);
+            tma_load_2d_multicast(a_dst + rank * Cfg::kASliceStride, &a_map, full, k0, min(a_row, M - 1), kMask);
           else
             tma_load_2d(a_dst, &a_map, full, k0, min(a_row, M - 1));
 #pragma unroll
@@ -274,7 +278,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     // 8 rows further (b_fragment_offset is linear in both).
     std::uint32_t frag_offset[4];
 #pragma unroll
-    for (int r = 0; r < 4; ++r) frag_offset[r] = Cfg::kABytes + b_fragment_offset(consumer * NSUB, warp, lane, r, 0);
+    for (int r = 0; r < 4; ++r) frag_offset[r] = Cfg::kBOffset + b_fragment_offset(consumer * NSUB, warp, lane, r, 0);
     constexpr std::uint32_t kGroupBytes = 2 * kBBoxBytes, kSliceBytes = 8 * kRowBytes;
     static_assert(b_fragment_offset(1, 1, 5, 3, 2) == b_fragment_offset(0, 1, 5, 3, 0) + kGroupBytes + 2 * kSliceBytes,
                   "the offsets of later groups and k-slices are constant steps");

@@ -1,8 +1,8 @@
 // tf32_wgmma_ws.h — `tf32-wgmma-ws` (kernels/ladder/tf32_wgmma_ws.cuh): TF32
 // on Hopper with TMA, a warp-specialised producer/consumer pipeline and
-// persistent CTAs. The compiled variants are listed here so that the tests
-// can check each one and tf32_ws_tune can time them side by side; the
-// ladder's entry runs variant 0, the shipped one. Any M, N, K: where k or n
+// persistent CTAs. Each compiled variant (tf32_wgmma_ws_variants.h) can be
+// run by index, so that the tests can check each one and tf32_ws_tune can
+// time them side by side; the ladder's entry runs variant 0, the shipped one. Any M, N, K: where k or n
 // is not a multiple of 4 (TMA needs 16-byte row strides), the launch first
 // copies A and/or B into a padded workspace, kept for the next call (so
 // calls on streams that overlap must not need it), and that copy is part of
@@ -12,19 +12,12 @@
 #include <cuda_runtime.h>
 
 #include <span>
-#include <string_view>
+
+#include "kernels/ladder/tf32_wgmma_ws_variants.h"
 
 namespace ts::ladder {
 
-struct Tf32WsVariant {
-  std::string_view name;  // e.g. "256x128 s4 g8", "... cn2" (cluster of 2 along n), "... grid=tiles"
-  int block_m, block_n;   // the tile of C one CTA owns
-  int stages, group_m;
-  int cluster_m, cluster_n;  // CTAs per cluster along m (sharing B) and n (sharing A)
-  bool persistent;           // one CTA per resident slot walking the tiles, else one CTA per tile
-};
-
-// Index 0 is the configuration `tf32-wgmma-ws` runs.
+// kTf32WsVariants (tf32_wgmma_ws_variants.h): index 0 is the configuration `tf32-wgmma-ws` runs.
 std::span<const Tf32WsVariant> tf32_ws_variants();
 
 // Runs variant `index`; grid_limit caps the number of CTAs (0: the variant's

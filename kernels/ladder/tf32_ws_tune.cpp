@@ -1,23 +1,32 @@
 // tf32_ws_tune.cpp — the variants of tf32-wgmma-ws (tile shape, stages,
 // grouping, persistent or not, clusters with TMA multicast) side by side with
-// cuBLAS TF32 and rung 7 (tf32-wgmma), per shape, in one process: each is
-// checked against a double-precision reference at a small ragged shape and
-// against cuBLAS TF32 over the whole matrix at every timed shape (a variant
-// that fails is reported WRONG and never timed), then timed (median of
-// --runs). Ends with a table of TFLOP/s: the figures the shipped choice in
-// tf32_wgmma_ws.cu is to be made from (docs/ladder-notes.md).
+// cuBLAS TF32 and rung 7 (tf32-wgmma), per shape: each is checked against a
+// double-precision reference at a small ragged shape and against cuBLAS TF32
+// over the whole matrix at every timed shape (a variant that fails is
+// reported WRONG or failed, with the reason, and never timed), then timed
+// (median of --runs). Ends with a table of TFLOP/s: the figures the shipped
+// choice in tf32_wgmma_ws_variants.h is to be made from (docs/ladder-notes.md).
 //
-//   tf32_ws_tune [MxNxK...] [--runs=N] [--only=TEXT]... [--skip=TEXT]...
+//   tf32_ws_tune [MxNxK...] [--runs=N] [--only=TEXT]... [--skip=TEXT]... [--name=NAME]... [--list]
 //   (default shapes 4096x4096x4096 8192x8192x8192; TEXT is part of a variant's
-//   name; with --only, rung 7 is left out. One process per risky group of
-//   variants: a fault or a hang ends only that process.)
-// Built with the ladder whenever CUDA is on; scripts/gpu-checks.d/77-tf32-ws.sh runs it.
+//   name, NAME all of it; with --only, rung 7 is left out; --list prints the
+//   selected names, one a line, and needs no GPU.)
+//
+// A shape a candidate refuses (rung 7 needs k and n multiples of 4) is not
+// launched: the ragged check runs it at the nearest shape it takes, the table
+// says "refused". A fault inside a kernel (an illegal or misaligned address)
+// ends the CUDA context of the whole process: the candidate is reported
+// failed with the fault, the ones not yet run "not run", and the exit status
+// is 3. So scripts/gpu-checks.d/78-tf32-ws-tune.sh runs one process per
+// --name: a fault then hides nothing else.
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "app/core/reference.h"
@@ -36,18 +45,84 @@ struct Shape {
   int m, n, k;
 };
 
+using Launch = std::function<void(const float*, const float*, float*, int, int, int, cudaStream_t)>;
+
 struct Candidate {
-  std::string name;
-  std::function<void(const float*, const float*, float*, int, int, int, cudaStream_t)> launch;
+  std::string name;  // as --list prints it and --name selects it
+  bool shipped = false;
+  Launch launch;
+  std::function<std::string(const Shape&)> refusal;  // why it cannot run a shape, or empty
   int regs = 0;
   std::size_t local_bytes = 0;
-  bool ok = true;
+  std::string failed;  // why it is not timed (a failed check, a fault, its layout), or empty
+
+  std::string label() const { return name + (shipped ? " *" : ""); }
 };
 
 double tflops(const Shape& s, double ms) { return 2.0 * s.m * double(s.n) * s.k / (ms * 1e9); }
 
 std::string shape_text(const Shape& s) {
   return std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k);
+}
+
+struct Selection {
+  std::vector<std::string> only, skip, names;  // each may be repeated: any match counts
+
+  bool takes(const std::string& name, bool rung7) const {
+    const auto has = [&](const std::vector<std::string>& texts, bool whole) {
+      for (const std::string& t : texts)
+        if (whole ? name == t : name.find(t) != std::string::npos) return true;
+      return false;
+    };
+    if (!names.empty()) return has(names, true);
+    if (rung7 && !only.empty()) return false;
+    return (only.empty() || has(only, false)) && !has(skip, false);
+  }
+};
+
+// Rung 7 and every compiled variant that `sel` takes, in that order. No GPU
+// needed (cc: the GPU's compute capability, for rung 7's refusals).
+std::vector<Candidate> candidates(const Selection& sel, int cc) {
+  std::vector<Candidate> all;
+  if (const LadderKernel* rung7 = find_ladder_kernel("tf32-wgmma"); rung7 && sel.takes("tf32-wgmma (rung 7)", true)) {
+    Candidate c;
+    c.name = "tf32-wgmma (rung 7)";
+    c.launch = rung7->launch;
+    c.refusal = [rung7, cc](const Shape& s) { return ladder_refusal(*rung7, s.m, s.n, s.k, cc); };
+    all.push_back(std::move(c));
+  }
+  const auto variants = tf32_ws_variants();
+  for (int v = 0; v < int(variants.size()); ++v) {
+    const std::string name(variants[v].name);
+    if (!sel.takes(name, false)) continue;
+    Candidate c;
+    c.name = name;
+    c.shipped = v == 0;
+    c.launch = [v](const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
+      launch_tf32_ws_variant(v, a, b, c, m, n, k, s);
+    };
+    c.refusal = [](const Shape& s) { return index_refusal(s.m, s.n, s.k); };  // any shape the benchmark indexes
+    // The kernel's static_assert holds this for every compiled variant; a
+    // variant whose carve-up broke a rule would fault, so it is never launched.
+    if (const char* why = ws::ws_plan_problem(shared_plan(variants[v]))) c.failed = std::string("shared-memory layout: ") + why;
+    all.push_back(std::move(c));
+  }
+  return all;
+}
+
+// Runs f; a GpuError becomes its message (empty: none). `lost` is set when the
+// error ended the process's CUDA context (a fault inside a kernel: nothing
+// later can run here), not when it was only a refused launch.
+template <class F>
+std::string guarded(F&& f, bool& lost) {
+  try {
+    f();
+    return {};
+  } catch (const gpu::GpuError& e) {
+    lost = cudaDeviceSynchronize() != cudaSuccess;
+    (void)cudaGetLastError();  // a launch's own error does not stick; clear it for the next candidate
+    return e.what();
+  }
 }
 
 double normwise_error(const std::vector<float>& out, const std::vector<float>& ref) {
@@ -60,63 +135,95 @@ double normwise_error(const std::vector<float>& out, const std::vector<float>& r
 }
 
 // Small and ragged (k and n not multiples of 4: the padded copies), every
-// cell against double precision; a failure here keeps a variant from timing.
-bool check_small(Candidate& c, cudaStream_t stream) {
-  const Shape s{300, 261, 199};
-  std::vector<float> a(std::size_t(s.m) * s.k), b(std::size_t(s.k) * s.n), out(std::size_t(s.m) * s.n);
-  for (std::size_t i = 0; i < a.size(); ++i) a[i] = float((i * 2654435761u) % 2001) / 1000.0f - 1.0f;
-  for (std::size_t i = 0; i < b.size(); ++i) b[i] = float((i * 40503u + 7) % 2001) / 1000.0f - 1.0f;
-  gpu::DeviceBuffer da, db, dc;
-  TS_CUDA_CHECK(cudaMemcpy(da.get<float>(a.size()), a.data(), a.size() * 4, cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemcpy(db.get<float>(b.size()), b.data(), b.size() * 4, cudaMemcpyHostToDevice));
-  gpu::poison(dc.get<float>(out.size()), out.size(), stream);
-  c.launch(da.get<float>(a.size()), db.get<float>(b.size()), dc.get<float>(out.size()), s.m, s.n, s.k, stream);
-  TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-  TS_CUDA_CHECK(cudaMemcpy(out.data(), dc.get<float>(out.size()), out.size() * 4, cudaMemcpyDeviceToHost));
-  const double err = relative_error(out, reference_matmul(a, b, s.m, s.n, s.k));
-  const bool ok = std::isfinite(err) && err < gpu::kTf32Tolerance;
-  std::printf("check %-28s %s err %.2e  regs %d local %zu B\n", c.name.c_str(), ok ? "ok  " : "FAIL", err, c.regs,
-              c.local_bytes);
+// cell against double precision; a candidate that refuses such a shape runs
+// the same one rounded up to what it takes. A failure here keeps it from timing.
+void check_small(Candidate& c, cudaStream_t stream, bool& lost) {
+  Shape s{300, 261, 199};
+  if (!c.refusal(s).empty()) s = {300, 264, 200};
+  if (const std::string why = c.refusal(s); !why.empty()) {
+    c.failed = "refused its check: " + why;
+  } else {
+    double err = 0;
+    c.failed = guarded(
+        [&] {
+          std::vector<float> a(std::size_t(s.m) * s.k), b(std::size_t(s.k) * s.n), out(std::size_t(s.m) * s.n);
+          for (std::size_t i = 0; i < a.size(); ++i) a[i] = float((i * 2654435761u) % 2001) / 1000.0f - 1.0f;
+          for (std::size_t i = 0; i < b.size(); ++i) b[i] = float((i * 40503u + 7) % 2001) / 1000.0f - 1.0f;
+          gpu::DeviceBuffer da, db, dc;
+          TS_CUDA_CHECK(cudaMemcpy(da.get<float>(a.size()), a.data(), a.size() * 4, cudaMemcpyHostToDevice));
+          TS_CUDA_CHECK(cudaMemcpy(db.get<float>(b.size()), b.data(), b.size() * 4, cudaMemcpyHostToDevice));
+          gpu::poison(dc.get<float>(out.size()), out.size(), stream);
+          c.launch(da.get<float>(a.size()), db.get<float>(b.size()), dc.get<float>(out.size()), s.m, s.n, s.k, stream);
+          TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+          TS_CUDA_CHECK(cudaMemcpy(out.data(), dc.get<float>(out.size()), out.size() * 4, cudaMemcpyDeviceToHost));
+          err = relative_error(out, reference_matmul(a, b, s.m, s.n, s.k));
+        },
+        lost);
+    if (c.failed.empty() && !(std::isfinite(err) && err < gpu::kTf32Tolerance)) {
+      char why[96];
+      std::snprintf(why, sizeof why, "wrong at %s: err %.2e against double precision", shape_text(s).c_str(), err);
+      c.failed = why;
+    }
+    if (c.failed.empty())
+      std::printf("check %-28s %-12s ok   err %.2e  regs %d local %zu B\n", c.label().c_str(), shape_text(s).c_str(), err,
+                  c.regs, c.local_bytes);
+  }
+  if (!c.failed.empty()) std::printf("check %-28s FAIL %s\n", c.label().c_str(), c.failed.c_str());
   std::fflush(stdout);
-  return ok;
 }
 
-int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::string>& only,
-         const std::vector<std::string>& skip) {
+void print_table(const std::vector<Shape>& shapes, const std::vector<Candidate>& all, int runs,
+                 std::map<std::pair<std::string, std::string>, std::string>& table) {
+  std::printf("\nTFLOP/s (%% of cuBLAS TF32), median of %d runs; * = the shipped tf32-wgmma-ws\n%-28s", runs, "kernel");
+  for (const Shape& s : shapes) std::printf(" %18s", shape_text(s).c_str());
+  std::printf("\n%-28s", "cublas-tf32");
+  for (const Shape& s : shapes) std::printf(" %18s", table[{"cublas-tf32", shape_text(s)}].c_str());
+  std::printf("\n");
+  for (const Candidate& cand : all) {
+    std::printf("%-28s", cand.label().c_str());
+    for (const Shape& s : shapes) {
+      const std::string& cell = table[{cand.name, shape_text(s)}];
+      std::printf(" %18s", cell.empty() ? "not run" : cell.c_str());
+    }
+    std::printf("\n");
+  }
+  for (const Candidate& cand : all)
+    if (!cand.failed.empty()) std::printf("failed: %s: %s\n", cand.label().c_str(), cand.failed.c_str());
+}
+
+int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all) {
   gpu::CublasHandle cublas;
   cudaStream_t stream = nullptr;
   TS_CUDA_CHECK(cudaStreamCreate(&stream));
-
-  std::vector<Candidate> all;
-  if (const LadderKernel* rung7 = find_ladder_kernel("tf32-wgmma"); rung7 && only.empty())
-    all.push_back({"tf32-wgmma (rung 7)", rung7->launch});
   const auto variants = tf32_ws_variants();
-  for (int v = 0; v < int(variants.size()); ++v) {
-    const std::string name = std::string(variants[v].name) + (v == 0 ? " *" : "");
-    const auto named = [&](const std::vector<std::string>& texts) {
-      for (const std::string& t : texts)
-        if (name.find(t) != std::string::npos) return true;
-      return false;
-    };
-    if ((!only.empty() && !named(only)) || named(skip)) continue;
-    Candidate c{name, [v](const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
-                  launch_tf32_ws_variant(v, a, b, c, m, n, k, s);
-                }};
-    const cudaFuncAttributes attr = tf32_ws_variant_attributes(v);
-    c.regs = attr.numRegs;
-    c.local_bytes = attr.localSizeBytes;
-    all.push_back(c);
-  }
-  int wrong = 0;
+  for (Candidate& c : all)
+    for (int v = 0; v < int(variants.size()); ++v)
+      if (c.name == variants[v].name) {
+        const cudaFuncAttributes attr = tf32_ws_variant_attributes(v);
+        c.regs = attr.numRegs;
+        c.local_bytes = attr.localSizeBytes;
+      }
+
+  bool lost = false;  // a fault ended this process's CUDA context
+  std::string lost_why;
+  const auto note_loss = [&](const Candidate& c) {
+    if (lost && lost_why.empty())
+      lost_why = c.label() + "'s fault ended this process's CUDA context: run each variant alone (--name=NAME)";
+  };
+  int bad = 0;
   for (Candidate& c : all) {
-    c.ok = check_small(c, stream);
-    wrong += !c.ok;
+    if (lost) break;
+    if (c.failed.empty()) check_small(c, stream, lost);
+    else std::printf("check %-28s FAIL %s\n", c.label().c_str(), c.failed.c_str());
+    bad += !c.failed.empty();
+    note_loss(c);
   }
 
   gpu::DeviceBuffer da, db, dc;
   std::map<std::pair<std::string, std::string>, std::string> table;  // (candidate, shape) -> "TFLOP/s (%)"
   std::printf("\n%-28s %-16s %9s %9s %9s %10s\n", "kernel", "shape", "ms", "TFLOP/s", "%cuBLAS", "err/cuBLAS");
   for (const Shape& s : shapes) {
+    if (lost) break;
     const std::size_t cells = std::size_t(s.m) * s.n;
     float* a = da.get<float>(std::size_t(s.m) * s.k);
     float* b = db.get<float>(std::size_t(s.k) * s.n);
@@ -134,46 +241,61 @@ int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::stri
     std::snprintf(cell, sizeof cell, "%7.1f (100.0)", tflops(s, cublas_ms));
     table[{"cublas-tf32", st}] = cell;
     for (Candidate& cand : all) {
-      if (!cand.ok) {
-        table[{cand.name, st}] = "failed check";
+      if (lost) break;
+      if (!cand.failed.empty()) {
+        table[{cand.name, st}] = "failed";
         continue;
       }
-      gpu::poison(c, cells, stream);
-      cand.launch(a, b, c, s.m, s.n, s.k, stream);
-      TS_CUDA_CHECK(cudaStreamSynchronize(stream));
-      TS_CUDA_CHECK(cudaMemcpy(out.data(), c, cells * 4, cudaMemcpyDeviceToHost));
-      const double err = normwise_error(out, ref);
-      if (!std::isfinite(err) || err > gpu::kTf32Tolerance) {
-        ++wrong;
-        std::printf("%-28s %-16s WRONG err %.2e against cuBLAS TF32 (not timed)\n", cand.name.c_str(), st.c_str(), err);
+      if (const std::string why = cand.refusal(s); !why.empty()) {
+        std::printf("%-28s %-16s refused: %s\n", cand.label().c_str(), st.c_str(), why.c_str());
+        table[{cand.name, st}] = "refused";
+        continue;
+      }
+      double err = 0, ms = 0;  // ms stays 0 when the result is wrong: not timed
+      cand.failed = guarded(
+          [&] {
+            gpu::poison(c, cells, stream);
+            cand.launch(a, b, c, s.m, s.n, s.k, stream);
+            TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+            TS_CUDA_CHECK(cudaMemcpy(out.data(), c, cells * 4, cudaMemcpyDeviceToHost));
+            err = normwise_error(out, ref);
+            if (std::isfinite(err) && err <= gpu::kTf32Tolerance)
+              ms = time_ms([&] { cand.launch(a, b, c, s.m, s.n, s.k, stream); });
+          },
+          lost);
+      if (!cand.failed.empty()) {
+        ++bad;
+        note_loss(cand);
+        std::printf("%-28s %-16s FAILED: %s\n", cand.label().c_str(), st.c_str(), cand.failed.c_str());
+        table[{cand.name, st}] = "failed";
+        continue;
+      }
+      if (ms == 0) {
+        ++bad;
+        std::printf("%-28s %-16s WRONG err %.2e against cuBLAS TF32 (not timed)\n", cand.label().c_str(), st.c_str(), err);
         table[{cand.name, st}] = "WRONG";
         continue;
       }
-      const double ms = time_ms([&] { cand.launch(a, b, c, s.m, s.n, s.k, stream); });
-      std::printf("%-28s %-16s %9.4f %9.1f %9.1f %10.2e\n", cand.name.c_str(), st.c_str(), ms, tflops(s, ms),
+      std::printf("%-28s %-16s %9.4f %9.1f %9.1f %10.2e\n", cand.label().c_str(), st.c_str(), ms, tflops(s, ms),
                   100.0 * cublas_ms / ms, err);
       std::snprintf(cell, sizeof cell, "%7.1f (%5.1f)", tflops(s, ms), 100.0 * cublas_ms / ms);
       table[{cand.name, st}] = cell;
       std::fflush(stdout);
     }
+    if (lost) break;
     const double again = time_ms([&] { cublas.gemm_tf32(a, b, c, s.m, s.n, s.k, stream); });
     std::printf("%-28s %-16s %9.4f %9.1f %9.1f  (again: the run's drift)\n", "cublas-tf32", st.c_str(), again,
                 tflops(s, again), 100.0 * cublas_ms / again);
   }
 
-  // The table: TFLOP/s (% of cuBLAS TF32 in the same run) per variant and shape.
-  std::printf("\nTFLOP/s (%% of cuBLAS TF32), median of %d runs; * = the shipped tf32-wgmma-ws\n%-28s", runs, "kernel");
-  for (const Shape& s : shapes) std::printf(" %18s", shape_text(s).c_str());
-  std::printf("\n%-28s", "cublas-tf32");
-  for (const Shape& s : shapes) std::printf(" %18s", table[{"cublas-tf32", shape_text(s)}].c_str());
-  std::printf("\n");
-  for (const Candidate& cand : all) {
-    std::printf("%-28s", cand.name.c_str());
-    for (const Shape& s : shapes) std::printf(" %18s", table[{cand.name, shape_text(s)}].c_str());
-    std::printf("\n");
+  print_table(shapes, all, runs, table);
+  if (lost) {
+    std::printf("not run: %s\n", lost_why.c_str());
+    std::fflush(stdout);
+    return 3;  // the context is gone: no further CUDA call (the stream is left to the process's end)
   }
   TS_CUDA_CHECK(cudaStreamDestroy(stream));
-  return wrong ? 3 : 0;
+  return bad ? 3 : 0;
 }
 
 }  // namespace
@@ -182,23 +304,32 @@ int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::stri
 int main(int argc, char** argv) {
   std::vector<ts::ladder::Shape> shapes;
   int runs = 20;
-  std::vector<std::string> only, skip;  // either may be repeated: any match counts
+  bool list = false;
+  ts::ladder::Selection sel;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     ts::ladder::Shape s{};
     if (arg.rfind("--runs=", 0) == 0) runs = std::atoi(arg.c_str() + 7);
-    else if (arg.rfind("--only=", 0) == 0) only.push_back(arg.substr(7));
-    else if (arg.rfind("--skip=", 0) == 0) skip.push_back(arg.substr(7));
+    else if (arg.rfind("--only=", 0) == 0) sel.only.push_back(arg.substr(7));
+    else if (arg.rfind("--skip=", 0) == 0) sel.skip.push_back(arg.substr(7));
+    else if (arg.rfind("--name=", 0) == 0) sel.names.push_back(arg.substr(7));
+    else if (arg == "--list") list = true;
     else if (std::sscanf(arg.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) == 3 && s.m > 0 && s.n > 0 && s.k > 0)
       shapes.push_back(s);
     else {
-      std::fprintf(stderr, "tf32_ws_tune: arguments are MxNxK shapes, --runs=N, --only=TEXT, --skip=TEXT (not '%s')\n",
+      std::fprintf(stderr,
+                   "tf32_ws_tune: arguments are MxNxK shapes, --runs=N, --only=TEXT, --skip=TEXT, --name=NAME, --list "
+                   "(not '%s')\n",
                    arg.c_str());
       return 2;
     }
   }
   if (runs < 1) runs = 20;
   if (shapes.empty()) shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
+  if (list) {
+    for (const ts::ladder::Candidate& c : ts::ladder::candidates(sel, 0)) std::printf("%s\n", c.name.c_str());
+    return 0;
+  }
   try {
     const ts::gpu::DeviceStatus st = ts::gpu::probe();
     if (!st.available) {
@@ -209,9 +340,16 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "tf32_ws_tune: needs an sm_90 GPU (Hopper); this one is cc %d\n", st.compute_capability);
       return 1;
     }
+    std::vector<ts::ladder::Candidate> all = ts::ladder::candidates(sel, st.compute_capability);
+    if (all.empty()) {
+      std::fprintf(stderr, "tf32_ws_tune: no variant matches the selection (--list prints the names)\n");
+      return 2;
+    }
     std::printf("%s, %d SMs\n", st.name.c_str(), st.sm_count);
-    return ts::ladder::tune(shapes, runs, only, skip);
+    std::fflush(stdout);
+    return ts::ladder::tune(shapes, runs, std::move(all));
   } catch (const ts::gpu::GpuError& e) {
+    std::fflush(stdout);
     std::fprintf(stderr, "tf32_ws_tune: %s\n", e.what());
     return 1;
   }

@@ -4,11 +4,11 @@
 # about 3 minutes, every step under a time limit (a pipeline that deadlocks
 # shows as "TIMED OUT" in its step; if the first test step hangs, only the
 # cluster tests run after it, so a hung kernel costs ~3 minutes, not ten):
-#  1. tf32_wgmma_ws_test: the host model of its index arithmetic, then every
-#     compiled variant against a double-precision reference at small ragged
-#     shapes (1-3 CTAs walking several tiles each, padded copies for k or n
-#     not multiples of 4) and at 256..1024 squares; the cluster variants in a
-#     process of their own. ladder_test's cases of the new rung too.
+#  1. tf32_wgmma_ws_test: every compiled variant against a double-precision
+#     reference at small ragged shapes (1-3 CTAs walking several tiles each,
+#     padded copies for k or n not multiples of 4) and at 256..1024 squares;
+#     the cluster variants in a process of their own. ladder_test's cases of
+#     the new rung too.
 #  2. compute-sanitizer memcheck and racecheck on the shipped variant at
 #     130x132x68 with 3 CTAs (racecheck knows little of TMA and mbarriers:
 #     expect nothing useful beyond "no hazard between threads' own accesses").
@@ -17,8 +17,10 @@
 #     prints each one's share of cuBLAS TF32 (the target: >= 90% at 4096^3
 #     and 8192^3; a figure here, not enforced).
 #  4. tf32_ws_tune: every variant (tile shape, stages, grouping, one CTA per
-#     tile instead of persistent, clusters of 2 with TMA multicast) at 4096^3
-#     and 8192^3 against cuBLAS TF32 in the same process, as a table.
+#     tile instead of persistent, clusters of 2 with TMA multicast) and rung 7
+#     at 4096^3 and 8192^3 against cuBLAS TF32 in the same process, as a
+#     table: the non-cluster ones in one process, the cluster ones in another
+#     (78-tf32-ws-tune.sh runs each candidate in a process of its own).
 # Writes under $RESULTS (or $OUT): tf32_ws_*.log, tf32_ws_test*.json,
 # bench_tf32_ws.{json,csv,log}, tf32_ws_tune*.log.
 set -uo pipefail
@@ -49,7 +51,7 @@ gtest_summary() {  # LOG: gtest's totals, the first failing tests and the first 
   grep -m 6 -E 'Failure$|Expected|Which is|GpuError|what\(\)|error:|rel_err|not written' "$1"
 }
 
-# 1. Correctness. Layout cases need no GPU; then the non-cluster variants, then the cluster ones.
+# 1. Correctness: the non-cluster variants, then the cluster ones (the layout is tf32_wgmma_ws_layout_test's, no GPU).
 step test 120 "$BIN/tf32_wgmma_ws_test" --gtest_filter='-*cn2*:*cm2*' \
   --gtest_output=json:"$results/tf32_ws_test.json"
 code=$?

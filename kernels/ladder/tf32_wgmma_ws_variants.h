@@ -1,0 +1,41 @@
+// tf32_wgmma_ws_variants.h — the configurations of tf32-wgmma-ws
+// (tf32_wgmma_ws.cuh) that are compiled, as plain data: tf32_wgmma_ws.cu
+// instantiates the kernel from this table (index 0 is the shipped one, the
+// ladder's `tf32-wgmma-ws`), tf32_ws_tune times them side by side, and
+// tests/kernels/tf32_wgmma_ws_layout_test.cpp checks each one's shared-memory
+// carve-up on the host, without CUDA.
+#pragma once
+
+#include <string_view>
+
+#include "kernels/ladder/tf32_wgmma_ws_layout.h"
+
+namespace ts::ladder {
+
+struct Tf32WsVariant {
+  std::string_view name;  // e.g. "256x128 s4 g8", "... cn2" (cluster of 2 along n), "... grid=tiles"
+  int block_m, block_n;   // the tile of C one CTA owns (block_n: 128 per 64-column group of each of 2 consumers)
+  int stages, group_m;
+  int cluster_m, cluster_n;  // CTAs per cluster along m (sharing B) and n (sharing A)
+  bool persistent;           // one CTA per resident slot walking the tiles, else one CTA per tile
+};
+
+// Not measured when chosen: 256 x 128 (two consumers of 64 columns x 256
+// rows, one m64n256k8 each per 8 k, 128 accumulators per thread), 4 stages
+// of 48 KB, groups of 8 tile rows, no cluster. The rest are the questions
+// docs/ladder-notes.md asks of the GPU.
+inline constexpr Tf32WsVariant kTf32WsVariants[] = {
+    {"256x128 s4 g8", 256, 128, 4, 8, 1, 1, true},
+    {"256x128 s4 g8 grid=tiles", 256, 128, 4, 8, 1, 1, false},  // the same kernel, one CTA per tile
+    {"128x256 s4 g8", 128, 256, 4, 8, 1, 1, true},
+    {"256x128 s3 g8", 256, 128, 3, 8, 1, 1, true},
+    {"256x128 s4 g16", 256, 128, 4, 16, 1, 1, true},
+    {"256x128 s4 g8 cn2", 256, 128, 4, 8, 1, 2, true},  // a pair along n shares A's 32 KB per stage
+    {"128x256 s4 g8 cm2", 128, 256, 4, 8, 2, 1, true},  // a pair along m shares B's 32 KB per stage
+};
+
+constexpr ws::SharedPlan shared_plan(const Tf32WsVariant& v) {
+  return {v.block_m, v.block_n, v.stages, v.cluster_m, v.cluster_n};
+}
+
+}  // namespace ts::ladder

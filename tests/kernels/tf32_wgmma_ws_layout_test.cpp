@@ -1,0 +1,247 @@
+// tf32-wgmma-ws's index arithmetic and shared-memory carve-up
+// (kernels/ladder/tf32_wgmma_ws_layout.h) and its compiled variants
+// (tf32_wgmma_ws_variants.h), checked on the host: plain C++, no CUDA, no GPU.
+//  - Every variant's carve-up: each stage's A tile, A's multicast slices and
+//    B's boxes start on 1024 bytes (the 128-byte swizzle's atom, where TMA
+//    writes and the wgmma descriptor reads), the mbarriers on 8, nothing
+//    overlaps, all of it fits the dynamic shared memory asked for after its
+//    base is rounded up to 1024, TMA boxes of at most 256 rows; and the
+//    rules no rounding can meet are refused with a reason.
+//  - The index arithmetic: the fragment loads are free of bank conflicts, the
+//    row -> column map is one-to-one, and a host model that moves data
+//    exactly as the kernel does (TMA boxes into the 128-byte swizzled image,
+//    fragments loaded through b_fragment_offset, the A tile read as the
+//    wgmma descriptor reads it, the documented fragment and accumulator
+//    layouts, the epilogue's acc_m / acc_n) multiplies correctly, ragged
+//    edges included.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "app/core/reference.h"
+#include "kernels/ladder/tf32_wgmma_ws_layout.h"
+#include "kernels/ladder/tf32_wgmma_ws_variants.h"
+
+namespace ts::ladder {
+namespace {
+
+std::vector<float> random_matrix(std::size_t count, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(count);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
+
+// ---- the shared-memory carve-up of every compiled variant ----
+
+TEST(Tf32WgmmaWsSharedPlan, EveryVariantCanBeLaidOut) {
+  for (const Tf32WsVariant& v : kTf32WsVariants) {
+    const char* why = ws::ws_plan_problem(shared_plan(v));
+    EXPECT_EQ(why, nullptr) << v.name << ": " << why;
+  }
+}
+
+TEST(Tf32WgmmaWsSharedPlan, EveryRegionIsAlignedAndApart) {
+  for (const Tf32WsVariant& v : kTf32WsVariants) {
+    SCOPED_TRACE(std::string(v.name));
+    const ws::SharedPlan p = shared_plan(v);
+    std::vector<std::pair<int, int>> regions;  // [start, end) of every TMA destination and barrier
+    for (int s = 0; s < v.stages; ++s) {
+      EXPECT_EQ(p.a_offset(s) % 1024, 0) << "A's tile of stage " << s;
+      // The descriptor reads A's tile as one K-major tile of 8-row atoms
+      // 1024 bytes apart: the slices that TMA multicasts must lie where it reads them.
+      for (int r = 0; r < v.cluster_n; ++r) {
+        EXPECT_EQ(p.a_slice_offset(s, r) % 1024, 0) << "stage " << s << " slice " << r;
+        EXPECT_EQ(p.a_slice_offset(s, r), p.a_offset(s) + r * (v.block_m / v.cluster_n) * 128);
+        regions.push_back({p.a_slice_offset(s, r), p.a_slice_offset(s, r) + p.a_slice_rows() * 128});
+      }
+      for (int box = 0; box < v.block_n / 32; ++box) {
+        EXPECT_EQ(p.b_box_offset(s, box) % 1024, 0) << "stage " << s << " box " << box;
+        regions.push_back({p.b_box_offset(s, box), p.b_box_offset(s, box) + 32 * 128});
+      }
+      EXPECT_EQ(p.full_barrier(s) % 8, 0);
+      EXPECT_EQ(p.empty_barrier(s) % 8, 0);
+      regions.push_back({p.full_barrier(s), p.full_barrier(s) + 8});
+      regions.push_back({p.empty_barrier(s), p.empty_barrier(s) + 8});
+    }
+    std::sort(regions.begin(), regions.end());
+    for (std::size_t i = 1; i < regions.size(); ++i)
+      EXPECT_LE(regions[i - 1].second, regions[i].first) << "regions at " << regions[i - 1].first << " and " << regions[i].first << " overlap";
+    EXPECT_EQ(regions.front().first, 0);
+    EXPECT_LE(regions.back().second, p.used_bytes());
+    // The kernel rounds the dynamic shared memory's base up to 1024: up to 1008
+    // bytes (it starts on 16) are lost before the first tile.
+    EXPECT_GE(p.dynamic_bytes() - p.used_bytes(), 1024 - 16);
+    EXPECT_LE(p.dynamic_bytes(), 227 * 1024);
+    // What one stage's copies complete is what its tiles hold: the full barrier's expect_tx.
+    EXPECT_EQ(p.tx_bytes(), v.block_m * 128 + v.block_n * 128);
+    EXPECT_LE(p.a_slice_rows(), 256) << "TMA boxes have at most 256 rows";
+    EXPECT_EQ(p.a_slice_rows() * v.cluster_n, v.block_m);
+    EXPECT_EQ(p.b_boxes_per_slice() * v.cluster_m, v.block_n / 32);
+  }
+}
+
+TEST(Tf32WgmmaWsSharedPlan, ImpossibleCarveUpsAreRefusedWithAReason) {
+  const auto why = [](ws::SharedPlan p) {
+    const char* w = ws::ws_plan_problem(p);
+    return std::string(w ? w : "");
+  };
+  EXPECT_EQ(why({256, 128, 4, 1, 1}), "");
+  EXPECT_NE(why({256, 128, 1, 1, 1}).find("2 stages"), std::string::npos);
+  EXPECT_NE(why({256, 112, 4, 1, 1}).find("32-column boxes"), std::string::npos);
+  EXPECT_NE(why({256, 128, 4, 1, 3}).find("split evenly"), std::string::npos);
+  EXPECT_NE(why({256, 96, 4, 2, 1}).find("split evenly"), std::string::npos);
+  // 32 CTAs along n would each multicast 4 rows of A: half an 8-row swizzle atom.
+  EXPECT_NE(why({128, 128, 4, 1, 32}).find("8-row"), std::string::npos);
+  EXPECT_NE(why({512, 128, 2, 1, 1}).find("256 rows"), std::string::npos);
+  EXPECT_NE(why({256, 128, 5, 1, 1}).find("227 KB"), std::string::npos);  // 5 stages of 48 KB
+  EXPECT_NE(why({256, 8192, 2, 1, 1}).find("transaction bytes"), std::string::npos);
+}
+
+// ---- the index arithmetic ----
+
+TEST(Tf32WgmmaWsLayout, RowToColumnIsOneToOne) {
+  std::set<int> seen;
+  for (int row = 0; row < 64; ++row) {
+    const int n = ws::n_of_row(row);
+    EXPECT_GE(n, 0);
+    EXPECT_LT(n, 64);
+    seen.insert(n);
+  }
+  EXPECT_EQ(seen.size(), 64u);
+}
+
+TEST(Tf32WgmmaWsLayout, FragmentLoadsAreFreeOfBankConflicts) {
+  // One ld.shared.u32 per (warp, register, k-slice, column group): its 32 lanes hit 32 banks.
+  for (int group = 0; group < 4; ++group)
+    for (int warp = 0; warp < 4; ++warp)
+      for (int reg = 0; reg < 4; ++reg)
+        for (int slice = 0; slice < 4; ++slice) {
+          std::set<std::uint32_t> banks;
+          for (int lane = 0; lane < 32; ++lane) banks.insert(ws::b_fragment_offset(group, warp, lane, reg, slice) / 4 % 32);
+          EXPECT_EQ(banks.size(), 32u) << "group " << group << " warp " << warp << " reg " << reg << " slice " << slice;
+        }
+}
+
+TEST(Tf32WgmmaWsLayout, SwizzleStaysInItsRowAndAtom) {
+  for (int row = 0; row < 32; ++row) {
+    std::set<std::uint32_t> offsets;
+    for (int col = 0; col < 32; ++col) {
+      const std::uint32_t off = ws::swizzled_offset(row, col);
+      EXPECT_EQ(off / 128, std::uint32_t(row));
+      offsets.insert(off);
+    }
+    EXPECT_EQ(offsets.size(), 32u);
+  }
+}
+
+// The wgmma descriptor's view of a K-major tile with 128-byte swizzle: the
+// address of (row, k) before swizzling is start + (row / 8) * SBO + (row % 8)
+// * 128 + 4 k, and the swizzle XORs address bits 4-6 with bits 7-9. Written
+// independently of swizzled_offset, so the model checks that TMA's image and
+// the descriptor agree.
+std::uint32_t descriptor_offset(int row, int k) {
+  const std::uint32_t linear = std::uint32_t((row / 8) * 1024 + (row % 8) * 128 + 4 * k);
+  return linear ^ (((linear >> 7) & 7) << 4);
+}
+
+// Runs one CTA tile of the kernel's data flow on the host: C's tile at
+// (row0, col0) of a bm x bn block tile with nsub column groups per consumer.
+void model_tile(const std::vector<float>& a, const std::vector<float>& b, std::vector<float>& c, int m, int n, int k,
+                int bm, int nsub, int row0, int col0) {
+  const int bn = 128 * nsub, kConsumers = 2;
+  std::vector<float> acc(std::size_t(kConsumers) * nsub * 128 * (bm / 2), 0.0f);  // [consumer][group][thread][i]
+  std::vector<unsigned char> a_tile(std::size_t(bm) * 128), b_tile(std::size_t(bn) * 128);
+  const auto put = [](std::vector<unsigned char>& img, std::uint32_t off, float v) { std::memcpy(&img[off], &v, 4); };
+  const auto get = [](const std::vector<unsigned char>& img, std::uint32_t off) {
+    float v;
+    std::memcpy(&v, &img[off], 4);
+    return v;
+  };
+  for (int k0 = 0; k0 < k; k0 += 32) {
+    // TMA: A's box (bm rows x 32 k), B's boxes (32 k x 32 n each); zeros out of bounds.
+    for (int r = 0; r < bm; ++r)
+      for (int kk = 0; kk < 32; ++kk) {
+        const bool in = row0 + r < m && k0 + kk < k;
+        put(a_tile, ws::swizzled_offset(r, kk), in ? a[std::size_t(row0 + r) * k + k0 + kk] : 0.0f);
+      }
+    for (int box = 0; box < bn / 32; ++box)
+      for (int kk = 0; kk < 32; ++kk)
+        for (int cc = 0; cc < 32; ++cc) {
+          const int col = col0 + 32 * box + cc;
+          const bool in = k0 + kk < k && col < n;
+          put(b_tile, box * ws::kBBoxBytes + ws::swizzled_offset(kk, cc), in ? b[std::size_t(k0 + kk) * n + col] : 0.0f);
+        }
+    for (int consumer = 0; consumer < kConsumers; ++consumer)
+      for (int u = 0; u < nsub; ++u)
+        for (int slice = 0; slice < 4; ++slice) {
+          // The wgmma A operand (64 x 8) gathered from the 128 threads' fragment registers.
+          float a_op[64][8] = {};
+          for (int t = 0; t < 128; ++t)
+            for (int reg = 0; reg < 4; ++reg) {
+              const int warp = t / 32, lane = t % 32;
+              a_op[ws::frag_row(warp, lane, reg)][ws::frag_k(lane, reg)] =
+                  get(b_tile, ws::b_fragment_offset(consumer * nsub + u, warp, lane, reg, slice));
+            }
+          // D (64 x bm) += A_op * B_op, B_op (8 x bm) read through the descriptor; then
+          // each thread's accumulators by the documented D layout.
+          for (int t = 0; t < 128; ++t)
+            for (int i = 0; i < bm / 2; ++i) {
+              const int warp = t / 32, lane = t % 32;
+              const int d_row = 16 * warp + lane / 4 + 8 * ((i / 2) % 2), d_col = 8 * (i / 4) + 2 * (lane % 4) + i % 2;
+              float sum = 0;
+              for (int kk = 0; kk < 8; ++kk) sum += a_op[d_row][kk] * get(a_tile, descriptor_offset(d_col, 8 * slice + kk));
+              acc[((std::size_t(consumer) * nsub + u) * 128 + t) * (bm / 2) + i] += sum;
+            }
+        }
+  }
+  for (int consumer = 0; consumer < kConsumers; ++consumer)
+    for (int u = 0; u < nsub; ++u)
+      for (int t = 0; t < 128; ++t)
+        for (int i = 0; i < bm / 2; ++i) {
+          const int warp = t / 32, lane = t % 32;
+          const int row = row0 + ws::acc_m(lane, i), col = col0 + ws::acc_n(consumer * nsub + u, warp, lane, i);
+          if (row < m && col < n) c[std::size_t(row) * n + col] = acc[((std::size_t(consumer) * nsub + u) * 128 + t) * (bm / 2) + i];
+        }
+}
+
+TEST(Tf32WgmmaWsLayout, HostModelMultipliesLikeTheReference) {
+  struct Shape {
+    int m, n, k, bm, nsub;
+  };
+  // Both tile shapes; ragged in every dimension; two tiles each way.
+  for (const Shape s : {Shape{300, 200, 70, 256, 1}, Shape{150, 300, 45, 128, 2}, Shape{37, 29, 5, 256, 1}}) {
+    const auto a = random_matrix(std::size_t(s.m) * s.k, 1), b = random_matrix(std::size_t(s.k) * s.n, 2);
+    std::vector<float> c(std::size_t(s.m) * s.n, std::nanf(""));
+    const int bn = 128 * s.nsub;
+    for (int row0 = 0; row0 < s.m; row0 += s.bm)
+      for (int col0 = 0; col0 < s.n; col0 += bn) model_tile(a, b, c, s.m, s.n, s.k, s.bm, s.nsub, row0, col0);
+    for (std::size_t i = 0; i < c.size(); ++i) ASSERT_TRUE(std::isfinite(c[i])) << "cell " << i << " not written";
+    EXPECT_LT(relative_error(c, reference_matmul(a, b, s.m, s.n, s.k)), 1e-5) << s.m << "x" << s.n << "x" << s.k;
+  }
+}
+
+TEST(Tf32WgmmaWsLayout, TilesInGroupsCoverEveryUnitOnce) {
+  for (const auto [units_m, units_n, group] : {std::array{16, 32, 8}, std::array{13, 7, 8}, std::array{3, 5, 16}}) {
+    std::set<std::pair<int, int>> seen;
+    for (int unit = 0; unit < units_m * units_n; ++unit) {
+      int um = -1, un = -1;
+      ws::unit_position(unit, units_m, units_n, group, um, un);
+      ASSERT_TRUE(um >= 0 && um < units_m && un >= 0 && un < units_n) << unit;
+      seen.insert({um, un});
+    }
+    EXPECT_EQ(seen.size(), std::size_t(units_m) * units_n);
+  }
+}
+
+}  // namespace
+}  // namespace ts::ladder
