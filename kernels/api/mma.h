@@ -81,6 +81,24 @@ TS_MMA_HD float bits_float(std::uint32_t u) {
 // in the last place to the magnitude bits, then clear the 13 bits TF32 drops.
 TS_MMA_HD constexpr std::uint32_t to_tf32(std::uint32_t bits) { return (bits + 0x1000u) & 0xFFFFE000u; }
 
+#if defined(__CUDACC__) || defined(__CUDACC_RTC__)
+// The instruction itself, for every CUDA build (the plain and instrumented
+// kernels, the counting build, the benchmark-only rungs): d += a * b over the
+// warp's 32 lanes. Needs sm_80; the recorders refuse older GPUs before
+// launching, and the ladder is built for sm_80 and newer only.
+__device__ __forceinline__ void mma_sync_tf32(float (&d)[4], const std::uint32_t (&a)[4], const std::uint32_t (&b)[2]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+  __trap();
+#else
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
+      "{%0, %1, %2, %3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+#endif
+}
+#endif
+
 }  // namespace ts::mma
 
 namespace ts::rec {

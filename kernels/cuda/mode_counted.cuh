@@ -504,15 +504,7 @@ struct Sink {
     while (meet(kAtMma, 0, 1, false) != all) {
     }
     __syncwarp(all);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-        "{%0, %1, %2, %3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    __trap();  // TF32 mma.sync needs sm_80; the recorder refuses older GPUs before launching
-#endif
+    ::ts::mma::mma_sync_tf32(c, a, b);  // the recorder refuses GPUs before sm_80 before launching
   }
   // The warp's lanes meet until all of them wait here; its open requests end
   // with the epoch; then the block's barrier.

@@ -113,15 +113,5 @@ __device__ __forceinline__ void load_matrix_b(FragB& b, Tile& tile, int row, int
     b[s] = ::ts::mma::to_tf32(__float_as_uint(tile[row + at.row][col + at.col]));
   }
 }
-__device__ __forceinline__ void mma_tf32(FragC& c, const FragA& a, const FragB& b) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
-  __trap();  // TF32 mma.sync needs sm_80 (the ladder is built for sm_80 and newer only)
-#else
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#endif
-}
+__device__ __forceinline__ void mma_tf32(FragC& c, const FragA& a, const FragB& b) { ::ts::mma::mma_sync_tf32(c, a, b); }
 }  // namespace ts::plain

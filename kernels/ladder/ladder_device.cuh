@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <mutex>
 
+#include "kernels/api/mma.h"
 #include "kernels/cuda/cuda_check.cuh"
 
 namespace ts::ladder {
@@ -128,21 +129,10 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], const void* s
                : "r"(shared_address(shared_row)));
 }
 
-// FP32 -> TF32, rounded to nearest with ties away from zero (what
-// cvt.rna.tf32.f32 computes, but ptxas expands that into ~9 instructions on
-// sm_90, which made the TF32 kernels instruction-bound): add half a TF32 unit
-// in the last place to the magnitude bits, then clear the 13 bits TF32 drops.
-__device__ __forceinline__ std::uint32_t to_tf32(std::uint32_t bits) { return (bits + 0x1000u) & 0xFFFFE000u; }
-
-// D (16x8, fp32) += A (16x8, tf32) * B (8x8, tf32), one warp.
-__device__ __forceinline__ void mma_tf32_16x8x8(float (&d)[4], const std::uint32_t (&a)[4],
-                                                const std::uint32_t (&b)[2]) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%0, %1, %2, %3};\n"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
+// FP32 -> TF32 (to_tf32) and the m16n8k8 TF32 mma.sync (mma_sync_tf32): one
+// definition for every build, kernels/api/mma.h.
+using ::ts::mma::mma_sync_tf32;
+using ::ts::mma::to_tf32;
 
 // Block order for L2 reuse: consecutive blocks walk down GROUP_M block rows
 // before moving one block column right, so the blocks resident at once share

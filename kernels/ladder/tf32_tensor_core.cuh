@@ -85,7 +85,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
 #pragma unroll
       for (int i = 0; i < kTilesM; ++i)
 #pragma unroll
-        for (int j = 0; j < kTilesN; ++j) mma_tf32_16x8x8(acc[i][j], a[i], b[j]);
+        for (int j = 0; j < kTilesN; ++j) mma_sync_tf32(acc[i][j], a[i], b[j]);
     }
   });
   // Each lane holds rows group and group+8, columns 2*quad and 2*quad+1 of every mma tile.
