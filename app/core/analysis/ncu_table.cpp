@@ -136,6 +136,15 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
             "the same word); untested hypothesis: Nsight's counter also counts wavefronts added by other traffic "
             "on the shared-memory banks (other warps, L1 fills)"};
 
+  // A kernel whose every shared store is a cp.async: ncu's op_st counters see none of its writes.
+  const double sts_executed = instructions - ldgsts_issued;
+  if (shared && !load && (wavefronts || conflicts) && hardware == 0 && trace > 0 && ldgsts_issued > 0 &&
+      same(sts_executed, 0))
+    return {"every shared store of this kernel is a cp.async (LDGSTS, " + fixed(ldgsts_issued, 0) +
+            " issued, no STS executed), and ncu's op_st wavefront and conflict counters stay at 0: they do not count "
+            "LDGSTS's shared writes, and no metric of this ncu does (..._op_ldgsts wavefronts: n/a), so the trace's "
+            "figure, its copies' writes counted as a store's, cannot be checked against the hardware here"};
+
   // cp.async's padding: before each LDGSTS the compiler puts LDS instructions whose guard is never true.
   if (shared && load && requests && hardware > trace && ldgsts_issued > 0) {
     const double per = ldgsts_static > 0 && padding_static > 0 ? double(padding_static) / ldgsts_static : 3.0;
