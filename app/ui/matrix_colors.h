@@ -85,7 +85,7 @@ class MatrixScene {
   std::unique_ptr<PartialSums> partial_;
   ValueScale ab_scale_, c_scale_;
   std::vector<render::Rgba8> a_base_, b_base_;  // see MatrixColorInput
-  std::vector<float> c_values_;
+  std::span<const float> c_values_;  // t.c or partial_'s sums, not a copy (64 MiB at N = 4096)
   bool c_final_ = false;
   std::uint32_t c_terms_ = 0;
   MatrixColors colors_;

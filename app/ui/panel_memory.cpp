@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -99,10 +100,20 @@ struct PanelMemory : Panel {
   void refresh(AppState& app, const Trace& t, const CellHighlight& h) {
     const Key key{app.trace_generation(), h.coord.block_linear, h.coord.warp, h.step.iteration};
     if (key == key_) return;
+    // The block's and the warp's alignments are kept while the replay steps:
+    // a new step only picks its requests and counts out of them.
+    if (!aligned_ || key.generation != key_.generation || key.block != key_.block) {
+      block_steps_ = std::make_unique<BlockStepStats>(t, key.block);
+      aligned_.reset();
+    }
+    if (!aligned_ || key.warp != key_.warp) {
+      aligned_ = std::make_unique<WarpAligner>(t);
+      aligned_->align(key.block, key.warp, true);
+    }
     key_ = key;
-    views_ = warp_request_views(t, key.block, key.warp, key.step);
-    warp_counters_ = memory_counters_json(analyze_warp(t, key.block, key.warp, key.step));
-    block_counters_ = memory_counters_json(analyze_block(t, key.block, key.step));
+    views_ = warp_request_views(t, *aligned_, key.step);
+    warp_counters_ = memory_counters_json(block_steps_->warp(key.warp, key.step));
+    block_counters_ = memory_counters_json(block_steps_->block(key.step));
     selected_ = 0;
   }
 
@@ -226,6 +237,8 @@ struct PanelMemory : Panel {
     friend bool operator==(const Key&, const Key&) = default;
   };
   Key key_;
+  std::unique_ptr<BlockStepStats> block_steps_;  // of key_.block
+  std::unique_ptr<WarpAligner> aligned_;         // key_.warp of key_.block, in program order
   std::vector<WarpRequestView> views_;
   nlohmann::json warp_counters_, block_counters_;
   std::size_t selected_ = 0;

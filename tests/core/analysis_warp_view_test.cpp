@@ -2,6 +2,7 @@
 // wavefronts, and which request a replay step is about.
 #include <gtest/gtest.h>
 
+#include "app/core/analysis/memory_stats.h"
 #include "app/core/analysis/warp_view.h"
 #include "tests/core/trace_test_support.h"
 
@@ -73,6 +74,54 @@ TEST(WarpView, FollowsLoadAndStoreSteps) {
   ASSERT_EQ(st.size(), 1u);
   EXPECT_EQ(store[st[0]].request.array, ArrayId::C);
   EXPECT_TRUE(warp_request_views(t, 99, 0, 0).empty());
+}
+
+// The Warp memory panel keeps one alignment per block and warp while the
+// replay steps: what it shows at every step must equal a fresh analysis of
+// that step (a wrong split per step, or a warp's counts leaking into
+// another's, shows here). Shapes with edge tiles, register tiles and a
+// cp.async pipeline.
+TEST(WarpView, KeptAlignmentsGiveEachStepWhatAFreshAnalysisGives) {
+  struct Case {
+    KernelKind kind;
+    int tile, m, n, k;
+  };
+  for (const Case& c : {Case{KernelKind::Tiled, 4, 12, 10, 9}, Case{KernelKind::NaiveRow, 32, 40, 36, 70},
+                        Case{KernelKind::TiledTransposed, 8, 24, 20, 19}, Case{KernelKind::Blocktile2d, 0, 70, 66, 40},
+                        Case{KernelKind::DoubleBuffer, 0, 130, 132, 48}}) {
+    SCOPED_TRACE(testing::Message() << "kernel " << static_cast<int>(c.kind));
+    const Trace t = test::small_trace(c.kind, c.tile, c.m, c.n, c.k);
+    const std::uint32_t warps = warps_per_block(t.launch);
+    std::uint32_t last_step = 0;
+    for (std::size_t i = 0; i < t.events.size(); ++i) last_step = std::max<std::uint32_t>(last_step, t.events[i].iter);
+    for (const std::uint32_t block : {0u, static_cast<std::uint32_t>(t.launch.grid.count() - 1)}) {
+      const BlockStepStats kept(t, block);
+      std::vector<std::uint32_t> steps{kAllSteps, last_step + 1};
+      for (std::uint32_t s = 0; s <= last_step; ++s) steps.push_back(s);
+      for (const std::uint32_t step : steps) {
+        SCOPED_TRACE(testing::Message() << "block " << block << " step " << step);
+        EXPECT_EQ(memory_details_json(t.launch, kept.block(step)),
+                  memory_details_json(t.launch, analyze_block(t, block, step)));
+        for (std::uint32_t w = 0; w < warps; ++w) {
+          EXPECT_EQ(memory_details_json(t.launch, kept.warp(w, step)),
+                    memory_details_json(t.launch, analyze_warp(t, block, w, step)));
+          WarpAligner aligned(t);
+          aligned.align(block, w, true);
+          const auto fresh = warp_request_views(t, block, w, step), from_kept = warp_request_views(t, aligned, step);
+          ASSERT_EQ(from_kept.size(), fresh.size());
+          for (std::size_t i = 0; i < fresh.size(); ++i) {
+            EXPECT_EQ(from_kept[i].request.ordinal, fresh[i].request.ordinal);
+            EXPECT_EQ(from_kept[i].request.array, fresh[i].request.array);
+            ASSERT_EQ(from_kept[i].lanes.size(), fresh[i].lanes.size());
+            for (std::size_t l = 0; l < fresh[i].lanes.size(); ++l) {
+              EXPECT_EQ(from_kept[i].lanes[l].event, fresh[i].lanes[l].event);
+              EXPECT_EQ(from_kept[i].lanes[l].address, fresh[i].lanes[l].address);
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

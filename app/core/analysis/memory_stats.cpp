@@ -130,6 +130,36 @@ MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t 
   return s;
 }
 
+BlockStepStats::BlockStepStats(const Trace& trace, std::uint32_t block) {
+  const std::uint32_t n = warps_per_block(trace.launch);
+  warps_.resize(n);
+  for (std::uint32_t w = 0; w < n; ++w) {
+    WarpAligner aligner(trace);  // one per warp: its alignment counts are the warp's alone
+    aligner.align(block, w);
+    for (const WarpRequest& r : aligner.requests())
+      count_request(warps_[w].by_step[r.iter], r, aligner.addresses(r), aligner.lane_numbers(r));
+    warps_[w].alignment = aligner.alignment();
+  }
+}
+
+MemoryStats BlockStepStats::warp(std::uint32_t warp, std::uint32_t step) const {
+  MemoryStats s;
+  if (warp >= warps_.size()) return s;
+  const Warp& w = warps_[warp];
+  if (step == kAllSteps)
+    for (const auto& [_, stats] : w.by_step) s.add(stats);
+  else if (const auto it = w.by_step.find(step); it != w.by_step.end())
+    s = it->second;
+  s.alignment = w.alignment;
+  return s;
+}
+
+MemoryStats BlockStepStats::block(std::uint32_t step) const {
+  MemoryStats s;
+  for (std::uint32_t w = 0; w < warps_.size(); ++w) s.add(warp(w, step));
+  return s;
+}
+
 nlohmann::json memory_counters_json(const MemoryStats& s) {
   const AccessTotals gl = s.total(Space::Global, Op::Load), gs = s.total(Space::Global, Op::Store);
   const AccessTotals sl = s.total(Space::Shared, Op::Load), ss = s.total(Space::Shared, Op::Store);

@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -51,6 +53,25 @@ MemoryStats analyze_memory(const Trace& trace, unsigned workers = 0, std::uint32
 // Only what one block (and, within it, one warp) did, for the side-by-side views.
 MemoryStats analyze_block(const Trace& trace, std::uint32_t block, std::uint32_t step = kAllSteps);
 MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t warp, std::uint32_t step = kAllSteps);
+
+// One block's counters per step, from a single alignment of each of its
+// warps: warp(w, s) equals analyze_warp(trace, block, w, s) and block(s)
+// equals analyze_block(trace, block, s). The Warp memory panel follows the
+// replay step by step; re-aligning the block's whole trace at every new step
+// took about 30 ms at N = 4096.
+class BlockStepStats {
+ public:
+  BlockStepStats(const Trace& trace, std::uint32_t block);
+  MemoryStats warp(std::uint32_t warp, std::uint32_t step) const;
+  MemoryStats block(std::uint32_t step) const;
+
+ private:
+  struct Warp {
+    std::map<std::uint32_t, MemoryStats> by_step;
+    AlignmentCounts alignment;  // of the whole warp, as analyze_warp reports at every step
+  };
+  std::vector<Warp> warps_;
+};
 
 // The flat counters named as in `tilescope stats --json` (global_load_requests, ...).
 nlohmann::json memory_counters_json(const MemoryStats& stats);

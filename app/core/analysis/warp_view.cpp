@@ -11,6 +11,10 @@ std::vector<WarpRequestView> warp_request_views(const Trace& trace, std::uint32_
                                                 std::uint32_t step) {
   WarpAligner aligner(trace);
   aligner.align(block, warp, true);
+  return warp_request_views(trace, aligner, step);
+}
+
+std::vector<WarpRequestView> warp_request_views(const Trace& trace, const WarpAligner& aligner, std::uint32_t step) {
   std::vector<WarpRequestView> out;
   for (const WarpRequest& r : aligner.requests()) {
     if (r.iter != step) continue;

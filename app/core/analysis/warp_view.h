@@ -40,6 +40,9 @@ struct WarpRequestView {
 // last is C's store) is `step`, in the order the warp issued them.
 std::vector<WarpRequestView> warp_request_views(const Trace& trace, std::uint32_t block, std::uint32_t warp,
                                                 std::uint32_t step);
+// The same from a WarpAligner that align(block, warp, true) already ran on:
+// a viewer following the replay aligns the warp once, not at every step.
+std::vector<WarpRequestView> warp_request_views(const Trace& trace, const WarpAligner& aligned, std::uint32_t step);
 
 // The requests a replay step is about, to follow the replay (indices into
 // views, in issue order): the copy of the tiles in a Load step (loads of A and
