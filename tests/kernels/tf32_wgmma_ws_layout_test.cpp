@@ -29,17 +29,12 @@
 #include "app/core/reference.h"
 #include "kernels/ladder/tf32_wgmma_ws_layout.h"
 #include "kernels/ladder/tf32_wgmma_ws_variants.h"
+#include "tests/kernels/random_matrix.h"
 
 namespace ts::ladder {
 namespace {
 
-std::vector<float> random_matrix(std::size_t count, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
-  std::vector<float> v(count);
-  for (float& x : v) x = dist(rng);
-  return v;
-}
+using test::random_matrix;
 
 // ---- the shared-memory carve-up of every compiled variant ----
 
