@@ -40,9 +40,9 @@ class Writer {
 
 bool export_csv(const Trace& t, std::FILE* out) {
   Writer w(out);
-  // width: bytes of the access the element belongs to; access: the seq of that
-  // access's first element, so the rows of one float4 share an access id.
-  w.str("block_x,block_y,thread_x,thread_y,warp,seq,iter,epoch,op,space,array,row,col,addr,value,padding,width,access,async");
+  // The columns are documented in csv_export.h.
+  w.str("block_x,block_y,thread_x,thread_y,warp,seq,iter,epoch,op,space,array,row,col,addr,value,padding,width,access,"
+        "async,fragment");
   w.end_row();
   for (std::uint64_t th = 0; th < t.thread_count(); ++th) {
     const ThreadCoord c = t.thread_coord(th);
@@ -59,7 +59,11 @@ bool export_csv(const Trace& t, std::FILE* out) {
       w.str(array_name(e.array_id())), w.ch(',');
       w.num(el.row), w.ch(','), w.num(el.col), w.ch(','), w.num(t.address(e.array_id(), e.index)), w.ch(',');
       w.num(e.value), w.ch(','), w.ch(e.is_padding() ? '1' : '0'), w.ch(',');
-      w.num(e.width_bytes()), w.ch(','), w.num(access), w.ch(','), w.ch(e.is_async() ? '1' : '0');
+      w.num(e.width_bytes()), w.ch(','), w.num(access), w.ch(','), w.ch(e.is_async() ? '1' : '0'), w.ch(',');
+      if (e.is_fragment()) {  // an A fragment is the 16-byte ldmatrix access (mma.h), B's are 4-byte loads
+        w.ch(e.access_width() == Width::B16 ? 'a' : 'b');
+        w.num(fragment_slot(events.data(), seq));
+      }
       w.end_row();
     }
   }

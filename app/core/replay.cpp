@@ -6,8 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
+#include <string>
 
 namespace ts {
 namespace {
@@ -526,11 +526,46 @@ const std::vector<float>& PartialSums::after(std::uint32_t k_end) {
   return sums_;
 }
 
+namespace {
+
+// Whether the launch's tiling is what TILE alone implies: the textbook
+// kernels' (a block tile of TILE x c cells per edge, c x c cells per thread,
+// a k-step of TILE or none, no warp tiles, one stage), or none at all (a user
+// kernel, a file written before tilings: zeros). A ladder rung's is not.
+bool tiling_follows_tile(const LaunchInfo& L) {
+  const Tiling& t = L.tiling;
+  const auto tile = static_cast<std::uint32_t>(L.tile);
+  return t.block_m == 0 || (t.warp_m == 0 && t.stages <= 1 && t.thread_m == t.thread_n && t.block_m == t.block_n &&
+                            t.block_m == tile * t.thread_m && (t.block_k == 0 || t.block_k == tile));
+}
+
+// "128x128", appended (GCC 12 warns, wrongly, of "literal" + std::string temporaries).
+void append_by(std::string& s, std::uint32_t a, std::uint32_t b) {
+  s += std::to_string(a);
+  s += 'x';
+  s += std::to_string(b);
+}
+
+}  // namespace
+
 std::string launch_title(const LaunchInfo& L) {
-  char buf[160];
-  std::snprintf(buf, sizeof buf, "%s  TILE=%d  M=%d N=%d K=%d", elided(L.kernel, kShownKernel).c_str(), L.tile, L.m, L.n,
-                L.k);
-  return buf;
+  std::string s = elided(L.kernel, kShownKernel);
+  if (tiling_follows_tile(L)) {
+    s += "  TILE=";
+    s += std::to_string(L.tile);
+  } else {
+    const Tiling& t = L.tiling;
+    s += "  block ";
+    append_by(s, t.block_m, t.block_n);
+    if (t.block_k) s += 'x', s += std::to_string(t.block_k);
+    if (t.warp_m) s += "  warp ", append_by(s, t.warp_m, t.warp_n);
+    if (t.thread_m * t.thread_n > 1) s += "  thread ", append_by(s, t.thread_m, t.thread_n);
+    if (t.stages > 1) s += "  ", s += std::to_string(t.stages), s += " stages";
+  }
+  s += "  M=", s += std::to_string(L.m);
+  s += " N=", s += std::to_string(L.n);
+  s += " K=", s += std::to_string(L.k);
+  return s;
 }
 
 std::string recorded_by(const LaunchInfo& L) {

@@ -262,7 +262,9 @@ class PartialSums {
   std::vector<Run> runs_;
 };
 
-// "tiled TILE=16 M=64 N=64 K=64", and who recorded it when.
+// "tiled  TILE=16  M=64 N=64 K=64"; a ladder rung, whose tiles TILE does not
+// say, "double-buffer  block 128x128x16  warp 64x32  thread 8x8  2 stages  M=..
+// N=.. K=..". And who recorded it when.
 std::string launch_title(const LaunchInfo& launch);
 std::string recorded_by(const LaunchInfo& launch);
 

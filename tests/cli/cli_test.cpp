@@ -35,7 +35,7 @@ TEST(Cli, RecordStatsExport) {
   ASSERT_EQ(ex.code, 0) << ex.err;
   const auto header = ex.out.substr(0, ex.out.find('\n'));
   for (const char* col : {"block_x", "block_y", "thread_x", "thread_y", "warp", "seq", "iter", "op", "space",
-                          "array", "row", "col", "addr", "value", "width", "access", "async"})
+                          "array", "row", "col", "addr", "value", "width", "access", "async", "fragment"})
     EXPECT_NE(header.find(col), std::string::npos) << col;
   const auto rows = std::count(ex.out.begin(), ex.out.end(), '\n') - 1;
   EXPECT_EQ(rows, j["events"].get<long>());

@@ -367,5 +367,41 @@ TEST(ReplayLabels, SayWhatRanAndWhoRecordedIt) {
   EXPECT_NE(by.find(t.launch.date), std::string::npos);
 }
 
+// A rung has no single TILE: its title says its block, warp and thread tiles
+// and its stages; every textbook kernel, at every TILE, keeps TILE=T.
+TEST(ReplayLabels, RungTitlesSayTheirTiling) {
+  const Trace db = record_cpu(KernelKind::DoubleBuffer, 16, 12, 20, 8);
+  EXPECT_EQ(launch_title(db.launch), "double-buffer  block 128x128x16  warp 64x32  thread 8x8  2 stages  M=12 N=20 K=8");
+  const std::pair<KernelKind, const char*> rungs[] = {
+      {KernelKind::Blocktile1d, "blocktile-1d  block 64x64x8  thread 8x1  M=64 N=48 K=32"},
+      {KernelKind::Blocktile2d, "blocktile-2d  block 128x128x8  thread 8x8  M=64 N=48 K=32"},
+      {KernelKind::Vectorized, "vectorized  block 128x128x8  thread 8x8  M=64 N=48 K=32"},
+      {KernelKind::Warptile, "warptile  block 128x128x16  warp 64x32  thread 8x8  M=64 N=48 K=32"},
+      {KernelKind::Tf32TensorCore, "tf32-tensor-core  block 64x64x16  warp 32x32  thread 4x8  3 stages  M=64 N=48 K=32"}};
+  for (const auto& [kind, title] : rungs) {
+    LaunchInfo L;
+    L.kernel = kernel_info(kind).name;
+    L.tile = rung_config(kind).bk;  // as the recorder sets it: the rung's k-step
+    L.m = 64, L.n = 48, L.k = 32;
+    L.tiling = kernel_tiling(kind, 16);
+    EXPECT_EQ(launch_title(L), title);
+  }
+  for (KernelKind kind : kAllKernels)
+    for (int tile : kAllTiles) {
+      LaunchInfo L;
+      L.kernel = kernel_info(kind).name;
+      L.tile = tile;
+      L.m = L.n = L.k = 64;
+      L.tiling = kernel_tiling(kind, tile);
+      EXPECT_EQ(launch_title(L), L.kernel + "  TILE=" + std::to_string(tile) + "  M=64 N=64 K=64");
+    }
+  // A user kernel's launch, or a file written before tilings: zeros, TILE=T.
+  LaunchInfo old;
+  old.kernel = "my_gemm";
+  old.tile = 8;
+  old.m = 5, old.n = 6, old.k = 7;
+  EXPECT_EQ(launch_title(old), "my_gemm  TILE=8  M=5 N=6 K=7");
+}
+
 }  // namespace
 }  // namespace ts
