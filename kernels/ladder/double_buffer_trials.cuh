@@ -8,6 +8,8 @@
 //    between the multiply-adds; the k-tile loop in two parts (the tiles that
 //    issue copies, then the last STAGES - 1 that do not), so that no run of
 //    copies sits behind a runtime test.
+//  - LEAN: the same copies written per pass (a thread's rows and k computed
+//    once), so the compiler sees what stays from one k-tile to the next.
 // Include after kernels/ladder/double_buffer_listing.cuh (the plain mode).
 #pragma once
 
@@ -17,7 +19,7 @@
 
 namespace ts::plain {
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP_M, bool BAR_LAST, int RUNS>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP_M, bool BAR_LAST, int RUNS, bool LEAN>
 __device__ inline void matmul_double_buffer_trial(InMatrix A, InMatrix B, OutMatrix C, int M, int N, int K) {
   constexpr int kWarpsN = BN / WN, kThreads = 32 * (BM / WM) * kWarpsN;
   constexpr int kLanesM = WM / TM, kLanesN = WN / TN;
@@ -42,9 +44,24 @@ __device__ inline void matmul_double_buffer_trial(InMatrix A, InMatrix B, OutMat
   const int tiles = (K + BK - 1) / BK;
 
   // Copy j of this thread (A's first, then B's) of k-tile `tile` into buffer `stage`.
+  // LEAN: the same copies, written per pass: thread (aRow, aK) copies rows
+  // aRow + p * kARows at k aK + 8 h, so that what does not change from one
+  // k-tile to the next is visibly so.
+  constexpr int kARows = kThreads / 8, kAPasses = BM / kARows, kBChunks = BN / 4, kBRows = kThreads / kBChunks;
+  static_assert(!LEAN || (kThreads % 8 == 0 && BM % kARows == 0 && kThreads % kBChunks == 0), "whole passes");
+  const int aRow = threadIdx.x / 8, aK = threadIdx.x % 8;
+  const int bRow = threadIdx.x / kBChunks, bCol = threadIdx.x % kBChunks * 4;
   const auto copy = [&](int j, int tile, int stage) {
     const int k0 = tile * BK, s0 = stage * BK;
-    if (j < kACopies) {
+    if (LEAN && j < kACopies) {
+      const int r = aRow + j % kAPasses * kARows, c = aK + 8 * (j / kAPasses);
+      const bool in = row0 + r < M && k0 + c < K;
+      cp_async4_or_zero(As[s0 + c][r], A[in ? (row0 + r) * K + k0 + c : 0], in);
+    } else if (LEAN) {
+      const int r = bRow + (j - kACopies) * kBRows, c = bCol;
+      const bool in = k0 + r < K && col0 + c < N;
+      cp_async16_or_zero(Bs[s0 + r][c], B[in ? (k0 + r) * N + col0 + c : 0], in);
+    } else if (j < kACopies) {
       const int e = threadIdx.x + j * kThreads, r = e / 8 % BM, c = e / (8 * BM) * 8 + e % 8;
       const bool in = row0 + r < M && k0 + c < K;
       cp_async4_or_zero(As[s0 + c][r], A[in ? (row0 + r) * K + k0 + c : 0], in);
@@ -124,19 +141,19 @@ __device__ inline void matmul_double_buffer_trial(InMatrix A, InMatrix B, OutMat
 
 namespace ts::ladder {
 
-template <class Cfg, bool BAR_LAST, int RUNS>
+template <class Cfg, bool BAR_LAST, int RUNS, bool LEAN>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     double_buffer_trial(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
                         int k) {
   plain::matmul_double_buffer_trial<Cfg::BM, Cfg::BN, Cfg::BK, Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN, Cfg::STAGES,
-                                    Cfg::GROUP_M, BAR_LAST, RUNS>(a, b, c, m, n, k);
+                                    Cfg::GROUP_M, BAR_LAST, RUNS, LEAN>(a, b, c, m, n, k);
 }
 
-template <class Cfg, bool BAR_LAST, int RUNS>
+template <class Cfg, bool BAR_LAST, int RUNS, bool LEAN>
 void launch_double_buffer_trial(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
   const int rows = ceil_div(m, Cfg::BM), cols = ceil_div(n, Cfg::BN);
   const dim3 grid = Cfg::GROUP_M > 0 ? dim3(rows * cols) : dim3(cols, rows);
-  launch_checked(double_buffer_trial<Cfg, BAR_LAST, RUNS>, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, b, c,
+  launch_checked(double_buffer_trial<Cfg, BAR_LAST, RUNS, LEAN>, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, b, c,
                  m, n, k);
 }
 
