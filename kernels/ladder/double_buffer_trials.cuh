@@ -9,7 +9,9 @@
 //    issue copies, then the last STAGES - 1 that do not), so that no run of
 //    copies sits behind a runtime test.
 //  - LEAN: the same copies written per pass (a thread's rows and k computed
-//    once), so the compiler sees what stays from one k-tile to the next.
+//    once), so the compiler sees what stays from one k-tile to the next;
+//    2: unsigned indices (no sign extension); 3: the source clamped into the
+//    matrix instead of selected (`in` only decides copy or zero fill); 4: both.
 // Include after kernels/ladder/double_buffer_listing.cuh (the plain mode).
 #pragma once
 
@@ -19,7 +21,7 @@
 
 namespace ts::plain {
 
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP_M, bool BAR_LAST, int RUNS, bool LEAN>
+template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int GROUP_M, bool BAR_LAST, int RUNS, int LEAN>
 __device__ inline void matmul_double_buffer_trial(InMatrix A, InMatrix B, OutMatrix C, int M, int N, int K) {
   constexpr int kWarpsN = BN / WN, kThreads = 32 * (BM / WM) * kWarpsN;
   constexpr int kLanesM = WM / TM, kLanesN = WN / TN;
@@ -56,11 +58,19 @@ __device__ inline void matmul_double_buffer_trial(InMatrix A, InMatrix B, OutMat
     if (LEAN && j < kACopies) {
       const int r = aRow + j % kAPasses * kARows, c = aK + 8 * (j / kAPasses);
       const bool in = row0 + r < M && k0 + c < K;
-      cp_async4_or_zero(As[s0 + c][r], A[in ? (row0 + r) * K + k0 + c : 0], in);
+      if (LEAN == 1) cp_async4_or_zero(As[s0 + c][r], A[in ? (row0 + r) * K + k0 + c : 0], in);
+      if (LEAN == 2) cp_async4_or_zero(As[s0 + c][r], A[in ? unsigned((row0 + r) * K + k0 + c) : 0u], in);
+      if (LEAN == 3) cp_async4_or_zero(As[s0 + c][r], A[min(row0 + r, M - 1) * K + min(k0 + c, K - 1)], in);
+      if (LEAN == 4)
+        cp_async4_or_zero(As[s0 + c][r], A[unsigned(min(row0 + r, M - 1) * K) + unsigned(min(k0 + c, K - 1))], in);
     } else if (LEAN) {
       const int r = bRow + (j - kACopies) * kBRows, c = bCol;
       const bool in = k0 + r < K && col0 + c < N;
-      cp_async16_or_zero(Bs[s0 + r][c], B[in ? (k0 + r) * N + col0 + c : 0], in);
+      if (LEAN == 1) cp_async16_or_zero(Bs[s0 + r][c], B[in ? (k0 + r) * N + col0 + c : 0], in);
+      if (LEAN == 2) cp_async16_or_zero(Bs[s0 + r][c], B[in ? unsigned((k0 + r) * N + col0 + c) : 0u], in);
+      if (LEAN == 3) cp_async16_or_zero(Bs[s0 + r][c], B[min(k0 + r, K - 1) * N + min(col0 + c, N - 4)], in);
+      if (LEAN == 4)
+        cp_async16_or_zero(Bs[s0 + r][c], B[unsigned(min(k0 + r, K - 1) * N) + unsigned(min(col0 + c, N - 4))], in);
     } else if (j < kACopies) {
       const int e = threadIdx.x + j * kThreads, r = e / 8 % BM, c = e / (8 * BM) * 8 + e % 8;
       const bool in = row0 + r < M && k0 + c < K;
@@ -141,7 +151,7 @@ __device__ inline void matmul_double_buffer_trial(InMatrix A, InMatrix B, OutMat
 
 namespace ts::ladder {
 
-template <class Cfg, bool BAR_LAST, int RUNS, bool LEAN>
+template <class Cfg, bool BAR_LAST, int RUNS, int LEAN>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     double_buffer_trial(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
                         int k) {
@@ -149,7 +159,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
                                     Cfg::GROUP_M, BAR_LAST, RUNS, LEAN>(a, b, c, m, n, k);
 }
 
-template <class Cfg, bool BAR_LAST, int RUNS, bool LEAN>
+template <class Cfg, bool BAR_LAST, int RUNS, int LEAN>
 void launch_double_buffer_trial(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
   const int rows = ceil_div(m, Cfg::BM), cols = ceil_div(n, Cfg::BN);
   const dim3 grid = Cfg::GROUP_M > 0 ? dim3(rows * cols) : dim3(cols, rows);
