@@ -25,8 +25,8 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
   constexpr int kWarpsN = BN / WN, kThreads = 32 * (BM / WM) * kWarpsN;
   constexpr int kLanesM = WM / TM, kLanesN = WN / TN;  // a warp's lanes as a kLanesM x kLanesN grid
   static_assert(kLanesM * kLanesN == 32 && TM % 4 == 0 && TN % 4 == 0, "32 lanes of 4 x 4 pieces");
-  static_assert(BK % 8 == 0 && BM * BK % kThreads == 0, "threads copy A in whole runs of 8 k");
-  static_assert(BK * BN % (4 * kThreads) == 0, "threads copy whole float4 tiles of B");
+  static_assert(BK % 8 == 0 && kThreads % 8 == 0 && BM % (kThreads / 8) == 0, "threads copy A in whole runs of 8 k");
+  static_assert(kThreads % (BN / 4) == 0 && BK % (kThreads / (BN / 4)) == 0, "threads copy whole rows of B");
   static_assert(STAGES >= 2, "a pipeline needs a buffer to fill and one to read");
   constexpr int kLda = BM + 4;  // As's rows padded by 4 words
   TS_SHARED_DYNAMIC(float, As, STAGES * BK, kLda, 0);  // stage s: rows s * BK ..; transposed, As[k][m]
@@ -42,18 +42,25 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
   const int laneRow = lane / kLanesN * 4, laneCol = lane % kLanesN * 4;    // the lane's first piece in it
   const int tiles = (K + BK - 1) / BK;
 
+  // This thread's copies, the same in every k-tile: A transposed in runs of
+  // 8 k (aK) of rows aRow, aRow + kARows, ...; B as float4 at column bCol of
+  // rows bRow, bRow + kBRows, ... (a warp: 8 k of 4 rows of A; 32 float4 of a row of B).
+  constexpr int kARows = kThreads / 8, kBRows = kThreads / (BN / 4);
+  const int aRow = threadIdx.x / 8, aK = threadIdx.x % 8;
+  const int bRow = threadIdx.x / (BN / 4), bCol = threadIdx.x % (BN / 4) * 4;
   // Issues the copies of k-tile `tile` into buffer `stage`; they land by a later cp_async_wait.
   const auto load_tile = [&](int tile, int stage) {
     const int k0 = tile * BK, s0 = stage * BK;
-    TS_UNROLL for (int i = 0; i < BM * BK / kThreads; ++i) {  // A transposed, element e of the tile
-      const int e = threadIdx.x + i * kThreads, r = e / 8 % BM, c = e / (8 * BM) * 8 + e % 8;
-      const bool in = row0 + r < M && k0 + c < K;
-      cp_async4_or_zero(As[s0 + c][r], A[in ? (row0 + r) * K + k0 + c : 0], in);  // [load]
-    }
-    TS_UNROLL for (int i = 0; i < BK * BN / (4 * kThreads); ++i) {
-      const int e = threadIdx.x + i * kThreads, r = e / (BN / 4), c = e % (BN / 4) * 4;
-      const bool in = k0 + r < K && col0 + c < N;
-      cp_async16_or_zero(Bs[s0 + r][c], B[in ? (k0 + r) * N + col0 + c : 0], in);  // [load]
+    TS_UNROLL for (int h = 0; h < BK / 8; ++h)
+      TS_UNROLL for (int p = 0; p < BM / kARows; ++p) {
+        const int r = aRow + p * kARows, c = aK + 8 * h;
+        const bool in = row0 + r < M && k0 + c < K;
+        cp_async4_or_zero(As[s0 + c][r], A[in ? (row0 + r) * K + k0 + c : 0], in);  // [load]
+      }
+    TS_UNROLL for (int q = 0; q < BK / kBRows; ++q) {
+      const int r = bRow + q * kBRows;
+      const bool in = k0 + r < K && col0 + bCol < N;
+      cp_async16_or_zero(Bs[s0 + r][bCol], B[in ? (k0 + r) * N + col0 + bCol : 0], in);  // [load]
     }
   };
 
