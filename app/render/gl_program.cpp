@@ -3,18 +3,25 @@
 
 #include <glad/gl.h>
 
+#include <algorithm>
+
 #include "app/render/embedded_files.h"
 
 namespace ts::render {
 namespace {
 
-std::string compile(GLenum type, std::string_view name, unsigned& shader) {
+std::string compile(GLenum type, std::string_view name, unsigned& shader, std::string_view defines = {}) {
   const embed::File* file = embed::find_file(embed::shader_files(), name);
   if (!file) return "shader " + std::string(name) + " is not embedded in this build";
   shader = glCreateShader(type);
-  const char* text = file->text.data();
-  const GLint length = static_cast<GLint>(file->text.size());
-  glShaderSource(shader, 1, &text, &length);
+  // The source up to the end of its #version line, the defines, the rest.
+  const std::string_view text = file->text;
+  const std::size_t version = text.find("#version");
+  const std::size_t split = version == std::string_view::npos ? 0 : std::min(text.size(), text.find('\n', version) + 1);
+  const char* parts[3] = {text.data(), defines.empty() ? "" : defines.data(), text.data() + split};
+  const GLint lengths[3] = {static_cast<GLint>(split), static_cast<GLint>(defines.size()),
+                            static_cast<GLint>(text.size() - split)};
+  glShaderSource(shader, 3, parts, lengths);
   glCompileShader(shader);
   GLint ok = 0;
   glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
@@ -30,10 +37,10 @@ GlProgram::~GlProgram() {
   if (id_) glDeleteProgram(id_);
 }
 
-std::string GlProgram::build(std::string_view vertex_name, std::string_view fragment_name) {
+std::string GlProgram::build(std::string_view vertex_name, std::string_view fragment_name, std::string_view defines) {
   unsigned vs = 0, fs = 0;
   std::string err = compile(GL_VERTEX_SHADER, vertex_name, vs);
-  if (err.empty()) err = compile(GL_FRAGMENT_SHADER, fragment_name, fs);
+  if (err.empty()) err = compile(GL_FRAGMENT_SHADER, fragment_name, fs, defines);
   if (err.empty()) {
     id_ = glCreateProgram();
     glAttachShader(id_, vs);

@@ -14,8 +14,10 @@ class GlProgram {
   GlProgram(const GlProgram&) = delete;
   GlProgram& operator=(const GlProgram&) = delete;
 
-  // Builds from two embedded shaders by name; returns an error message, empty on success.
-  std::string build(std::string_view vertex_name, std::string_view fragment_name);
+  // Builds from two embedded shaders by name; `defines` ("#define X\n" lines)
+  // go into the fragment shader after its #version line, for variants of one
+  // source. Returns an error message, empty on success.
+  std::string build(std::string_view vertex_name, std::string_view fragment_name, std::string_view defines = {});
   unsigned id() const { return id_; }
   int uniform(const char* name) const;
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace ts::render {
 namespace {
@@ -12,6 +13,10 @@ namespace {
 constexpr int kRectFloats = 10;  // rect (4), colour (4), style (2)
 // Coarsest level: a texel for 64 x 64 cells (the canvas zooms out to 0.05 pixels per cell).
 constexpr int kMaxLevel = 6;
+// Lines between cells from this many pixels per cell on.
+constexpr float kCellLinesFromPx = 5.0f;
+// The matrix's edge below that, as grid.frag draws it: pixels less than this far inside.
+constexpr float kEdgeLinePx = 0.6f;
 
 void set_color(int location, Rgba8 c) { glUniform4f(location, c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, c.a / 255.0f); }
 
@@ -135,6 +140,12 @@ void GridTexture::update(std::span<const Rgba8> colors, const CellBox& box) {
     send(l, pyramid_.cols(l), pyramid_.level(l), changed[static_cast<std::size_t>(l - 1)]);
 }
 
+void Renderer::add_rect(const RectDraw& r) {
+  const float data[kRectFloats] = {r.x0, r.y0, r.x1, r.y1, r.color.r / 255.0f, r.color.g / 255.0f,
+                                   r.color.b / 255.0f, r.color.a / 255.0f, r.thickness, r.filled ? 1.0f : 0.0f};
+  rect_data_.insert(rect_data_.end(), data, data + kRectFloats);
+}
+
 int Renderer::level_for(float pixels_per_cell, int levels) {
   if (pixels_per_cell >= 1.0f || levels <= 0) return 0;
   const int l = static_cast<int>(std::ceil(std::log2(1.0f / std::max(pixels_per_cell, 1e-6f)) - 1e-4f));
@@ -142,7 +153,11 @@ int Renderer::level_for(float pixels_per_cell, int levels) {
 }
 
 std::string Renderer::init() {
-  if (std::string err = grid_.build("grid.vert", "grid.frag"); !err.empty()) return err;
+  for (int tiles = 0; tiles < 2; ++tiles)
+    for (int cells = 0; cells < 2; ++cells) {
+      const std::string defines = std::string(tiles ? "#define TILE_LINES\n" : "") + (cells ? "#define CELL_LINES\n" : "");
+      if (std::string err = grid_[tiles][cells].build("grid.vert", "grid.frag", defines); !err.empty()) return err;
+    }
   if (std::string err = rect_.build("rect.vert", "rect.frag"); !err.empty()) return err;
   glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_texture_size_);
   glGenVertexArrays(1, &vao_);
@@ -173,35 +188,41 @@ void Renderer::draw(const CanvasView& v, std::span<const GridDraw> grids, std::s
 
   // The grids: opaque, one quad each (no vertex buffer: a 4-vertex strip).
   glDisable(GL_BLEND);
-  glUseProgram(grid_.id());
-  glUniform2f(grid_.uniform("u_viewport"), v.width, v.height);
-  glUniform1f(grid_.uniform("u_scale"), v.scale);
-  glUniform1i(grid_.uniform("u_colors"), 0);
   glActiveTexture(GL_TEXTURE0);
+  rect_data_.clear();
   for (const GridDraw& g : grids) {
     if (!g.colors || g.colors->rows() == 0 || g.colors->cols() == 0) continue;
     const std::uint32_t tile_rows = std::max<std::uint32_t>(1, g.tile_rows);
     const std::uint32_t tile_cols = std::max<std::uint32_t>(1, g.tile_cols);
     // Tile lines only while tiles are wide enough to tell apart; the matrix's edge always.
     const bool tiles = static_cast<float>(std::min(tile_rows, tile_cols)) * v.scale >= g.min_tile_px;
+    const bool cells = v.scale >= kCellLinesFromPx;
+    const GlProgram& p = grid_[tiles][cells];
+    glUseProgram(p.id());
+    glUniform2f(p.uniform("u_viewport"), v.width, v.height);
+    glUniform1f(p.uniform("u_scale"), v.scale);
+    glUniform1i(p.uniform("u_colors"), 0);
     glBindTexture(GL_TEXTURE_2D, g.colors->id());
-    glUniform2f(grid_.uniform("u_origin"), v.origin_x + g.x * v.scale, v.origin_y + g.y * v.scale);
-    glUniform2i(grid_.uniform("u_cells"), static_cast<GLint>(g.colors->rows()), static_cast<GLint>(g.colors->cols()));
-    glUniform2i(grid_.uniform("u_tile"), tiles ? static_cast<GLint>(tile_rows) : 0, tiles ? static_cast<GLint>(tile_cols) : 0);
-    glUniform1i(grid_.uniform("u_level"), level_for(v.scale, g.colors->levels()));
-    set_color(grid_.uniform("u_cell_line"), g.cell_line);
-    set_color(grid_.uniform("u_tile_line"), g.tile_line);
+    glUniform2f(p.uniform("u_origin"), v.origin_x + g.x * v.scale, v.origin_y + g.y * v.scale);
+    glUniform2i(p.uniform("u_cells"), static_cast<GLint>(g.colors->rows()), static_cast<GLint>(g.colors->cols()));
+    glUniform2i(p.uniform("u_tile"), static_cast<GLint>(tile_rows), static_cast<GLint>(tile_cols));
+    glUniform1i(p.uniform("u_level"), level_for(v.scale, g.colors->levels()));
+    set_color(p.uniform("u_cell_line"), g.cell_line);
+    set_color(p.uniform("u_tile_line"), g.tile_line);
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    // Without lines the shader leaves out the matrix's edge: the rectangle
+    // pass draws it, first, on the same pixels (centres less than 0.6 px
+    // inside the edge: an outline 0.6 px wide, 0.3 px in).
+    if (!tiles && !cells) {
+      const float inset = kEdgeLinePx / 2 / v.scale;
+      add_rect({g.x + inset, g.y + inset, g.x + static_cast<float>(g.colors->cols()) - inset,
+                g.y + static_cast<float>(g.colors->rows()) - inset, g.tile_line, kEdgeLinePx, false});
+    }
   }
 
   // The highlights: one instanced draw for all of them, blended.
-  if (!rects.empty()) {
-    rect_data_.clear();
-    for (const RectDraw& r : rects) {
-      const float data[kRectFloats] = {r.x0, r.y0, r.x1, r.y1, r.color.r / 255.0f, r.color.g / 255.0f,
-                                       r.color.b / 255.0f, r.color.a / 255.0f, r.thickness, r.filled ? 1.0f : 0.0f};
-      rect_data_.insert(rect_data_.end(), data, data + kRectFloats);
-    }
+  for (const RectDraw& r : rects) add_rect(r);
+  if (!rect_data_.empty()) {
     glEnable(GL_BLEND);
     glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
     glUseProgram(rect_.id());
@@ -212,7 +233,7 @@ void Renderer::draw(const CanvasView& v, std::span<const GridDraw> grids, std::s
     glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(rect_data_.size() * sizeof(float)), rect_data_.data(),
                  GL_STREAM_DRAW);
     for (GLuint a = 0; a < 3; ++a) glEnableVertexAttribArray(a);
-    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(rects.size()));
+    glDrawArraysInstanced(GL_TRIANGLE_STRIP, 0, 4, static_cast<GLsizei>(rect_data_.size() / kRectFloats));
   }
   glBindVertexArray(0);
 }

@@ -125,7 +125,9 @@ class Renderer {
   static int level_for(float pixels_per_cell, int levels);
 
  private:
-  GlProgram grid_, rect_;
+  // The grid shader with [tile lines][cell lines] compiled in or out (grid.frag).
+  GlProgram grid_[2][2], rect_;
+  void add_rect(const RectDraw& r);
   unsigned vao_ = 0, rect_vbo_ = 0;
   std::vector<float> rect_data_;
   int max_texture_size_ = 0;

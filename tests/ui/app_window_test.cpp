@@ -327,6 +327,75 @@ TEST_F(AppWindow, TheCellUnderAPixelIsExactAtEveryZoom) {
   }
 }
 
+// The grid shader runs in variants with the tile and cell lines compiled in
+// only at zooms where they can show, and the matrix's edge from the rectangle
+// pass when they do not (renderer.cpp). Whichever runs, the lines are where
+// the full shader put them: the edge on pixels whose centre is less than 0.6
+// px inside it, tile boundaries while a tile is 8 pixels or more, cell edges
+// from 5 pixels per cell, none over plain cells otherwise.
+TEST_F(AppWindow, GridLinesShowExactlyAtTheZoomsThatDrawThem) {
+  const Rgba8 tile_line{235, 235, 235};  // GridCanvas::Grid's default
+  int edges_checked = 0;
+  // Two centres half a pixel apart at 0.2 px per cell: in one of them a pixel
+  // centre lies within 0.6 px inside C's left or top edge.
+  for (const auto& [zoom, center] : {std::pair{0.2, "72.01,64.01"}, std::pair{0.2, "74.51,66.51"},
+                                     std::pair{0.7, "72.01,64.01"}, std::pair{3.0, "72.01,64.01"},
+                                     std::pair{25.0, "72.01,64.01"}}) {
+    SCOPED_TRACE("zoom " + std::to_string(zoom) + ", centre " + center);
+    const fs::path png = temp("l.png"), json = temp("l.json");
+    // A quarter pixel off the pixel grid at 25 px per cell, so that some pixel
+    // centre lies within half a pixel of every cell edge.
+    const test::Result r = run("--kernel tiled --tile 16 --size 128 --seed 5 --device cpu --window 1600x1000 "
+                               "--select-c 3,3 --step 0 --zoom " + std::to_string(zoom) + " --center " + center + " "
+                               "--screenshot " + png.string() + " --layout-json " + json.string() + " --quit-after-frames 3");
+    ASSERT_EQ(r.code, 0) << r.err;
+    Screenshot s;
+    ASSERT_TRUE(s.load(png, json));
+    const auto& c = s.layout()["C"];
+    const double x0 = c["x"].get<double>(), y0 = c["y"].get<double>(), cell = c["cell"].get<double>();
+    ASSERT_NEAR(cell, zoom, 1e-3);
+    const int y = static_cast<int>(std::floor(y0 + 72.5 * cell));  // mid-tile (rows 64..79)
+    // Column 64 is a tile boundary: the pixel whose centre is nearest to it
+    // (within half a pixel) is a line exactly when tiles are drawn.
+    const bool tiles = 16 * zoom >= 8;
+    const Rgba8 on_tile_edge = s.at(static_cast<int>(std::floor(x0 + 64 * cell)), y);
+    EXPECT_EQ(near(on_tile_edge, tile_line), tiles) << "pixel " << str(on_tile_edge);
+    // C's left edge (at row 72) and top edge (at column 72), while C is all on screen.
+    if (zoom < 5) {
+      const int left = static_cast<int>(std::ceil(x0 - 0.5)), top = static_cast<int>(std::ceil(y0 - 0.5));
+      if (left + 0.5 - x0 < 0.55) {
+        ++edges_checked;
+        EXPECT_TRUE(near(s.at(left, y), tile_line)) << "left edge pixel " << str(s.at(left, y));
+      }
+      const int x = static_cast<int>(std::floor(x0 + 72.5 * cell));
+      if (top + 0.5 - y0 < 0.55) {
+        ++edges_checked;
+        EXPECT_TRUE(near(s.at(x, top), tile_line)) << "top edge pixel " << str(s.at(x, top));
+      }
+    }
+    // Mid-tile, an idle cell shows its own colour, darkened on its edges from
+    // 5 pixels per cell: its leftmost or rightmost pixel, whichever centre is
+    // nearer to the edge (at 25 px per cell a quarter pixel, from the centre's offset).
+    if (zoom >= 3) {
+      const Rgba8 inside = s.cell("C", 72, 69);
+      EXPECT_FALSE(near(inside, tile_line));
+      const double left = x0 + 69 * cell, right = left + cell;
+      const int first = static_cast<int>(std::ceil(left - 0.5)), last = static_cast<int>(std::ceil(right - 0.5)) - 1;
+      const double d_first = first + 0.5 - left, d_last = right - (last + 0.5);
+      const Rgba8 on_cell_edge = s.at(d_first <= d_last ? first : last, y);
+      if (zoom >= 5) ASSERT_LT(std::min(d_first, d_last), 0.45);
+      const float keep = 1.0f - 90.0f / 255.0f;  // the cell line: black at alpha 90, over the cell
+      const Rgba8 darkened{static_cast<std::uint8_t>(inside.r * keep + 0.5f), static_cast<std::uint8_t>(inside.g * keep + 0.5f),
+                           static_cast<std::uint8_t>(inside.b * keep + 0.5f)};
+      EXPECT_TRUE(near(on_cell_edge, zoom >= 5 ? darkened : inside, 3))
+          << "cell edge pixel " << str(on_cell_edge) << ", cell " << str(inside);
+    }
+    fs::remove(png);
+    fs::remove(json);
+  }
+  EXPECT_GT(edges_checked, 0);
+}
+
 // Past the full-trace limit (M = 2048, N = 4096, K = 64: 1.2 billion events)
 // the app opens a focused trace, records the block of a clicked cell, and hover
 // and click stay exact at a tenth of a pixel per cell.
