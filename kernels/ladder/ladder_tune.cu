@@ -94,10 +94,14 @@ std::vector<Candidate> candidates() {
   // trials of run 14 are in the history: kernels/ladder/double_buffer_trials.cuh.)
   return {
       fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
-      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),        // the benchmark's double-buffer
-      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8>(),
-      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),
-      listing_candidate<128, 256, 16, 64, 64, 16, 8, 4, 8>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),        // the benchmark's double-buffer
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 4>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 16>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
+      listing_candidate<128, 256, 32, 64, 64, 8, 16, 4, 0>(),
+      listing_candidate<256, 128, 32, 64, 64, 16, 8, 4, 0>(),
+      listing_candidate<256, 128, 32, 64, 64, 16, 8, 3, 0>(),
       listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
   };
 }
