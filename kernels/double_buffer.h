@@ -88,7 +88,6 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
     // Refill the buffer everyone finished reading before the last barrier.
     const int refill = stage == 0 ? STAGES - 1 : stage - 1;
     if (t + STAGES - 1 < tiles) load_tile(t + STAGES - 1, refill);
-    cp_async_commit();
     const int s0 = stage * BK;
     load_fragments(s0, regM[0], regN[0]);
     TS_UNROLL for (int k = 0; k < BK; ++k) {
@@ -96,6 +95,7 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
       TS_UNROLL for (int i = 0; i < TM; ++i)
         TS_UNROLL for (int j = 0; j < TN; ++j) threadResults[i][j] += regM[k % 2][i] * regN[k % 2][j];  // the outer product
     }
+    cp_async_commit();            // this k-tile's copies (none near the end) form one group
     cp_async_wait<STAGES - 2>();  // tile t + 1 has landed for this thread ...
     __syncthreads();              // [barrier] ... and for all; all are done reading buffer `stage`
     stage = stage + 1 == STAGES ? 0 : stage + 1;
