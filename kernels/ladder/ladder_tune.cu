@@ -26,7 +26,6 @@
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/ladder/double_buffer.cuh"
-#include "kernels/ladder/double_buffer_trials.cuh"
 #include "kernels/ladder/ladder.h"
 #include "kernels/ladder/tf32_tensor_core.cuh"
 #include "kernels/ladder/tf32_wgmma.cuh"
@@ -66,17 +65,6 @@ Candidate listing_candidate() {
   return c;
 }
 
-// Run 15's trials of the listing (double_buffer_trials.cuh).
-template <bool PAIRED, bool SWAP, int RUNS>
-Candidate trial_candidate() {
-  using Cfg = ListingConfig<128, 256, 32, 64, 64, 16, 8, 4, 0>;
-  Candidate c{std::string("listing-trial") + (PAIRED ? " paired" : "") + (SWAP ? " swap" : "") +
-                  (RUNS ? " runs" + std::to_string(RUNS) : ""),
-              false, &launch_double_buffer_trial<Cfg, PAIRED, SWAP, RUNS>, {}};
-  TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer_trial<Cfg, PAIRED, SWAP, RUNS>));
-  return c;
-}
-
 template <int BM, int BN, int BK, int WM, int WN, int ST, int MB, int GM>
 Candidate tf32_candidate() {
   using Cfg = Tf32Config<BM, BN, BK, WM, WN, ST, MB, GM>;
@@ -103,16 +91,15 @@ std::vector<Candidate> candidates() {
   // Run 14 (docs/ladder-notes.md): the listing kernels/double_buffer.h, its
   // copies written per pass, at the tuned kernel's tiles and around them, next
   // to the tuned kernel (run 7's choice), in one process with cuBLAS. (The
-  // trials of run 14 are in the history: kernels/ladder/double_buffer_trials.cuh.)
+  // trials of runs 14 and 15 are in the history: kernels/ladder/double_buffer_trials.cuh.)
   return {
       fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),        // the benchmark's double-buffer
-      trial_candidate<false, false, 0>(),
-      trial_candidate<true, false, 0>(),
-      trial_candidate<false, true, 0>(),
-      trial_candidate<true, true, 0>(),
-      trial_candidate<false, false, 4>(),
-      trial_candidate<true, false, 4>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 16>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
+      listing_candidate<128, 256, 32, 64, 64, 8, 16, 4, 0>(),
+      listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
   };
 }
 
