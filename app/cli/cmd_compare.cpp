@@ -10,14 +10,15 @@
 #include "app/cli/commands.h"
 #include "app/core/analysis/trace_compare.h"
 #include "app/core/display_text.h"
+#include "app/core/replay.h"
 #include "app/core/trace_file.h"
 
 namespace ts::cli {
 namespace {
 
-std::string launch_title(const nlohmann::json& launch) {
-  return escape_control(launch["kernel"].get<std::string>() + " TILE " + std::to_string(launch["tile"].get<int>()) +
-                        " (" + launch["device_name"].get<std::string>() + ")");
+// "tiled-padded  TILE=32  M=64 N=64 K=64 (CPU emulator)"; a rung says its tiling.
+std::string side_title(const LaunchInfo& launch) {
+  return escape_control(launch_title(launch) + " (" + launch.device_name + ")");
 }
 
 void print_section(const char* title, const nlohmann::json& a, const nlohmann::json& b, const nlohmann::json& ratio) {
@@ -30,8 +31,8 @@ void print_section(const char* title, const nlohmann::json& a, const nlohmann::j
   }
 }
 
-void print_table(const nlohmann::json& j) {
-  std::printf("a: %s\nb: %s\n", launch_title(j["a"]["launch"]).c_str(), launch_title(j["b"]["launch"]).c_str());
+void print_table(const nlohmann::json& j, const LaunchInfo& a, const LaunchInfo& b) {
+  std::printf("a: %s\nb: %s\n", side_title(a).c_str(), side_title(b).c_str());
   if (j.contains("step")) std::printf("step %u only\n", j["step"].get<unsigned>());
   std::printf("%-34s %16s %16s   b/a\n", "", "a", "b");
   print_section("whole launch", j["a"]["counters"], j["b"]["counters"], j["ratio"]["counters"]);
@@ -64,7 +65,7 @@ Command add_compare_command(CLI::App& parent) {
               if (!cell->empty()) o.cell = ElementCoord{(*cell)[0], (*cell)[1]};
               const nlohmann::json j = compare_traces_json(a, b, o);
               if (*json) std::printf("%s\n", j.dump(2).c_str());
-              else print_table(j);
+              else print_table(j, a.launch, b.launch);
             } catch (const TraceFileError& e) {
               return fail(e.what());
             } catch (const std::invalid_argument& e) {

@@ -15,6 +15,7 @@
 #include "app/core/display_text.h"
 #include "app/core/gpu_presets.h"
 #include "app/core/reference.h"
+#include "app/core/replay.h"
 #include "app/core/safe_file.h"
 #include "kernels/catalog.h"
 #include "kernels/counter.h"
@@ -81,10 +82,11 @@ int record_focused_trace(const RecordParams& params, const FocusOptions& focus, 
     const Trace trace = record_focused(params, sel.blocks);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     save_trace(trace, out);
-    std::printf("recorded %zu of %llu blocks of %s TILE=%d M=%d N=%d K=%d on %s: %llu events in %.2f s -> %s\n",
+    std::printf("recorded %zu of %llu blocks of %s %s M=%d N=%d K=%d on %s: %llu events in %.2f s -> %s\n",
                 sel.blocks.size(), static_cast<unsigned long long>(shape.grid.count()), trace.launch.kernel.c_str(),
-                trace.launch.tile, trace.launch.m, trace.launch.n, trace.launch.k, trace.launch.device_name.c_str(),
-                static_cast<unsigned long long>(trace.events.size()), secs, out.c_str());
+                tiling_label(trace.launch).c_str(), trace.launch.m, trace.launch.n, trace.launch.k,
+                trace.launch.device_name.c_str(), static_cast<unsigned long long>(trace.events.size()), secs,
+                out.c_str());
     if (focus.counters) {
       RecordParams whole = params;
       whole.seed = trace.launch.seed;  // the same inputs
@@ -194,9 +196,9 @@ Command add_record_command(CLI::App& parent) {
               const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
               if (report.stopped) return print_check_report(report, params.check.cap);  // nothing recorded
               save_trace(trace, *out);
-              std::printf("recorded %s TILE=%d M=%d N=%d K=%d on %s: %llu events in %.2f s -> %s\n",
-                          trace.launch.kernel.c_str(), trace.launch.tile, trace.launch.m, trace.launch.n,
-                          trace.launch.k, trace.launch.device_name.c_str(),
+              std::printf("recorded %s %s M=%d N=%d K=%d on %s: %llu events in %.2f s -> %s\n",
+                          trace.launch.kernel.c_str(), tiling_label(trace.launch).c_str(), trace.launch.m,
+                          trace.launch.n, trace.launch.k, trace.launch.device_name.c_str(),
                           static_cast<unsigned long long>(trace.events.size()), secs, out->c_str());
               const int found = params.check.enabled() ? print_check_report(report, params.check.cap) : 0;
               const int result = params.user ? check_user_result(trace, *out) : 0;

@@ -6,6 +6,7 @@
 
 #include "app/cli/commands.h"
 #include "app/core/analysis/line_stats.h"
+#include "app/core/replay.h"
 #include "app/core/stats.h"
 #include "app/core/trace_file.h"
 #include "app/core/trace_index.h"
@@ -67,7 +68,8 @@ int print_by_line(const Trace& trace, const ByLineOptions& opts, bool json) {
     return 0;
   }
   const LaunchInfo& L = trace.launch;
-  std::printf("%s  TILE=%d  M=%d N=%d K=%d, per source line of %s%s\n", L.kernel.c_str(), L.tile, L.m, L.n, L.k,
+  std::printf("%s  %s  M=%d N=%d K=%d, per source line of %s%s\n", L.kernel.c_str(), tiling_label(L).c_str(), L.m,
+              L.n, L.k,
               name.empty() ? "the kernel (source not known: give --source)" : name.c_str(),
               trace.lines.empty() && L.recorded_on_gpu() ? " (lines from the emulator's run of the same launch)" : "");
   std::printf("%5s %9s %15s %9s %13s %9s %9s %10s  %s\n", "line", "gl.req", "sect/req(ideal)", "sh.req", "wavefr/req",
@@ -94,8 +96,8 @@ int print_by_line(const Trace& trace, const ByLineOptions& opts, bool json) {
 
 void print_stats_table(const LaunchInfo& L, std::uint64_t events, std::uint64_t threads, const TraceStats& stats) {
   const TraceCounts& s = stats.counts;
-  std::printf("%s  TILE=%d  M=%d N=%d K=%d  grid %ux%u  block %ux%u\n", L.kernel.c_str(), L.tile, L.m, L.n, L.k,
-              L.grid.x, L.grid.y, L.block.x, L.block.y);
+  std::printf("%s  %s  M=%d N=%d K=%d  grid %ux%u  block %ux%u\n", L.kernel.c_str(), tiling_label(L).c_str(), L.m,
+              L.n, L.k, L.grid.x, L.grid.y, L.block.x, L.block.y);
   std::printf("recorded by %s (%s) on %s\n", L.recorder.c_str(), L.device_name.c_str(), L.date.c_str());
   std::printf("%llu events from %llu threads\n", static_cast<unsigned long long>(events),
               static_cast<unsigned long long>(threads));

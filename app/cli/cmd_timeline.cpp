@@ -16,9 +16,11 @@
 #include "app/core/analysis/ncu_import.h"
 #include "app/core/launch_json.h"
 #include "app/core/occupancy_json.h"
+#include "app/core/replay.h"
 #include "app/core/timeline.h"
 #include "app/core/timeline_vs_ncu.h"
 #include "app/core/timing_recording.h"
+#include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/timing_request.h"
 
@@ -74,9 +76,9 @@ nlohmann::json summary_json(const TimingRecording& r, const Timeline& tl, int bi
 void print_summary(const TimingRecording& r, const Timeline& tl, int bins) {
   const LaunchInfo& L = r.launch;
   const double ms = 1e-6;
-  std::printf("%s TILE=%d M=%d N=%d K=%d on %s (%s): %zu blocks of %llu threads on %d SMs, %.3f ms\n",
-              L.kernel.c_str(), L.tile, L.m, L.n, L.k, L.device_name.c_str(), L.date.c_str(), r.blocks.size(),
-              static_cast<unsigned long long>(L.block.count()), r.sm_count, r.elapsed_ms);
+  std::printf("%s %s M=%d N=%d K=%d on %s (%s): %zu blocks of %llu threads on %d SMs, %.3f ms\n",
+              L.kernel.c_str(), tiling_label(L).c_str(), L.m, L.n, L.k, L.device_name.c_str(), L.date.c_str(),
+              r.blocks.size(), static_cast<unsigned long long>(L.block.count()), r.sm_count, r.elapsed_ms);
   std::printf("theoretical: %d blocks/SM x %d warps = %.1f%% (CUDA occupancy API; the timed kernel: %d registers, "
               "%d B shared)\n",
               r.api_blocks_per_sm, r.warps_per_block(), 100.0 * theoretical(r), r.timed_kernel.registers_per_thread,
@@ -127,6 +129,10 @@ int run(const TimelineOptions& o) {
       if (!st.available) return fail("a timeline is recorded on a GPU: " + st.reason + " (use --load FILE to view one)");
       rec = gpu::record_timing(p.kernel, p.tile, p.m, p.n, p.k, p.seed);
     }
+    // The timing recorder writes no tiling (zeros, which say TILE=T): a rung's,
+    // which TILE does not say, is its fixed one from the catalog.
+    if (const auto kind = find_kernel(rec.launch.kernel); kind && is_rung(*kind) && rec.launch.tiling.block_m == 0)
+      rec.launch.tiling = kernel_tiling(*kind, rec.launch.tile);
     const Timeline tl = build_timeline(rec.blocks, shape_of(rec));
     nlohmann::json ncu = nullptr;
     if (!o.ncu.empty()) {

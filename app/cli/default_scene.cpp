@@ -8,6 +8,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/record_options.h"
+#include "app/core/replay.h"
 #include "app/core/stats.h"
 #include "app/core/trace_index.h"
 #include "kernels/recorder.h"
@@ -27,8 +28,8 @@ DefaultScene add_default_scene_options(CLI::App& app) {
       const TraceIndex index(trace);
       const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       const TraceCounts s = count_events(trace, index);
-      std::printf("%s TILE=%d M=%d N=%d K=%d on %s: %llu events in %.1f ms\n", trace.launch.kernel.c_str(),
-                  trace.launch.tile, trace.launch.m, trace.launch.n, trace.launch.k,
+      std::printf("%s %s M=%d N=%d K=%d on %s: %llu events in %.1f ms\n", trace.launch.kernel.c_str(),
+                  tiling_label(trace.launch).c_str(), trace.launch.m, trace.launch.n, trace.launch.k,
                   trace.launch.device_name.c_str(), static_cast<unsigned long long>(trace.events.size()), ms);
       std::printf("global loads per element: A %u..%u, B %u..%u\n", s.a_loads_min, s.a_loads_max, s.b_loads_min,
                   s.b_loads_max);

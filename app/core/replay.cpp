@@ -548,20 +548,27 @@ void append_by(std::string& s, std::uint32_t a, std::uint32_t b) {
 
 }  // namespace
 
+std::string tiling_label(const LaunchInfo& L) {
+  std::string s;
+  if (tiling_follows_tile(L)) {
+    s += "TILE=";
+    s += std::to_string(L.tile);
+    return s;
+  }
+  const Tiling& t = L.tiling;
+  s += "block ";
+  append_by(s, t.block_m, t.block_n);
+  if (t.block_k) s += 'x', s += std::to_string(t.block_k);
+  if (t.warp_m) s += "  warp ", append_by(s, t.warp_m, t.warp_n);
+  if (t.thread_m * t.thread_n > 1) s += "  thread ", append_by(s, t.thread_m, t.thread_n);
+  if (t.stages > 1) s += "  ", s += std::to_string(t.stages), s += " stages";
+  return s;
+}
+
 std::string launch_title(const LaunchInfo& L) {
   std::string s = elided(L.kernel, kShownKernel);
-  if (tiling_follows_tile(L)) {
-    s += "  TILE=";
-    s += std::to_string(L.tile);
-  } else {
-    const Tiling& t = L.tiling;
-    s += "  block ";
-    append_by(s, t.block_m, t.block_n);
-    if (t.block_k) s += 'x', s += std::to_string(t.block_k);
-    if (t.warp_m) s += "  warp ", append_by(s, t.warp_m, t.warp_n);
-    if (t.thread_m * t.thread_n > 1) s += "  thread ", append_by(s, t.thread_m, t.thread_n);
-    if (t.stages > 1) s += "  ", s += std::to_string(t.stages), s += " stages";
-  }
+  s += "  ";
+  s += tiling_label(L);
   s += "  M=", s += std::to_string(L.m);
   s += " N=", s += std::to_string(L.n);
   s += " K=", s += std::to_string(L.k);

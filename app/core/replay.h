@@ -262,9 +262,13 @@ class PartialSums {
   std::vector<Run> runs_;
 };
 
-// "tiled  TILE=16  M=64 N=64 K=64"; a ladder rung, whose tiles TILE does not
-// say, "double-buffer  block 128x128x16  warp 64x32  thread 8x8  2 stages  M=..
-// N=.. K=..". And who recorded it when.
+// How the launch tiles C: "TILE=16" for a textbook kernel (and for a user
+// kernel, or a file written before tilings); a ladder rung, whose tiles TILE
+// does not say, "block 128x128x16  warp 64x32  thread 8x8  2 stages". Every
+// line that names a launch (the app's titles, the command line's) says it so.
+std::string tiling_label(const LaunchInfo& launch);
+// "tiled  TILE=16  M=64 N=64 K=64", "double-buffer  block 128x128x16  warp
+// 64x32  thread 8x8  2 stages  M=.. N=.. K=..". And who recorded it when.
 std::string launch_title(const LaunchInfo& launch);
 std::string recorded_by(const LaunchInfo& launch);
 

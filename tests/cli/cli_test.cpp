@@ -55,6 +55,73 @@ TEST(Cli, DefaultSceneRecords) {
   fs::remove(f);
 }
 
+// The first line of a command's output.
+std::string first_line(const std::string& out) { return out.substr(0, out.find('\n')); }
+
+// A ladder rung has no single TILE (its LaunchInfo::tile is its k-step): every
+// line that names its launch says its tiling, as the app's title does
+// (launch_title); a textbook kernel keeps TILE=T. blocktile-2d's fixed tiles
+// (kernels/rungs.h): BM = BN = 128, BK = 8, TM = TN = 8, 256 threads.
+TEST(Cli, RungLinesSayTheirTilingTextbookLinesTheirTile) {
+  const fs::path rung = temp("rung.tstrace"), focused = temp("rung_focused.tstrace"),
+                 textbook = temp("textbook.tstrace");
+  const std::string tiling = "block 128x128x8  thread 8x8";
+  const Result rec = run("record --kernel blocktile-2d --m 16 --n 20 --k 12 --device cpu -o " + rung.string());
+  ASSERT_EQ(rec.code, 0) << rec.err;
+  EXPECT_EQ(first_line(rec.out).rfind("recorded blocktile-2d " + tiling + " M=16 N=20 K=12 on CPU emulator: ", 0), 0u)
+      << rec.out;
+  EXPECT_EQ(rec.out.find("TILE"), std::string::npos) << rec.out;
+
+  const Result foc = run("record --kernel blocktile-2d --m 16 --n 20 --k 12 --device cpu --blocks 0,0 -o " +
+                         focused.string());
+  ASSERT_EQ(foc.code, 0) << foc.err;
+  EXPECT_EQ(first_line(foc.out).rfind("recorded 1 of 1 blocks of blocktile-2d " + tiling + " M=16 N=20 K=12 on ", 0),
+            0u)
+      << foc.out;
+
+  const Result st = run("stats " + rung.string());
+  ASSERT_EQ(st.code, 0) << st.err;
+  EXPECT_EQ(first_line(st.out), "blocktile-2d  " + tiling + "  M=16 N=20 K=12  grid 1x1  block 256x1");
+  const Result by_line = run("stats --by-line " + rung.string());
+  ASSERT_EQ(by_line.code, 0) << by_line.err;
+  EXPECT_EQ(first_line(by_line.out).rfind("blocktile-2d  " + tiling + "  M=16 N=20 K=12, per source line of ", 0),
+            0u)
+      << by_line.out;
+
+  const Result tb = run("record --kernel tiled --tile 4 --m 16 --n 20 --k 12 --device cpu -o " + textbook.string());
+  ASSERT_EQ(tb.code, 0) << tb.err;
+  EXPECT_EQ(first_line(tb.out).rfind("recorded tiled TILE=4 M=16 N=20 K=12 on CPU emulator: ", 0), 0u) << tb.out;
+  const Result tb_st = run("stats " + textbook.string());
+  ASSERT_EQ(tb_st.code, 0) << tb_st.err;
+  EXPECT_EQ(first_line(tb_st.out), "tiled  TILE=4  M=16 N=20 K=12  grid 5x4  block 4x4");
+
+  const Result cmp = run("compare " + rung.string() + " " + textbook.string());
+  ASSERT_EQ(cmp.code, 0) << cmp.err;
+  EXPECT_EQ(cmp.out.rfind("a: blocktile-2d  " + tiling + "  M=16 N=20 K=12 (CPU emulator)\n"
+                          "b: tiled  TILE=4  M=16 N=20 K=12 (CPU emulator)\n",
+                          0),
+            0u)
+      << cmp.out;
+  for (const fs::path& f : {rung, focused, textbook}) fs::remove(f);
+}
+
+// A build without the GUI records its scene on the command line: warptile's
+// fixed tiles are BM = BN = 128, BK = 16, WM = 64, WN = 32, TM = TN = 8.
+TEST(Cli, DefaultSceneSaysTheRungsTiling) {
+  const Result r = run("--version");
+  if (r.out.find("GUI no") == std::string::npos)
+    GTEST_SKIP() << "built with the GUI: the default scene opens a window";
+  const Result scene = run("--kernel warptile --m 16 --n 16 --k 16 --device cpu");
+  ASSERT_EQ(scene.code, 0) << scene.err;
+  EXPECT_NE(scene.out.find("\nwarptile block 128x128x16  warp 64x32  thread 8x8 M=16 N=16 K=16 on CPU emulator: "),
+            std::string::npos)
+      << scene.out;
+  const Result textbook = run("--kernel coarsened --tile 8 --m 16 --n 16 --k 16 --device cpu");
+  ASSERT_EQ(textbook.code, 0) << textbook.err;
+  EXPECT_NE(textbook.out.find("\ncoarsened TILE=8 M=16 N=16 K=16 on CPU emulator: "), std::string::npos)
+      << textbook.out;
+}
+
 TEST(Cli, BadInputGetsOneClearLine) {
   const std::string out = " -o " + temp("bad.tstrace").string();
   expect_one_line_error(run("record --kernel fancy" + out), "unknown kernel 'fancy'");

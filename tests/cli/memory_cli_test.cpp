@@ -66,7 +66,8 @@ TEST(MemoryCli, CompareTransposedAndPaddedAtOneCellAndStep) {
   const Result text = run("compare " + a.string() + " " + b.string());
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("shared_bank_conflicts_load"), std::string::npos);
-  EXPECT_NE(text.out.find("tiled-padded TILE 32"), std::string::npos);
+  EXPECT_NE(text.out.find("\nb: tiled-padded  TILE=32  M=64 N=64 K=64 (CPU emulator)\n"), std::string::npos)
+      << text.out;
 
   expect_one_line_error(run("compare " + a.string() + " " + b.string() + " --cell 64,0"), "C[64][0]");
   expect_one_line_error(run("compare " + a.string() + " /nonexistent.tstrace"), "nonexistent");

@@ -119,6 +119,33 @@ TEST(TimelineCli, SummarisesASavedRecording) {
   std::filesystem::remove(f);
 }
 
+// The timing recorder writes no tiling: a textbook kernel's line says TILE=T;
+// a rung's says its fixed tiles (kernels/rungs.h: warptile's BM = BN = 128,
+// BK = 16, WM = 64, WN = 32, TM = TN = 8), and its JSON carries them.
+TEST(TimelineCli, ARungSaysItsTilingATextbookKernelItsTile) {
+  const auto f = temp("timeline_title.json");
+  save_timing(fixture(), f.string());
+  const Result textbook = run("timeline --load " + f.string());
+  ASSERT_EQ(textbook.code, 0) << textbook.err;
+  EXPECT_EQ(textbook.out.rfind("tiled TILE=16 M=16 N=64 K=64 on test GPU (2026-01-01T00:00:00Z): 4 blocks", 0), 0u)
+      << textbook.out;
+  EXPECT_EQ(json_of(run("timeline --load " + f.string() + " --json"))["launch"]["tiling"]["block_m"], 0);
+
+  TimingRecording rung = fixture();
+  rung.launch.kernel = "warptile";
+  save_timing(rung, f.string());
+  const Result text = run("timeline --load " + f.string());
+  ASSERT_EQ(text.code, 0) << text.err;
+  EXPECT_EQ(text.out.rfind("warptile block 128x128x16  warp 64x32  thread 8x8 M=16 N=64 K=64 on test GPU (", 0), 0u)
+      << text.out;
+  EXPECT_EQ(text.out.find("TILE"), std::string::npos) << text.out;
+  const nlohmann::json t = json_of(run("timeline --load " + f.string() + " --json"))["launch"]["tiling"];
+  EXPECT_EQ(t["block_m"], 128);
+  EXPECT_EQ(t["block_k"], 16);
+  EXPECT_EQ(t["warp_n"], 32);
+  std::filesystem::remove(f);
+}
+
 // ncu's CSV for a launch of blocks of 16 x 16 on `grid`, one row per metric.
 std::string ncu_csv(const std::string& grid) {
   auto row = [](std::initializer_list<std::string> fields) {

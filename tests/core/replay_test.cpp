@@ -372,6 +372,9 @@ TEST(ReplayLabels, SayWhatRanAndWhoRecordedIt) {
 TEST(ReplayLabels, RungTitlesSayTheirTiling) {
   const Trace db = record_cpu(KernelKind::DoubleBuffer, 16, 12, 20, 8);
   EXPECT_EQ(launch_title(db.launch), "double-buffer  block 128x128x16  warp 64x32  thread 8x8  2 stages  M=12 N=20 K=8");
+  // The command line prints the tiling alone, between its own words (cmd_record, cmd_stats, ...).
+  EXPECT_EQ(tiling_label(db.launch), "block 128x128x16  warp 64x32  thread 8x8  2 stages");
+  EXPECT_EQ(tiling_label(record_cpu(KernelKind::Coarsened, 4, 6, 6, 6).launch), "TILE=4");
   const std::pair<KernelKind, const char*> rungs[] = {
       {KernelKind::Blocktile1d, "blocktile-1d  block 64x64x8  thread 8x1  M=64 N=48 K=32"},
       {KernelKind::Blocktile2d, "blocktile-2d  block 128x128x8  thread 8x8  M=64 N=48 K=32"},
@@ -401,6 +404,7 @@ TEST(ReplayLabels, RungTitlesSayTheirTiling) {
   old.tile = 8;
   old.m = 5, old.n = 6, old.k = 7;
   EXPECT_EQ(launch_title(old), "my_gemm  TILE=8  M=5 N=6 K=7");
+  EXPECT_EQ(tiling_label(old), "TILE=8");
 }
 
 }  // namespace
