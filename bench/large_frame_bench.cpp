@@ -109,6 +109,8 @@ std::uint64_t peak_rss_bytes() {
 
 struct Frame {
   double ms = 0, cpu_ms = 0, main_cpu_ms = 0, wait_ms = 0;
+  int index = 0;     // in its scene
+  std::string step;  // the replay step it showed, e.g. "42: multiply-accumulate, iteration 2"
 };
 
 struct Stage {
@@ -135,7 +137,7 @@ nlohmann::json summary(const Stage& s) {
     wait += f.wait_ms;
     if (f.ms > kFrameBudgetMs)
       slow.push_back({{"ms", f.ms}, {"cpu_ms_all_threads", f.cpu_ms}, {"main_thread_cpu_ms", f.main_cpu_ms},
-                      {"run_queue_wait_ms", f.wait_ms}});
+                      {"run_queue_wait_ms", f.wait_ms}, {"frame", f.index}, {"step", f.step}});
   }
   const double n = static_cast<double>(std::max<std::size_t>(1, s.frames.size()));
   return {{"mean_ms", mean},
@@ -177,7 +179,7 @@ struct Bench {
     const double ms = std::chrono::duration<double, std::milli>(now - last).count();
     last = now;
     const double cpu = cpu_ms(), main_cpu = cpu_ms(CLOCK_THREAD_CPUTIME_ID), wait = run_queue_wait_ms();
-    const Frame f{ms, cpu - last_cpu, main_cpu - last_main_cpu, wait - last_wait};
+    Frame f{ms, cpu - last_cpu, main_cpu - last_main_cpu, wait - last_wait, frame_in_stage, {}};
     last_cpu = cpu;
     last_main_cpu = main_cpu;
     last_wait = wait;
@@ -203,6 +205,8 @@ struct Bench {
     }
     Stage& s = stages[stage];
     s.ms.push_back(ms);
+    const ts::ReplayStep shown = app.step();
+    f.step = std::to_string(app.replay.step) + ": " + ts::phase_name(shown.phase) + ", iteration " + std::to_string(shown.iteration);
     s.frames.push_back(f);
     ++frame_in_stage;
     if (frame_in_stage >= frames) {
