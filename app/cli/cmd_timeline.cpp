@@ -129,8 +129,8 @@ int run(const TimelineOptions& o) {
       if (!st.available) return fail("a timeline is recorded on a GPU: " + st.reason + " (use --load FILE to view one)");
       rec = gpu::record_timing(p.kernel, p.tile, p.m, p.n, p.k, p.seed);
     }
-    // The timing recorder writes no tiling (zeros, which say TILE=T): a rung's,
-    // which TILE does not say, is its fixed one from the catalog.
+    // Timing files written before the recorder set a tiling hold zeros (which
+    // say TILE=T): a rung's, which TILE does not say, is its fixed one from the catalog.
     if (const auto kind = find_kernel(rec.launch.kernel); kind && is_rung(*kind) && rec.launch.tiling.block_m == 0)
       rec.launch.tiling = kernel_tiling(*kind, rec.launch.tile);
     const Timeline tl = build_timeline(rec.blocks, shape_of(rec));

@@ -102,6 +102,7 @@ TimingRecording record_timing(KernelKind kind, int tile, int m, int n, int k, st
   const LaunchShape shape = launch_shape(kind, tile, m, n);
   L.kernel = std::string(kernel_info(kind).name);
   L.tile = tile;
+  L.tiling = kernel_tiling(kind, tile);  // a rung's block, warp and thread tiles, as the recorders write them
   L.m = m;
   L.n = n;
   L.k = k;

@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "app/core/gpu_presets.h"
 #include "app/core/timeline.h"
 #include "kernels/catalog.h"
@@ -129,6 +131,19 @@ TEST(OccupancyGpuDevice, TimelineRespectsTheOccupancyBound) {
     EXPECT_EQ(tl.sms_used, static_cast<std::uint32_t>(r.sm_count));
     EXPECT_GT(tl.achieved_occupancy, 0.0);
     EXPECT_LE(tl.achieved_occupancy, 1.0 + 1e-9);
+  }
+}
+
+// A timing recording describes its launch as the trace recorders do: a rung's
+// block, warp and thread tiles (the titles and the timeline show them), a
+// textbook kernel's TILE x TILE blocks.
+TEST(OccupancyGpuDevice, TimingRecordingsCarryTheKernelsTiling) {
+  ASSERT_TRUE(gpu::probe().available);
+  for (const auto& [kind, tile] : {std::pair{KernelKind::Tiled, 16}, std::pair{KernelKind::DoubleBuffer, 16},
+                                   std::pair{KernelKind::Blocktile2d, 16}}) {
+    const TimingRecording r = gpu::record_timing(kind, tile, 512, 256, 128, 0);
+    EXPECT_EQ(r.launch.tiling, kernel_tiling(kind, tile)) << r.launch.kernel;
+    EXPECT_GT(r.launch.tiling.block_m, 0u) << r.launch.kernel;
   }
 }
 
