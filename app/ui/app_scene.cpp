@@ -24,7 +24,7 @@ namespace {
 
 struct SceneFlags {
   RecordOptions record;
-  std::string trace, select_c, screenshot, layout_json, window = "1600x1000", panels, config_dir, center, probe;
+  std::string trace, select_c, screenshot, layout_json, follow_thread, window = "1600x1000", panels, config_dir, center, probe;
   long long step = -1;
   double zoom = 0;
   bool click = false;
@@ -77,6 +77,8 @@ DefaultScene add_default_scene_options(CLI::App& app) {
   app.add_option("--select-c", f->select_c, "Select cell ROW,COL of C");
   app.add_option("--step", f->step, "Go to replay step N (0: the first load)");
   app.add_flag("--all-blocks", f->all_blocks, "Show the tiles every block loads");
+  app.add_option("--follow-thread", f->follow_thread,
+                 "Shared memory panel: zoom in on the words of As (or Bs) the selected cell's thread touches at each step");
   app.add_option("--zoom", f->zoom, "Show the matrices at this many pixels per cell (0.05 to 400)");
   app.add_option("--center", f->center, "Centre the view on cell ROW,COL of C (with --zoom)");
   app.add_option("--probe", f->probe, "Hit-test window pixel X,Y as the mouse would (--layout-json says the cell)");
@@ -143,6 +145,9 @@ DefaultScene add_default_scene_options(CLI::App& app) {
     if (std::string err = parse_panels(f->panels, o.panels); !err.empty()) return fail(err);
     o.config_dir = f->config_dir;
     o.all_blocks = f->all_blocks;
+    if (f->follow_thread == "As") o.follow_thread = ArrayId::As;
+    else if (f->follow_thread == "Bs") o.follow_thread = ArrayId::Bs;
+    else if (!f->follow_thread.empty()) return fail("--follow-thread takes As or Bs, got '" + f->follow_thread + "'");
     o.vsync = !f->no_vsync;
     o.headless = f->headless;
     if (o.headless && o.quit_after_frames == 0) o.quit_after_frames = 5;  // no window to close

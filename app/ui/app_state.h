@@ -59,6 +59,9 @@ struct ViewOptions {
   bool lock_layout = false;
   std::uint64_t fit_requests = 0;  // the matrices view refits when this changes
   bool show_values = true;    // numbers in cells that are large enough
+  // Shared memory: zoomed in on the words of As (or Bs) the selected thread
+  // touches at each step; nullopt: every buffer in view.
+  std::optional<ArrayId> follow_thread;
   float text_scale = 1.0f;    // Ctrl + / Ctrl -: fonts rebuilt at this size, crisp
   std::string open_panel;     // a panel's id: the app opens it after this frame
   // Scripted views (automation, benchmarks, window tests): the matrices panel
@@ -94,6 +97,27 @@ struct ScreenProbe {
 struct ScreenLayout {
   ScreenGrid a, b, c;
   std::optional<ScreenProbe> probe;
+};
+// The Shared memory panel's buffers this frame, written by that panel: each
+// buffer's grid (rows: the buffer's, from `first_row` of its array), its
+// label and, when drawn, where and at what font size.
+struct ScreenSharedGrid {
+  ScreenGrid grid;
+  std::string array;  // "As", "Bs"
+  std::uint32_t stage = 0, first_row = 0;
+  std::string label;
+  bool label_drawn = false;
+  float label_x = 0, label_y = 0, label_w = 0, label_h = 0, label_px = 0;
+};
+struct ScreenShared {
+  std::vector<ScreenSharedGrid> grids;
+  // The word under view.probe: its grid (an index into grids), and its row
+  // in the whole array and column, as hover finds them.
+  struct Probe {
+    std::size_t grid = 0;
+    std::uint32_t row = 0, col = 0;
+  };
+  std::optional<Probe> probe;
 };
 
 // What File > Open kernel... edits: the flags of `record --kernel-file`, as typed.
@@ -138,6 +162,7 @@ class AppState {
   ViewOptions view;
   Fonts fonts;
   ScreenLayout on_screen;
+  ScreenShared on_screen_shared;
   // Plays the replay: advances the step by elapsed time x speed; stops at the end.
   void advance_playback(double seconds);
   // A PNG of the whole window after this frame (File > Export PNG, F12).

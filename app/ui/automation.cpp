@@ -61,6 +61,21 @@ std::string screen_layout_json(const AppState& app, const WindowLayout& layout, 
     j["probe"] = {{"matrix", std::string(1, app.on_screen.probe->matrix)},
                   {"row", app.on_screen.probe->row},
                   {"col", app.on_screen.probe->col}};
+  nlohmann::json shared = nlohmann::json::array();
+  for (const ScreenSharedGrid& g : app.on_screen_shared.grids) {
+    nlohmann::json sg = grid_json(g.grid, s);
+    sg["array"] = g.array;
+    sg["stage"] = g.stage;
+    sg["first_row"] = g.first_row;
+    sg["label"] = g.label;
+    if (g.label_drawn)
+      sg["label_drawn"] = {{"x", g.label_x * s}, {"y", g.label_y * s}, {"width", g.label_w * s},
+                           {"height", g.label_h * s}, {"font", g.label_px * s}};
+    shared.push_back(std::move(sg));
+  }
+  j["shared"] = std::move(shared);
+  if (const auto& p = app.on_screen_shared.probe)
+    j["shared_probe"] = {{"grid", p->grid}, {"row", p->row}, {"col", p->col}};
   if (app.selection.cell) j["selected"] = {app.selection.cell->row, app.selection.cell->col};
   if (const LoadedTrace* t = app.trace()) {
     j["kernel"] = t->trace.launch.kernel;
@@ -97,6 +112,7 @@ void Automation::before_frame(AppState& app) {
     app.set_step(*options_.step);
   }
   app.replay.all_blocks = options_.all_blocks;
+  app.view.follow_thread = options_.follow_thread;
   if (options_.zoom || options_.center) {
     ViewOptions::Camera cam;
     cam.pixels_per_cell = options_.zoom.value_or(1.0f);

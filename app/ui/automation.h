@@ -38,7 +38,9 @@ class Automation {
 // The layout on screen as JSON, in framebuffer pixels: the matrices (where
 // cell (0, 0) is, the cell size), every open panel's window ("panels": name,
 // id, x, y, width, height, and whether its contents are wider or taller than
-// the window), the notices strip, and the mode.
+// the window), the notices strip, the mode, and the Shared memory panel's
+// buffers ("shared": each a grid with its array, stage, first row and label,
+// and where the label was drawn; "shared_probe": the word under --probe).
 std::string screen_layout_json(const AppState& app, const WindowLayout& layout, int fb_width, int fb_height,
                                float fb_scale);
 

@@ -13,6 +13,8 @@ constexpr float kMinCellTextPx = 7.0f;  // smaller is not a number any more
 constexpr float kDragThreshold = 4.0f;  // pixels before a press becomes a pan
 constexpr float kFitMargin = 0.04f;     // of the canvas, around the fitted world,
 constexpr float kMaxFitMarginPx = 8.0f;  // and no more: on a projector every pixel goes to the cells
+constexpr float kFitLabelFonts = 1.6f;
+constexpr float kLabelInsetPx = 2.0f;    // a label held at the canvas' left edge, this far in   // the band above the fitted grids, for their labels
 
 }  // namespace
 
@@ -21,16 +23,23 @@ void GridCanvas::render_callback(const ImDrawList*, const ImDrawCmd* cmd) {
   if (p->renderer) p->renderer->draw(p->view, p->grids, p->rects);
 }
 
+ImVec2 GridCanvas::fit_room(ImVec2 canvas_size) {
+  const float label_room = ImGui::GetFontSize() * kFitLabelFonts;
+  const float mx = std::min(canvas_size.x * kFitMargin, kMaxFitMarginPx),
+              my = std::min(canvas_size.y * kFitMargin, kMaxFitMarginPx);
+  return {canvas_size.x - 2 * mx, canvas_size.y - 2 * my - label_room};
+}
+
 void GridCanvas::fit(std::span<const Grid> grids) {
-  float world_w = 0, world_h = 0;  // the grids' extent, in cells from world (0, 0)
+  // The grids' extent, in cells from world (0, 0), and what the caller reserved.
+  float world_w = reserved_world_.x, world_h = reserved_world_.y;
   for (const Grid& g : grids) {
     world_w = std::max(world_w, g.x + static_cast<float>(g.cols));
     world_h = std::max(world_h, g.y + static_cast<float>(g.rows));
   }
-  const float label_room = ImGui::GetFontSize() * 1.6f;  // grid labels sit above the grids
-  const float mx = std::min(canvas_size_.x * kFitMargin, kMaxFitMarginPx),
-              my = std::min(canvas_size_.y * kFitMargin, kMaxFitMarginPx);
-  const float w = canvas_size_.x - 2 * mx, h = canvas_size_.y - 2 * my - label_room;
+  const float label_room = ImGui::GetFontSize() * kFitLabelFonts;
+  const ImVec2 room = fit_room(canvas_size_);
+  const float w = room.x, h = room.y;
   scale_ = std::clamp(std::min(w / std::max(1.0f, world_w), h / std::max(1.0f, world_h)), kMinScale, kMaxScale);
   origin_ = {canvas_pos_.x + (canvas_size_.x - world_w * scale_) * 0.5f,
              canvas_pos_.y + label_room + (canvas_size_.y - label_room - world_h * scale_) * 0.5f};
@@ -91,6 +100,7 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
   // frame's clear colour) shows between the grids. Every full-canvas pass
   // costs milliseconds on a software rasterizer.
   ImDrawList* dl = ImGui::GetWindowDrawList();
+  labels_drawn_.clear();
   if (renderer) {
     const float fb_scale = io.DisplayFramebufferScale.x;
     const float fb_h = io.DisplaySize.y * io.DisplayFramebufferScale.y;
@@ -138,7 +148,7 @@ std::optional<GridCanvas::Hit> GridCanvas::hit(std::span<const Grid> grids, ImVe
   return std::nullopt;
 }
 
-void GridCanvas::draw_labels(std::span<const Grid> grids) const {
+void GridCanvas::draw_labels(std::span<const Grid> grids) {
   // Above each grid, in the room it has: no wider than the space before the
   // next grid to its right (As and Bs side by side), no taller than the gap
   // under the grid above it (C under B, whose cells may hold numbers). A
@@ -148,22 +158,28 @@ void GridCanvas::draw_labels(std::span<const Grid> grids) const {
   for (const Grid& g : grids) {
     if (g.label.empty()) continue;
     const ImVec2 o = grid_origin(g);
+    // A grid panned past the canvas' left edge keeps its label at that edge, over its visible part.
+    const float x = std::max(o.x, canvas_pos_.x + kLabelInsetPx);
+    if (x >= o.x + g.cols * scale_) continue;
     const float width = ImGui::CalcTextSize(g.label.c_str()).x;
-    float room_x = canvas_pos_.x + canvas_size_.x - o.x, room_y = font * 1.25f;
+    float room_x = canvas_pos_.x + canvas_size_.x - x, room_y = font * 1.25f;
     for (const Grid& other : grids) {
       if (&other == &g) continue;
       const ImVec2 p = grid_origin(other);
       const float right = p.x + other.cols * scale_, bottom = p.y + other.rows * scale_;
-      if (p.x > o.x && std::fabs(p.y - o.y) < font * 1.25f) room_x = std::min(room_x, p.x - o.x - font * 0.5f);
-      if (bottom <= o.y + 0.5f && right > o.x && p.x < o.x + width) room_y = std::min(room_y, o.y - bottom);
+      if (p.x > o.x && std::fabs(p.y - o.y) < font * 1.25f) room_x = std::min(room_x, p.x - x - font * 0.5f);
+      if (bottom <= o.y + 0.5f && right > x && p.x < x + width) room_y = std::min(room_y, o.y - bottom);
     }
     float px = width > room_x ? font * room_x / width : font;
     px = std::min(px, room_y * 0.8f);
     if (px < kMinCellTextPx || room_x <= 0) continue;
-    const ImVec2 at(o.x, o.y - px * 1.15f);
-    dl->PushClipRect(ImVec2(o.x, o.y - room_y), ImVec2(o.x + room_x, o.y), true);
+    const ImVec2 at(x, o.y - px * 1.15f);
+    dl->PushClipRect(ImVec2(x, o.y - room_y), ImVec2(x + room_x, o.y), true);
     dl->AddText(ImGui::GetFont(), px, at, IM_COL32(230, 230, 230, 255), g.label.c_str());
     dl->PopClipRect();
+    const ImVec2 size = ImGui::GetFont()->CalcTextSizeA(px, FLT_MAX, 0.0f, g.label.c_str());
+    labels_drawn_.push_back({static_cast<int>(&g - grids.data()), at,
+                             ImVec2(std::min(at.x + size.x, x + room_x), std::min(at.y + size.y, o.y)), px});
   }
 }
 

@@ -34,6 +34,12 @@ class GridCanvas {
   struct Result {
     std::optional<Hit> hover, clicked;
   };
+  // A grid's label as the last draw put it (window pixels; px: its font size).
+  struct LabelDrawn {
+    int grid = -1;
+    ImVec2 min{0, 0}, max{0, 0};
+    float px = 0;
+  };
   // Text to draw centred in a cell when cells are large enough.
   using CellText = std::string (*)(const void* context, int grid, std::uint32_t row, std::uint32_t col);
 
@@ -46,6 +52,15 @@ class GridCanvas {
   // whose text fits in a smaller font.
   void draw_cell_text(std::span<const Grid> grids, CellText text, const void* context, float min_cell_px,
                       bool shrink_to_fit = false) const;
+
+  // Fitting keeps at least this much world (in cells, from world (0, 0)) in
+  // view, where labels reach past the last grid.
+  void reserve_world(float w, float h) { reserved_world_ = ImVec2(w, h); }
+  // The pixels fitting gives the grids on a canvas of this size: less the
+  // margins and the band above the first row for its labels.
+  static ImVec2 fit_room(ImVec2 canvas_size);
+  // The labels the last draw drew (those with no legible room are absent).
+  const std::vector<LabelDrawn>& labels_drawn() const { return labels_drawn_; }
 
   // The cell under window pixel p, as hover and click find it.
   std::optional<Hit> hit(std::span<const Grid> grids, ImVec2 p) const;
@@ -60,7 +75,7 @@ class GridCanvas {
  private:
   static void render_callback(const ImDrawList* list, const ImDrawCmd* cmd);
   void fit(std::span<const Grid> grids);
-  void draw_labels(std::span<const Grid> grids) const;
+  void draw_labels(std::span<const Grid> grids);
 
   // Everything the GL callback needs; lives until the frame is rendered.
   struct Packet {
@@ -77,6 +92,8 @@ class GridCanvas {
   ImVec2 fitted_canvas_{0, 0};
   bool dragging_ = false;
   std::optional<ImVec4> camera_;  // look_at's x, y, pixels per cell
+  ImVec2 reserved_world_{0, 0};
+  std::vector<LabelDrawn> labels_drawn_;
 };
 
 }  // namespace ts::ui

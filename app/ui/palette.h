@@ -32,6 +32,9 @@ inline constexpr Rgba8 kNow{255, 236, 60, 255};
 // factors of the outer product that updates all of its cells.
 inline constexpr Rgba8 kThreadReads{120, 100, 45, 190};
 inline constexpr Rgba8 kRegisters{70, 215, 225, 240};
+// One vector access (a float4 or float2 read or copy): the outline around its
+// words, dark so that two accesses side by side read as two.
+inline constexpr Rgba8 kVectorAccess{16, 40, 48, 255};
 // A pipeline's copies in flight: words a cp.async is filling for a later k-tile.
 inline constexpr Rgba8 kInFlight{80, 120, 200, 200};
 // 'All blocks': tiles loaded this iteration, shaded by how many blocks load them.
@@ -51,5 +54,8 @@ inline constexpr Rgba8 mix(Rgba8 a, Rgba8 b, float t) {
   };
   return {l(a.r, b.r), l(a.g, b.g), l(a.b, b.b), l(a.a, b.a)};
 }
+
+// A cell colour (whose alpha is a priority) as an outline colour.
+inline constexpr Rgba8 opaque(Rgba8 c) { return {c.r, c.g, c.b, 255}; }
 
 }  // namespace ts::ui::palette

@@ -34,9 +34,6 @@ std::string short_number(float v) {
   return buf;
 }
 
-// A cell colour (whose alpha is a priority, palette.h) as an outline colour.
-render::Rgba8 opaque(render::Rgba8 c) { return {c.r, c.g, c.b, 255}; }
-
 ImVec4 to_imvec(render::Rgba8 c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
 
 // One swatch and its words, on the next line when the rest of this one is too short.
@@ -319,18 +316,18 @@ struct PanelMatrices : Panel {
       if (p != Phase::Store)
         for (const Access& a : copy_accesses(h->copied))
           if (a.elements > 1 || p == Phase::Mac || p == Phase::Sync)
-            outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, opaque(palette::kCopied), 2.0f);
+            outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, palette::opaque(palette::kCopied), 2.0f);
       // The registers the thread fills at k, one outline per shared read: a
       // float4 read of a transposed As is 4 rows of one column of A.
       if (p == Phase::Mac && h->thread_cells.size() > 1 && h->fragment_tiles.empty())
         for (const Access& a : register_accesses(h->registers_now))
-          outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, opaque(palette::kRegisters), 2.0f);
+          outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, palette::opaque(palette::kRegisters), 2.0f);
       // mma.sync: the warp's operand pieces (16 x 8 of A, 8 x 8 of B) this
       // lane holds a part of, and the 16 x 8 accumulator tile of the cell.
       if (p == Phase::Mac)
         for (const CellHighlight::FragmentTile& f : h->fragment_tiles)
-          outline(grids_[f.global == ArrayId::A ? kGridA : kGridB], f.cells, opaque(palette::kRegisters), 2.0f);
-      if (p == Phase::Mac) outline(grids_[kGridC], h->mma_c_tile, opaque(palette::kRegisters), 2.0f);
+          outline(grids_[f.global == ArrayId::A ? kGridA : kGridB], f.cells, palette::opaque(palette::kRegisters), 2.0f);
+      if (p == Phase::Mac) outline(grids_[kGridC], h->mma_c_tile, palette::opaque(palette::kRegisters), 2.0f);
     }
     if (hover_ && hover_->grid >= 0 && hover_->grid < 3)
       outline(grids_[hover_->grid], {hover_->row, hover_->row + 1, hover_->col, hover_->col + 1}, palette::kHoverOutline, 1.5f);

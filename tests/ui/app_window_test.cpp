@@ -23,7 +23,7 @@
 
 #include "app/ui/palette.h"
 #include "tests/cli/cli_support.h"
-#include "tests/ui/xvfb.h"
+#include "tests/ui/window_support.h"
 
 namespace ts::ui {
 namespace {
@@ -35,67 +35,8 @@ namespace pal = palette;
 using test::run;
 using test::temp;
 
-// Without a display, the suite starts its own virtual X server and stops it at the end.
-class VirtualDisplay : public ::testing::Environment {
- public:
-  void SetUp() override {
-    if (std::getenv("DISPLAY")) return;
-    server_ = std::make_unique<test::Xvfb>(1920, 1080);
-    if (!server_->display().empty()) setenv("DISPLAY", server_->display().c_str(), 1);
-  }
-  void TearDown() override { server_.reset(); }
-
- private:
-  std::unique_ptr<test::Xvfb> server_;
-};
+using namespace test_window;
 const auto* const kDisplay = ::testing::AddGlobalTestEnvironment(new VirtualDisplay);
-
-class Screenshot {
- public:
-  bool load(const fs::path& png, const fs::path& layout_json) {
-    int channels = 0;
-    std::unique_ptr<unsigned char, void (*)(void*)> data(stbi_load(png.string().c_str(), &w_, &h_, &channels, 3),
-                                                         stbi_image_free);
-    if (!data) return false;
-    pixels_.assign(data.get(), data.get() + std::size_t(w_) * h_ * 3);
-    std::ifstream in(layout_json);
-    if (!in) return false;
-    layout_ = nlohmann::json::parse(in);
-    return true;
-  }
-  const nlohmann::json& layout() const { return layout_; }
-  int width() const { return w_; }
-  int height() const { return h_; }
-  // The colour inside cell (row, col) of matrix "A", "B" or "C", away from
-  // its edges (grid lines) and its centre (the number drawn in large cells).
-  Rgba8 cell(const char* matrix, int row, int col) const {
-    const auto& g = layout_[matrix];
-    const double cell = g["cell"].get<double>();
-    const int x = static_cast<int>(g["x"].get<double>() + (col + 0.25) * cell);
-    const int y = static_cast<int>(g["y"].get<double>() + (row + 0.25) * cell);
-    return at(x, y);
-  }
-  Rgba8 at(int x, int y) const {
-    if (x < 0 || y < 0 || x >= w_ || y >= h_) return {0, 0, 0, 0};
-    const unsigned char* p = &pixels_[(std::size_t(y) * w_ + x) * 3];
-    return {p[0], p[1], p[2], 255};
-  }
-
- private:
-  int w_ = 0, h_ = 0;
-  std::vector<unsigned char> pixels_;
-  nlohmann::json layout_;
-};
-
-bool near(Rgba8 a, Rgba8 b, int tolerance = 6) {
-  return std::abs(a.r - b.r) <= tolerance && std::abs(a.g - b.g) <= tolerance && std::abs(a.b - b.b) <= tolerance;
-}
-
-std::string str(Rgba8 c) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "(%d, %d, %d)", c.r, c.g, c.b);
-  return buf;
-}
 
 #define EXPECT_COLOR(shot, m, r, c, color)                                                                  \
   do {                                                                                                      \
@@ -115,16 +56,8 @@ class AppWindow : public ::testing::Test {
   }
   // Seed 003's example with a cell selected, at a step; returns the screenshot.
   Screenshot scene(const std::string& extra) {
-    const fs::path png = temp("shot.png"), json = temp("shot.json");
-    const test::Result r = run("--kernel tiled --tile 2 --size 6 --inputs integers --seed 3 --device cpu --window 1200x800 "
-                          "--screenshot " + png.string() + " --layout-json " + json.string() +
-                          " --quit-after-frames 4 " + extra);
-    EXPECT_EQ(r.code, 0) << r.err;
-    Screenshot s;
-    EXPECT_TRUE(s.load(png, json)) << "no screenshot: " << r.err;
-    fs::remove(png);
-    fs::remove(json);
-    return s;
+    return shoot("--kernel tiled --tile 2 --size 6 --inputs integers --seed 3 --device cpu --window 1200x800 "
+                 "--quit-after-frames 4 " + extra);
   }
 };
 
@@ -425,6 +358,7 @@ TEST_F(AppWindow, BadFlagsAreRefusedBeforeAWindowOpens) {
                                                        {"--select-c five,seven", "--select-c"},
                                                        {"--window 10x10", "--window"},
                                                        {"--kernel nope", "unknown kernel"},
+                                                       {"--follow-thread Cs", "--follow-thread takes As or Bs"},
                                                        {"--device tpu", "unknown device"}};
   for (const auto& [args, says] : cases) {
     SCOPED_TRACE(args);
