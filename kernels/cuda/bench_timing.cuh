@@ -32,6 +32,19 @@ struct Timing {
   int runs = 0;
 };
 
+// The median, least and most of a set of times (sorted in place).
+inline Timing summarize(std::vector<double>& ms) {
+  std::sort(ms.begin(), ms.end());
+  Timing r;
+  r.runs = int(ms.size());
+  if (ms.empty()) return r;
+  const std::size_t n = ms.size();
+  r.min_ms = ms.front();
+  r.max_ms = ms.back();
+  r.median_ms = n % 2 ? ms[n / 2] : 0.5 * (ms[n / 2 - 1] + ms[n / 2]);
+  return r;
+}
+
 // launch() enqueues one run on stream and checks its launch error.
 template <class Launch>
 Timing time_launches(Launch&& launch, int warmup, int runs, cudaStream_t stream) {
@@ -50,12 +63,46 @@ Timing time_launches(Launch&& launch, int warmup, int runs, cudaStream_t stream)
     TS_CUDA_CHECK(cudaEventElapsedTime(&t, start[i].get(), stop[i].get()));
     ms[i] = t;
   }
-  std::sort(ms.begin(), ms.end());
-  Timing r;
-  r.runs = runs;
-  r.min_ms = ms.front();
-  r.max_ms = ms.back();
-  r.median_ms = runs % 2 ? ms[runs / 2] : 0.5 * (ms[runs / 2 - 1] + ms[runs / 2]);
+  return summarize(ms);
+}
+
+// Two kernels timed in alternating rounds (one run of each per round, each
+// between its own events), so that both see the same clocks and power state:
+// a run whose clock dips under the power cap for a while slows both alike.
+// ratio_median is the median over the rounds of a's time / b's time.
+struct PairedTiming {
+  Timing a, b;
+  double ratio_median = 0;
+};
+
+template <class LaunchA, class LaunchB>
+PairedTiming time_paired(LaunchA&& launch_a, LaunchB&& launch_b, int warmup, int runs, cudaStream_t stream) {
+  for (int i = 0; i < warmup; ++i) {
+    launch_a();
+    launch_b();
+  }
+  TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<CudaEvent> events(4 * std::size_t(runs));
+  for (int i = 0; i < runs; ++i) {
+    TS_CUDA_CHECK(cudaEventRecord(events[4 * i].get(), stream));
+    launch_a();
+    TS_CUDA_CHECK(cudaEventRecord(events[4 * i + 1].get(), stream));
+    TS_CUDA_CHECK(cudaEventRecord(events[4 * i + 2].get(), stream));
+    launch_b();
+    TS_CUDA_CHECK(cudaEventRecord(events[4 * i + 3].get(), stream));
+  }
+  TS_CUDA_CHECK(cudaStreamSynchronize(stream));
+  std::vector<double> a(runs), b(runs), ratio(runs);
+  for (int i = 0; i < runs; ++i) {
+    float ta = 0, tb = 0;
+    TS_CUDA_CHECK(cudaEventElapsedTime(&ta, events[4 * i].get(), events[4 * i + 1].get()));
+    TS_CUDA_CHECK(cudaEventElapsedTime(&tb, events[4 * i + 2].get(), events[4 * i + 3].get()));
+    a[i] = ta, b[i] = tb, ratio[i] = tb > 0 ? ta / tb : 0;
+  }
+  PairedTiming r;
+  r.a = summarize(a);
+  r.b = summarize(b);
+  r.ratio_median = summarize(ratio).median_ms;
   return r;
 }
 

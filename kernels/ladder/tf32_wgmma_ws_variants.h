@@ -32,6 +32,8 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     {"256x128 s4 g16", 256, 128, 4, 16, 1, 1, true},
     {"256x128 s4 g8 cn2", 256, 128, 4, 8, 1, 2, true},  // a pair along n shares A's 32 KB per stage
     {"128x256 s4 g8 cm2", 128, 256, 4, 8, 2, 1, true},  // a pair along m shares B's 32 KB per stage
+    {"256x128 s4 g8 cm2", 256, 128, 4, 8, 2, 1, true},  // a pair along m shares B's 16 KB per stage
+    {"256x128 s4 g8 cn2 grid=tiles", 256, 128, 4, 8, 1, 2, false},  // cn2, one cluster per pair of tiles
 };
 
 constexpr ws::SharedPlan shared_plan(const Tf32WsVariant& v) {
