@@ -48,8 +48,8 @@ void check_row(const BenchRow& r, std::size_t index) {
   for (int d : {r.m, r.n, r.k})
     if (d < 1 || d > kMaxDimension) throw BenchFileError(where + "m, n and k must be in 1.." + std::to_string(kMaxDimension));
   if (r.runs < 0) throw BenchFileError(where + "negative run count");
-  const double finite_fields[] = {r.time_ms, r.time_min_ms, r.time_max_ms, r.gflops, r.pct_cublas,
-                                  r.pct_cublas_tf32, r.pct_peak, r.bytes, r.intensity};
+  const double finite_fields[] = {r.time_ms, r.time_min_ms, r.time_max_ms, r.reference_ms, r.gflops,
+                                  r.pct_cublas, r.pct_cublas_tf32, r.pct_peak, r.bytes, r.intensity};
   for (double v : finite_fields)
     if (!std::isfinite(v) || v < 0) throw BenchFileError(where + "a time or figure is negative or not a number");
   for (double v : {r.rel_err_ref, r.rel_err_cublas})
@@ -81,11 +81,13 @@ double error_from_json(const nlohmann::json& j) { return j.is_null() ? kInf : j.
 
 // --- CSV --------------------------------------------------------------------
 
-const char* const kCsvColumns[] = {"kernel",      "family",      "precision",   "m",          "n",
-                                   "k",           "status",      "runs",        "time_ms",    "time_min_ms",
-                                   "time_max_ms", "gflops",      "pct_cublas",  "pct_cublas_tf32",
-                                   "pct_peak",    "bytes",       "intensity",   "rel_err_ref", "rel_err_cublas",
-                                   "message"};
+const char* const kCsvColumns[] = {"kernel",      "family",      "precision",    "m",          "n",
+                                   "k",           "status",      "runs",         "time_ms",    "time_min_ms",
+                                   "time_max_ms", "gflops",      "pct_cublas",   "pct_cublas_tf32",
+                                   "pct_peak",    "bytes",       "intensity",    "rel_err_ref", "rel_err_cublas",
+                                   "reference_ms", "message"};
+// Columns a file written before them lacks: read as 0.
+const std::string_view kOptionalCsvColumns[] = {"reference_ms"};
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -208,8 +210,13 @@ void derive_figures(BenchResults& results) {
     if (r.status != RowStatus::Ok) continue;
     const BenchRow* fp32 = find_row(results, "cublas-fp32", r.m, r.n, r.k);
     const BenchRow* tf32 = find_row(results, "cublas-tf32", r.m, r.n, r.k);
-    r.pct_cublas = (fp32 && fp32->status == RowStatus::Ok) ? 100.0 * fp32->time_ms / r.time_ms : 0;
-    r.pct_cublas_tf32 = (tf32 && tf32->status == RowStatus::Ok) ? 100.0 * tf32->time_ms / r.time_ms : 0;
+    const bool own_fp32 = r.precision == "fp32";
+    const auto pct = [&](const BenchRow* ref, bool own) {
+      if (!ref || ref->status != RowStatus::Ok) return 0.0;
+      return 100.0 * (own && r.reference_ms > 0 ? r.reference_ms : ref->time_ms) / r.time_ms;
+    };
+    r.pct_cublas = pct(fp32, own_fp32);
+    r.pct_cublas_tf32 = pct(tf32, !own_fp32);
   }
 }
 
@@ -275,6 +282,7 @@ nlohmann::json results_to_json(const BenchResults& r) {
                     {"time_ms", x.time_ms},
                     {"time_min_ms", x.time_min_ms},
                     {"time_max_ms", x.time_max_ms},
+                    {"reference_ms", x.reference_ms},
                     {"gflops", x.gflops},
                     {"pct_cublas", x.pct_cublas},
                     {"pct_cublas_tf32", x.pct_cublas_tf32},
@@ -333,6 +341,7 @@ BenchResults results_from_json(const nlohmann::json& j) {
       row.time_ms = x.at("time_ms").get<double>();
       row.time_min_ms = x.at("time_min_ms").get<double>();
       row.time_max_ms = x.at("time_max_ms").get<double>();
+      row.reference_ms = x.value("reference_ms", 0.0);  // absent in files from before paired timing
       row.gflops = x.at("gflops").get<double>();
       row.pct_cublas = x.at("pct_cublas").get<double>();
       row.pct_cublas_tf32 = x.at("pct_cublas_tf32").get<double>();
@@ -373,7 +382,7 @@ std::string results_to_csv(const BenchResults& r) {
     out << csv_field(x.kernel) << ',' << x.family << ',' << x.precision << ',' << x.m << ',' << x.n << ',' << x.k
         << ',' << row_status_name(x.status) << ',' << x.runs;
     for (double v : {x.time_ms, x.time_min_ms, x.time_max_ms, x.gflops, x.pct_cublas, x.pct_cublas_tf32, x.pct_peak,
-                     x.bytes, x.intensity, x.rel_err_ref, x.rel_err_cublas})
+                     x.bytes, x.intensity, x.rel_err_ref, x.rel_err_cublas, x.reference_ms})
       out << ',' << csv_number(v);
     out << ',' << csv_field(x.message) << "\n";
   }
@@ -427,7 +436,9 @@ BenchResults results_from_csv(std::string_view text) {
   std::map<std::string, std::size_t> col;
   for (std::size_t i = 0; i < records[0].size(); ++i) col[records[0][i]] = i;
   for (const char* name : kCsvColumns)
-    if (!col.count(name)) throw BenchFileError(std::string("the CSV has no column '") + name + "'");
+    if (!col.count(name) && std::find(std::begin(kOptionalCsvColumns), std::end(kOptionalCsvColumns), name) ==
+                                std::end(kOptionalCsvColumns))
+      throw BenchFileError(std::string("the CSV has no column '") + name + "'");
   for (std::size_t i = 1; i < records.size(); ++i) {
     const auto& f = records[i];
     const std::size_t ln = line + i + 1;
@@ -457,6 +468,7 @@ BenchResults results_from_csv(std::string_view text) {
     x.intensity = parse_number(at("intensity"), "intensity", ln);
     x.rel_err_ref = parse_number(at("rel_err_ref"), "rel_err_ref", ln);
     x.rel_err_cublas = parse_number(at("rel_err_cublas"), "rel_err_cublas", ln);
+    x.reference_ms = col.count("reference_ms") ? parse_number(at("reference_ms"), "reference_ms", ln) : 0.0;
     x.message = at("message");
     r.rows.push_back(std::move(x));
   }

@@ -311,16 +311,22 @@ struct PanelBench : Panel {
       dl->AddRectFilled(ImVec2(x0, y + 2), ImVec2(x0 + len, y + height - 2), family_color(r));
       std::snprintf(value, sizeof value, "%.1f%%  %.0f GFLOP/s", r.pct_cublas, r.gflops);
       dl->AddText(ImVec2(x0 + len + 4, y), IM_COL32(200, 200, 205, 255), value);
-      if (ImGui::IsMouseHoveringRect(ImVec2(p0.x, y), ImVec2(x0 + width, y + height)))
-        ImGui::SetTooltip("%s: %.4f ms (median of %d runs, %.4f..%.4f)\n%.1f%% of cuBLAS FP32, %.1f%% of cuBLAS TF32, "
-                          "%.1f%% of the FP32 peak\nerror %.2e against double precision, %.2e against cuBLAS",
-                          r.kernel.c_str(), r.time_ms, r.runs, r.time_min_ms, r.time_max_ms, r.pct_cublas,
+      if (ImGui::IsMouseHoveringRect(ImVec2(p0.x, y), ImVec2(x0 + width, y + height))) {
+        char paired[120] = "";
+        if (r.reference_ms > 0)
+          std::snprintf(paired, sizeof paired, "\ntimed in alternating rounds with cuBLAS %s: %.4f ms there",
+                        r.precision == "tf32" ? "TF32" : "FP32", r.reference_ms);
+        ImGui::SetTooltip("%s: %.4f ms (median of %d runs, %.4f..%.4f)%s\n%.1f%% of cuBLAS FP32, %.1f%% of cuBLAS "
+                          "TF32, %.1f%% of the FP32 peak\nerror %.2e against double precision, %.2e against cuBLAS",
+                          r.kernel.c_str(), r.time_ms, r.runs, r.time_min_ms, r.time_max_ms, paired, r.pct_cublas,
                           r.pct_cublas_tf32, r.pct_peak, r.rel_err_ref, r.rel_err_cublas);
+      }
     }
     const float x100 = p0.x + label + width * static_cast<float>(100.0 / top);
     dl->AddLine(ImVec2(x100, p0.y), ImVec2(x100, p0.y + rows.size() * height), IM_COL32(255, 220, 80, 200));
     ImGui::Dummy(ImVec2(label + width, rows.size() * height));
-    ImGui::TextDisabled("bars: time of cuBLAS SGEMM (FP32) over the kernel's, same shape, same run; yellow: 100%%. "
+    ImGui::TextDisabled("bars: time of cuBLAS SGEMM (FP32) over the kernel's, same shape, same run (FP32 kernels: "
+                        "the two timed in alternating rounds); yellow: 100%%. "
                         "Blue: visualized kernels, green: FP32 ladder, orange: TF32 tensor cores, grey: cuBLAS.");
   }
 
