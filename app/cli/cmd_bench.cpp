@@ -28,7 +28,7 @@ struct BenchCliOptions {
   int runs = 20, warmup = 3;
   double max_seconds = 15;
   std::uint64_t seed = 2024;
-  bool no_ceilings = false, list = false;
+  bool no_ceilings = false, list = false, apart = false;
 };
 
 // "4096x1024x512" -> m 4096, n 1024, k 512.
@@ -121,6 +121,7 @@ int run(const BenchCliOptions& o) {
   opt.warmup_runs = o.warmup;
   opt.max_seconds_per_row = o.max_seconds;
   opt.measure_ceilings = !o.no_ceilings;
+  opt.paired = !o.apart;
   opt.seed = o.seed;
   for (const std::string& out : o.outputs)
     if (std::string why = check_output_name(out); !why.empty()) return fail(why);
@@ -175,6 +176,9 @@ Command add_bench_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--seed", o->seed, "Seed of the random inputs")->capture_default_str();
   app->add_flag("--no-ceilings", o->no_ceilings, "Skip measuring copy bandwidth and cuBLAS at 8192");
+  app->add_flag("--apart", o->apart,
+                "Time each kernel on its own, back to back (default: in alternating rounds with the cuBLAS of its "
+                "precision, so both run at the same clocks)");
   app->add_option("-o,--output", o->outputs, "Results file, .json or .csv (repeatable)");
   app->add_flag("--list", o->list, "List the kernels and exit");
   return {app, [o]() -> int { return run(*o); }};

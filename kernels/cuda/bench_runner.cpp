@@ -113,7 +113,7 @@ BenchRow run_entry(const BenchOptions& opt, const std::vector<BenchEntry>& entri
   // cap partway through a run then slow both alike, and the percentage
   // compares them at the same clocks. cuBLAS rows are timed on their own.
   const std::size_t reference = tf32 ? 1 : 0;
-  const bool paired = index > 1 && (tf32 ? w.cublas_tf32 : w.cublas_fp32).size() == mn;
+  const bool paired = opt.paired && index > 1 && (tf32 ? w.cublas_tf32 : w.cublas_fp32).size() == mn;
   Timing t;
   if (paired) {
     const BenchEntry& ref_entry = entries[reference];
