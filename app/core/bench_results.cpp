@@ -62,6 +62,7 @@ void check_results(const BenchResults& r) {
   check_string(r.device.name, "the GPU name");
   check_string(r.device.driver, "the driver");
   check_string(r.device.date, "the date");
+  check_string(r.timing, "the timing method");
   const double device_numbers[] = {r.device.sm_clock_max_mhz, r.device.sm_clock_mhz, r.device.mem_clock_mhz,
                                    r.ceilings.peak_fp32_gflops, r.ceilings.copy_gbytes_per_s,
                                    r.ceilings.cublas_fp32_gflops, r.ceilings.cublas_tf32_gflops};
@@ -268,6 +269,7 @@ nlohmann::json results_to_json(const BenchResults& r) {
                    {"copy_gbytes_per_s", r.ceilings.copy_gbytes_per_s},
                    {"cublas_fp32_gflops", r.ceilings.cublas_fp32_gflops},
                    {"cublas_tf32_gflops", r.ceilings.cublas_tf32_gflops}};
+  j["timing"] = r.timing;
   nlohmann::json rows = nlohmann::json::array();
   for (const BenchRow& x : r.rows)
     rows.push_back({{"kernel", x.kernel},
@@ -321,6 +323,7 @@ BenchResults results_from_json(const nlohmann::json& j) {
     r.ceilings.copy_gbytes_per_s = c.at("copy_gbytes_per_s").get<double>();
     r.ceilings.cublas_fp32_gflops = c.at("cublas_fp32_gflops").get<double>();
     r.ceilings.cublas_tf32_gflops = c.at("cublas_tf32_gflops").get<double>();
+    r.timing = j.value("timing", std::string());  // absent in files from before it was recorded
     const auto& rows = j.at("rows");
     if (!rows.is_array()) throw BenchFileError("\"rows\" is not an array");
     if (rows.size() > kMaxRows) throw BenchFileError("more than a million rows");
@@ -376,6 +379,11 @@ std::string results_to_csv(const BenchResults& r) {
       << "\n# copy_gbytes_per_s: " << csv_number(c.copy_gbytes_per_s)
       << "\n# cublas_fp32_gflops: " << csv_number(c.cublas_fp32_gflops)
       << "\n# cublas_tf32_gflops: " << csv_number(c.cublas_tf32_gflops) << "\n";
+  if (!r.timing.empty()) {  // one line, whatever a file read before held
+    std::string timing = r.timing;
+    std::replace_if(timing.begin(), timing.end(), [](char ch) { return ch == '\n' || ch == '\r'; }, ' ');
+    out << "# timing: " << timing << "\n";
+  }
   for (std::size_t i = 0; i < std::size(kCsvColumns); ++i) out << (i ? "," : "") << kCsvColumns[i];
   out << "\n";
   for (const BenchRow& x : r.rows) {
@@ -429,6 +437,7 @@ BenchResults results_from_csv(std::string_view text) {
   r.ceilings.copy_gbytes_per_s = get_num("copy_gbytes_per_s");
   r.ceilings.cublas_fp32_gflops = get_num("cublas_fp32_gflops");
   r.ceilings.cublas_tf32_gflops = get_num("cublas_tf32_gflops");
+  r.timing = get_str("timing");
 
   const auto records = parse_csv_records(pos < text.size() ? text.substr(pos) : std::string_view());
   if (records.empty()) throw BenchFileError("the CSV has no header line");

@@ -77,6 +77,10 @@ struct BenchRow {
 struct BenchResults {
   BenchDevice device;
   BenchCeilings ceilings;
+  // How the kernels were timed, in words (e.g. "each kernel in alternating
+  // rounds with the cuBLAS of its precision; the L2 cache overwritten before
+  // every timed run"); empty in files from before it was recorded.
+  std::string timing;
   std::vector<BenchRow> rows;
 };
 

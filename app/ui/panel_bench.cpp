@@ -266,6 +266,9 @@ struct PanelBench : Panel {
                        "%.1f TFLOP/s, cuBLAS TF32 %.1f TFLOP/s (all measured there)",
                        c.peak_fp32_gflops / 1e3, d.sm_count, d.fp32_lanes_per_sm, d.sm_clock_max_mhz,
                        c.copy_gbytes_per_s, c.cublas_fp32_gflops / 1e3, c.cublas_tf32_gflops / 1e3);
+    ImGui::TextWrapped("timing: %s", results_->timing.empty() ? "each kernel on its own, back to back (recorded before "
+                                                                 "the method was written into the results)"
+                                                               : results_->timing.c_str());
   }
 
   void draw_shape_choice() {
@@ -325,8 +328,7 @@ struct PanelBench : Panel {
     const float x100 = p0.x + label + width * static_cast<float>(100.0 / top);
     dl->AddLine(ImVec2(x100, p0.y), ImVec2(x100, p0.y + rows.size() * height), IM_COL32(255, 220, 80, 200));
     ImGui::Dummy(ImVec2(label + width, rows.size() * height));
-    ImGui::TextDisabled("bars: time of cuBLAS SGEMM (FP32) over the kernel's, same shape, same run (FP32 kernels: "
-                        "the two timed in alternating rounds); yellow: 100%%. "
+    ImGui::TextDisabled("bars: time of cuBLAS SGEMM (FP32) over the kernel's, same shape, same run; yellow: 100%%. "
                         "Blue: visualized kernels, green: FP32 ladder, orange: TF32 tensor cores, grey: cuBLAS.");
   }
 

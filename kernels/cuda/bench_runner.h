@@ -41,6 +41,9 @@ struct BenchOptions {
   // Each kernel timed in alternating rounds with the cuBLAS of its precision
   // (its row's reference_ms); false: every kernel timed on its own, back to back.
   bool paired = true;
+  // The L2 cache overwritten before each timed run (gpu::L2Flush): every run
+  // reads its inputs from device memory. false: runs find what the last left.
+  bool flush_l2 = true;
   std::uint64_t seed = 2024;     // each shape draws fresh inputs from seed and its index
 };
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/cuda/cuda_check.cuh"
+#include "kernels/cuda/device_buffer.cuh"
 
 namespace ts::gpu {
 
@@ -45,13 +46,44 @@ inline Timing summarize(std::vector<double>& ms) {
   return r;
 }
 
-// launch() enqueues one run on stream and checks its launch error.
-template <class Launch>
-Timing time_launches(Launch&& launch, int warmup, int runs, cudaStream_t stream) {
+// Nothing between timed runs: each run finds the caches as the last one left them.
+struct NoFlush {
+  void operator()() const {}
+};
+
+// Writes a buffer of twice the L2 cache's size before each timed run (as
+// Triton's do_bench does), so that every run finds its inputs in device
+// memory, as an application's GEMM would: without it, inputs that fit in the
+// L2 (2048^3 in FP32 is 48 MB, an H100's L2 50 MB) are read from whatever the
+// run before left there, and a kernel timed after itself is timed on its own
+// leftovers (docs/ladder-notes.md, "Timing").
+class L2Flush {
+ public:
+  explicit L2Flush(cudaStream_t stream) : stream_(stream) {
+    int device = 0, l2 = 0;
+    TS_CUDA_CHECK(cudaGetDevice(&device));
+    TS_CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    bytes_ = 2 * std::size_t(l2 > 0 ? l2 : 64 << 20);
+    buffer_.get<unsigned char>(bytes_);
+  }
+  void operator()() { TS_CUDA_CHECK(cudaMemsetAsync(buffer_.get<unsigned char>(bytes_), 0, bytes_, stream_)); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  cudaStream_t stream_;
+  std::size_t bytes_ = 0;
+  DeviceBuffer buffer_;
+};
+
+// launch() enqueues one run on stream and checks its launch error; between()
+// is enqueued before each timed run, outside its events (e.g. an L2Flush).
+template <class Launch, class Between = NoFlush>
+Timing time_launches(Launch&& launch, int warmup, int runs, cudaStream_t stream, Between&& between = {}) {
   for (int i = 0; i < warmup; ++i) launch();
   TS_CUDA_CHECK(cudaStreamSynchronize(stream));
   std::vector<CudaEvent> start(runs), stop(runs);
   for (int i = 0; i < runs; ++i) {
+    between();
     TS_CUDA_CHECK(cudaEventRecord(start[i].get(), stream));
     launch();
     TS_CUDA_CHECK(cudaEventRecord(stop[i].get(), stream));
@@ -75,8 +107,9 @@ struct PairedTiming {
   double ratio_median = 0;
 };
 
-template <class LaunchA, class LaunchB>
-PairedTiming time_paired(LaunchA&& launch_a, LaunchB&& launch_b, int warmup, int runs, cudaStream_t stream) {
+template <class LaunchA, class LaunchB, class Between = NoFlush>
+PairedTiming time_paired(LaunchA&& launch_a, LaunchB&& launch_b, int warmup, int runs, cudaStream_t stream,
+                         Between&& between = {}) {
   for (int i = 0; i < warmup; ++i) {
     launch_a();
     launch_b();
@@ -84,9 +117,11 @@ PairedTiming time_paired(LaunchA&& launch_a, LaunchB&& launch_b, int warmup, int
   TS_CUDA_CHECK(cudaStreamSynchronize(stream));
   std::vector<CudaEvent> events(4 * std::size_t(runs));
   for (int i = 0; i < runs; ++i) {
+    between();
     TS_CUDA_CHECK(cudaEventRecord(events[4 * i].get(), stream));
     launch_a();
     TS_CUDA_CHECK(cudaEventRecord(events[4 * i + 1].get(), stream));
+    between();
     TS_CUDA_CHECK(cudaEventRecord(events[4 * i + 2].get(), stream));
     launch_b();
     TS_CUDA_CHECK(cudaEventRecord(events[4 * i + 3].get(), stream));

@@ -42,6 +42,7 @@ BenchResults sample() {
   BenchResults r;
   r.device = {"NVIDIA H200", 90, 132, 128, 1980, 1755, 3201, "580.159.04", "13.0", "13.0.2", "2026-11-21T10:00:00Z"};
   r.ceilings = {fp32_peak_gflops(r.device), 4300, 51000, 350000};
+  r.timing = "each kernel in alternating rounds with the cuBLAS of its precision; the L2 cache overwritten";
   r.rows.push_back(timed("cublas-fp32", "cublas", "fp32", 4096, 2.7));
   r.rows.push_back(timed("cublas-tf32", "cublas", "tf32", 4096, 0.4));
   r.rows.push_back(timed("warptile", "ladder", "fp32", 4096, 3.0));
@@ -89,6 +90,7 @@ void expect_same(const BenchResults& a, const BenchResults& b) {
   EXPECT_EQ(a.device.driver, b.device.driver);
   EXPECT_EQ(a.device.cublas, b.device.cublas);
   EXPECT_EQ(a.device.date, b.device.date);
+  EXPECT_EQ(a.timing, b.timing);
   expect_close(a.ceilings.copy_gbytes_per_s, b.ceilings.copy_gbytes_per_s);
   expect_close(a.ceilings.cublas_tf32_gflops, b.ceilings.cublas_tf32_gflops);
   ASSERT_EQ(a.rows.size(), b.rows.size());
@@ -181,6 +183,12 @@ TEST(BenchResults, FilesWithoutReferenceTimesStillRead) {
   }
   ASSERT_EQ(out.find("reference_ms"), std::string::npos);
   const BenchResults from_csv = results_from_csv(out);
+  BenchResults untimed = r;  // and no timing method in either
+  untimed.timing.clear();
+  nlohmann::json old_json = results_to_json(untimed);
+  old_json.erase("timing");
+  EXPECT_EQ(results_from_json(old_json).timing, "");
+  EXPECT_EQ(results_to_csv(untimed).find("# timing"), std::string::npos);
   for (const BenchResults* back : {&from_json, &from_csv}) {
     ASSERT_EQ(back->rows.size(), r.rows.size());
     for (const BenchRow& row : back->rows) EXPECT_EQ(row.reference_ms, 0);
