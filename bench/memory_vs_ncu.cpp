@@ -48,18 +48,24 @@ std::string dim3_text(const ts::Dim3& d) {
   return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
 }
 
-// A summary: how many pairs agree, per counter, and how many differ with no rule to say why.
+// A summary: how many pairs agree, per counter, and how many differ with no rule to say why;
+// for shared wavefronts and conflicts also how many agree with ncu's per-instruction count.
 void print_summary(const ts::NcuTable& table) {
   for (const ts::CounterPair& pair : ts::compared_counters()) {
-    int counts[4] = {}, unexplained = 0;
+    int counts[4] = {}, per_instruction[4] = {}, unexplained = 0;
     for (const ts::NcuRow& r : table.rows)
       for (const ts::CounterComparison& c : ts::compare_row(r))
         if (c.pair->trace_key == pair.trace_key) {
           ++counts[static_cast<int>(c.agreement)];
+          ++per_instruction[static_cast<int>(c.per_instruction_agreement)];
           unexplained += !c.explained;
         }
-    std::printf("%-28s equal %3d  close %3d  differs %3d  missing %3d  unexplained %3d\n",
+    std::printf("%-28s equal %3d  close %3d  differs %3d  missing %3d  unexplained %3d",
                 std::string(pair.label).c_str(), counts[0], counts[1], counts[2], counts[3], unexplained);
+    if (per_instruction[3] < static_cast<int>(table.rows.size()))
+      std::printf("  per instruction: equal %3d  close %3d  differs %3d  missing %3d", per_instruction[0],
+                  per_instruction[1], per_instruction[2], per_instruction[3]);
+    std::printf("\n");
   }
 }
 

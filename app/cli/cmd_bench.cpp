@@ -28,7 +28,7 @@ struct BenchCliOptions {
   int runs = 20, warmup = 3;
   double max_seconds = 15;
   std::uint64_t seed = 2024;
-  bool no_ceilings = false, list = false;
+  bool no_ceilings = false, list = false, apart = false, warm_l2 = false;
 };
 
 // "4096x1024x512" -> m 4096, n 1024, k 512.
@@ -75,6 +75,7 @@ void print_table(const BenchResults& r) {
               r.device.driver.c_str(), r.device.cuda_runtime.c_str(), r.device.cublas.c_str(), r.device.date.c_str());
   std::printf("ceilings: copy %.0f GB/s, cuBLAS FP32 %.1f TFLOP/s, cuBLAS TF32 %.1f TFLOP/s\n",
               r.ceilings.copy_gbytes_per_s, r.ceilings.cublas_fp32_gflops / 1e3, r.ceilings.cublas_tf32_gflops / 1e3);
+  if (!r.timing.empty()) std::printf("timing: %s\n", r.timing.c_str());
   std::printf("%-20s %17s %-7s %10s %10s %8s %8s %7s %9s %9s\n", "kernel", "m x n x k", "status", "time ms", "GFLOP/s",
               "%cuBLAS", "%TF32", "%peak", "FLOP/B", "rel.err");
   for (const BenchRow& x : r.rows) {
@@ -121,6 +122,8 @@ int run(const BenchCliOptions& o) {
   opt.warmup_runs = o.warmup;
   opt.max_seconds_per_row = o.max_seconds;
   opt.measure_ceilings = !o.no_ceilings;
+  opt.paired = !o.apart;
+  opt.flush_l2 = !o.warm_l2;
   opt.seed = o.seed;
   for (const std::string& out : o.outputs)
     if (std::string why = check_output_name(out); !why.empty()) return fail(why);
@@ -175,6 +178,12 @@ Command add_bench_command(CLI::App& parent) {
       ->capture_default_str();
   app->add_option("--seed", o->seed, "Seed of the random inputs")->capture_default_str();
   app->add_flag("--no-ceilings", o->no_ceilings, "Skip measuring copy bandwidth and cuBLAS at 8192");
+  app->add_flag("--apart", o->apart,
+                "Time each kernel on its own, back to back (default: in alternating rounds with the cuBLAS of its "
+                "precision, so both run at the same clocks)");
+  app->add_flag("--warm-l2", o->warm_l2,
+                "Do not overwrite the L2 cache before each timed run (inputs that fit in it are then read from what "
+                "the last run left there)");
   app->add_option("-o,--output", o->outputs, "Results file, .json or .csv (repeatable)");
   app->add_flag("--list", o->list, "List the kernels and exit");
   return {app, [o]() -> int { return run(*o); }};

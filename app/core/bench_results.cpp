@@ -48,8 +48,8 @@ void check_row(const BenchRow& r, std::size_t index) {
   for (int d : {r.m, r.n, r.k})
     if (d < 1 || d > kMaxDimension) throw BenchFileError(where + "m, n and k must be in 1.." + std::to_string(kMaxDimension));
   if (r.runs < 0) throw BenchFileError(where + "negative run count");
-  const double finite_fields[] = {r.time_ms, r.time_min_ms, r.time_max_ms, r.gflops, r.pct_cublas,
-                                  r.pct_cublas_tf32, r.pct_peak, r.bytes, r.intensity};
+  const double finite_fields[] = {r.time_ms, r.time_min_ms, r.time_max_ms, r.reference_ms, r.gflops,
+                                  r.pct_cublas, r.pct_cublas_tf32, r.pct_peak, r.bytes, r.intensity};
   for (double v : finite_fields)
     if (!std::isfinite(v) || v < 0) throw BenchFileError(where + "a time or figure is negative or not a number");
   for (double v : {r.rel_err_ref, r.rel_err_cublas})
@@ -62,6 +62,7 @@ void check_results(const BenchResults& r) {
   check_string(r.device.name, "the GPU name");
   check_string(r.device.driver, "the driver");
   check_string(r.device.date, "the date");
+  check_string(r.timing, "the timing method");
   const double device_numbers[] = {r.device.sm_clock_max_mhz, r.device.sm_clock_mhz, r.device.mem_clock_mhz,
                                    r.ceilings.peak_fp32_gflops, r.ceilings.copy_gbytes_per_s,
                                    r.ceilings.cublas_fp32_gflops, r.ceilings.cublas_tf32_gflops};
@@ -81,11 +82,13 @@ double error_from_json(const nlohmann::json& j) { return j.is_null() ? kInf : j.
 
 // --- CSV --------------------------------------------------------------------
 
-const char* const kCsvColumns[] = {"kernel",      "family",      "precision",   "m",          "n",
-                                   "k",           "status",      "runs",        "time_ms",    "time_min_ms",
-                                   "time_max_ms", "gflops",      "pct_cublas",  "pct_cublas_tf32",
-                                   "pct_peak",    "bytes",       "intensity",   "rel_err_ref", "rel_err_cublas",
-                                   "message"};
+const char* const kCsvColumns[] = {"kernel",      "family",      "precision",    "m",          "n",
+                                   "k",           "status",      "runs",         "time_ms",    "time_min_ms",
+                                   "time_max_ms", "gflops",      "pct_cublas",   "pct_cublas_tf32",
+                                   "pct_peak",    "bytes",       "intensity",    "rel_err_ref", "rel_err_cublas",
+                                   "reference_ms", "message"};
+// Columns a file written before them lacks: read as 0.
+const std::string_view kOptionalCsvColumns[] = {"reference_ms"};
 
 std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
@@ -208,8 +211,13 @@ void derive_figures(BenchResults& results) {
     if (r.status != RowStatus::Ok) continue;
     const BenchRow* fp32 = find_row(results, "cublas-fp32", r.m, r.n, r.k);
     const BenchRow* tf32 = find_row(results, "cublas-tf32", r.m, r.n, r.k);
-    r.pct_cublas = (fp32 && fp32->status == RowStatus::Ok) ? 100.0 * fp32->time_ms / r.time_ms : 0;
-    r.pct_cublas_tf32 = (tf32 && tf32->status == RowStatus::Ok) ? 100.0 * tf32->time_ms / r.time_ms : 0;
+    const bool own_fp32 = r.precision == "fp32";
+    const auto pct = [&](const BenchRow* ref, bool own) {
+      if (!ref || ref->status != RowStatus::Ok) return 0.0;
+      return 100.0 * (own && r.reference_ms > 0 ? r.reference_ms : ref->time_ms) / r.time_ms;
+    };
+    r.pct_cublas = pct(fp32, own_fp32);
+    r.pct_cublas_tf32 = pct(tf32, !own_fp32);
   }
 }
 
@@ -261,6 +269,7 @@ nlohmann::json results_to_json(const BenchResults& r) {
                    {"copy_gbytes_per_s", r.ceilings.copy_gbytes_per_s},
                    {"cublas_fp32_gflops", r.ceilings.cublas_fp32_gflops},
                    {"cublas_tf32_gflops", r.ceilings.cublas_tf32_gflops}};
+  j["timing"] = r.timing;
   nlohmann::json rows = nlohmann::json::array();
   for (const BenchRow& x : r.rows)
     rows.push_back({{"kernel", x.kernel},
@@ -275,6 +284,7 @@ nlohmann::json results_to_json(const BenchResults& r) {
                     {"time_ms", x.time_ms},
                     {"time_min_ms", x.time_min_ms},
                     {"time_max_ms", x.time_max_ms},
+                    {"reference_ms", x.reference_ms},
                     {"gflops", x.gflops},
                     {"pct_cublas", x.pct_cublas},
                     {"pct_cublas_tf32", x.pct_cublas_tf32},
@@ -313,6 +323,7 @@ BenchResults results_from_json(const nlohmann::json& j) {
     r.ceilings.copy_gbytes_per_s = c.at("copy_gbytes_per_s").get<double>();
     r.ceilings.cublas_fp32_gflops = c.at("cublas_fp32_gflops").get<double>();
     r.ceilings.cublas_tf32_gflops = c.at("cublas_tf32_gflops").get<double>();
+    r.timing = j.value("timing", std::string());  // absent in files from before it was recorded
     const auto& rows = j.at("rows");
     if (!rows.is_array()) throw BenchFileError("\"rows\" is not an array");
     if (rows.size() > kMaxRows) throw BenchFileError("more than a million rows");
@@ -333,6 +344,7 @@ BenchResults results_from_json(const nlohmann::json& j) {
       row.time_ms = x.at("time_ms").get<double>();
       row.time_min_ms = x.at("time_min_ms").get<double>();
       row.time_max_ms = x.at("time_max_ms").get<double>();
+      row.reference_ms = x.value("reference_ms", 0.0);  // absent in files from before paired timing
       row.gflops = x.at("gflops").get<double>();
       row.pct_cublas = x.at("pct_cublas").get<double>();
       row.pct_cublas_tf32 = x.at("pct_cublas_tf32").get<double>();
@@ -367,13 +379,18 @@ std::string results_to_csv(const BenchResults& r) {
       << "\n# copy_gbytes_per_s: " << csv_number(c.copy_gbytes_per_s)
       << "\n# cublas_fp32_gflops: " << csv_number(c.cublas_fp32_gflops)
       << "\n# cublas_tf32_gflops: " << csv_number(c.cublas_tf32_gflops) << "\n";
+  if (!r.timing.empty()) {  // one line, whatever a file read before held
+    std::string timing = r.timing;
+    std::replace_if(timing.begin(), timing.end(), [](char ch) { return ch == '\n' || ch == '\r'; }, ' ');
+    out << "# timing: " << timing << "\n";
+  }
   for (std::size_t i = 0; i < std::size(kCsvColumns); ++i) out << (i ? "," : "") << kCsvColumns[i];
   out << "\n";
   for (const BenchRow& x : r.rows) {
     out << csv_field(x.kernel) << ',' << x.family << ',' << x.precision << ',' << x.m << ',' << x.n << ',' << x.k
         << ',' << row_status_name(x.status) << ',' << x.runs;
     for (double v : {x.time_ms, x.time_min_ms, x.time_max_ms, x.gflops, x.pct_cublas, x.pct_cublas_tf32, x.pct_peak,
-                     x.bytes, x.intensity, x.rel_err_ref, x.rel_err_cublas})
+                     x.bytes, x.intensity, x.rel_err_ref, x.rel_err_cublas, x.reference_ms})
       out << ',' << csv_number(v);
     out << ',' << csv_field(x.message) << "\n";
   }
@@ -420,6 +437,7 @@ BenchResults results_from_csv(std::string_view text) {
   r.ceilings.copy_gbytes_per_s = get_num("copy_gbytes_per_s");
   r.ceilings.cublas_fp32_gflops = get_num("cublas_fp32_gflops");
   r.ceilings.cublas_tf32_gflops = get_num("cublas_tf32_gflops");
+  r.timing = get_str("timing");
 
   const auto records = parse_csv_records(pos < text.size() ? text.substr(pos) : std::string_view());
   if (records.empty()) throw BenchFileError("the CSV has no header line");
@@ -427,7 +445,9 @@ BenchResults results_from_csv(std::string_view text) {
   std::map<std::string, std::size_t> col;
   for (std::size_t i = 0; i < records[0].size(); ++i) col[records[0][i]] = i;
   for (const char* name : kCsvColumns)
-    if (!col.count(name)) throw BenchFileError(std::string("the CSV has no column '") + name + "'");
+    if (!col.count(name) && std::find(std::begin(kOptionalCsvColumns), std::end(kOptionalCsvColumns), name) ==
+                                std::end(kOptionalCsvColumns))
+      throw BenchFileError(std::string("the CSV has no column '") + name + "'");
   for (std::size_t i = 1; i < records.size(); ++i) {
     const auto& f = records[i];
     const std::size_t ln = line + i + 1;
@@ -457,6 +477,7 @@ BenchResults results_from_csv(std::string_view text) {
     x.intensity = parse_number(at("intensity"), "intensity", ln);
     x.rel_err_ref = parse_number(at("rel_err_ref"), "rel_err_ref", ln);
     x.rel_err_cublas = parse_number(at("rel_err_cublas"), "rel_err_cublas", ln);
+    x.reference_ms = col.count("reference_ms") ? parse_number(at("reference_ms"), "reference_ms", ln) : 0.0;
     x.message = at("message");
     r.rows.push_back(std::move(x));
   }

@@ -60,9 +60,13 @@ struct BenchRow {
   int runs = 0;           // timed runs after warm-up
   double time_ms = 0;     // median of the timed runs
   double time_min_ms = 0, time_max_ms = 0;
+  // The cuBLAS of the row's precision timed in alternating rounds with this
+  // kernel (its median there), so that both ran at the same clocks and power
+  // state; 0 where not paired (the cuBLAS rows themselves, files from before).
+  double reference_ms = 0;
   double gflops = 0;
-  double pct_cublas = 0;       // of cuBLAS FP32 at the same size, same run
-  double pct_cublas_tf32 = 0;  // of cuBLAS TF32 at the same size, same run
+  double pct_cublas = 0;       // of cuBLAS FP32 at the same size, same run (paired where reference_ms is)
+  double pct_cublas_tf32 = 0;  // of cuBLAS TF32 at the same size, same run (paired where reference_ms is)
   double pct_peak = 0;         // of the FP32 peak
   double bytes = 0;            // global bytes the kernel moves by its tiling (see gemm_bytes_tiled)
   double intensity = 0;        // flops per global byte
@@ -73,6 +77,10 @@ struct BenchRow {
 struct BenchResults {
   BenchDevice device;
   BenchCeilings ceilings;
+  // How the kernels were timed, in words (e.g. "each kernel in alternating
+  // rounds with the cuBLAS of its precision; the L2 cache overwritten before
+  // every timed run"); empty in files from before it was recorded.
+  std::string timing;
   std::vector<BenchRow> rows;
 };
 
@@ -87,6 +95,9 @@ double gemm_bytes_tiled(int m, int n, int k, int block_m, int block_n);
 
 // Fills gflops, intensity, pct_peak, pct_cublas and pct_cublas_tf32 from the
 // times, bytes and the cuBLAS rows of the same size; failed rows get zeros.
+// The percentage against the cuBLAS of the row's own precision uses the row's
+// reference_ms where it has one (timed in alternating rounds with it), else
+// that cuBLAS row's time.
 void derive_figures(BenchResults& results);
 
 // The row of a kernel at a size, or null.

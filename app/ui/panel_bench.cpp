@@ -266,6 +266,9 @@ struct PanelBench : Panel {
                        "%.1f TFLOP/s, cuBLAS TF32 %.1f TFLOP/s (all measured there)",
                        c.peak_fp32_gflops / 1e3, d.sm_count, d.fp32_lanes_per_sm, d.sm_clock_max_mhz,
                        c.copy_gbytes_per_s, c.cublas_fp32_gflops / 1e3, c.cublas_tf32_gflops / 1e3);
+    ImGui::TextWrapped("timing: %s", results_->timing.empty() ? "each kernel on its own, back to back (recorded before "
+                                                                 "the method was written into the results)"
+                                                               : results_->timing.c_str());
   }
 
   void draw_shape_choice() {
@@ -311,11 +314,16 @@ struct PanelBench : Panel {
       dl->AddRectFilled(ImVec2(x0, y + 2), ImVec2(x0 + len, y + height - 2), family_color(r));
       std::snprintf(value, sizeof value, "%.1f%%  %.0f GFLOP/s", r.pct_cublas, r.gflops);
       dl->AddText(ImVec2(x0 + len + 4, y), IM_COL32(200, 200, 205, 255), value);
-      if (ImGui::IsMouseHoveringRect(ImVec2(p0.x, y), ImVec2(x0 + width, y + height)))
-        ImGui::SetTooltip("%s: %.4f ms (median of %d runs, %.4f..%.4f)\n%.1f%% of cuBLAS FP32, %.1f%% of cuBLAS TF32, "
-                          "%.1f%% of the FP32 peak\nerror %.2e against double precision, %.2e against cuBLAS",
-                          r.kernel.c_str(), r.time_ms, r.runs, r.time_min_ms, r.time_max_ms, r.pct_cublas,
+      if (ImGui::IsMouseHoveringRect(ImVec2(p0.x, y), ImVec2(x0 + width, y + height))) {
+        char paired[120] = "";
+        if (r.reference_ms > 0)
+          std::snprintf(paired, sizeof paired, "\ntimed in alternating rounds with cuBLAS %s: %.4f ms there",
+                        r.precision == "tf32" ? "TF32" : "FP32", r.reference_ms);
+        ImGui::SetTooltip("%s: %.4f ms (median of %d runs, %.4f..%.4f)%s\n%.1f%% of cuBLAS FP32, %.1f%% of cuBLAS "
+                          "TF32, %.1f%% of the FP32 peak\nerror %.2e against double precision, %.2e against cuBLAS",
+                          r.kernel.c_str(), r.time_ms, r.runs, r.time_min_ms, r.time_max_ms, paired, r.pct_cublas,
                           r.pct_cublas_tf32, r.pct_peak, r.rel_err_ref, r.rel_err_cublas);
+      }
     }
     const float x100 = p0.x + label + width * static_cast<float>(100.0 / top);
     dl->AddLine(ImVec2(x100, p0.y), ImVec2(x100, p0.y + rows.size() * height), IM_COL32(255, 220, 80, 200));

@@ -2,6 +2,7 @@
 // references, then every kernel checked (poisoned output, double-precision
 // reference, cuBLAS) and, only if it passed, timed.
 #include <algorithm>
+#include <optional>
 #include <cstdio>
 #include <stdexcept>
 
@@ -48,6 +49,7 @@ std::size_t free_device_bytes() {
 // The buffers and host copies of one shape, reused across shapes (grow-only).
 struct Workspace {
   DeviceBuffer a, b, c;
+  std::optional<L2Flush> flush;  // before each timed run, where the options ask for it
   std::size_t held_a = 0, held_b = 0, held_c = 0;  // cells each holds on the GPU: grow-only
   double held_bytes() const { return 4.0 * double(held_a + held_b + held_c); }
   std::vector<float> host_a, host_b, host_c, cublas_fp32, cublas_tf32;
@@ -108,7 +110,25 @@ BenchRow run_entry(const BenchOptions& opt, const std::vector<BenchEntry>& entri
     row.message = buf;
     return row;
   }
-  const Timing t = time_launches(launch, opt.warmup_runs, opt.timed_runs, stream);
+  // A kernel is timed in alternating rounds with the cuBLAS of its precision
+  // (where that one was right at this shape): clocks that drop under the power
+  // cap partway through a run then slow both alike, and the percentage
+  // compares them at the same clocks. cuBLAS rows are timed on their own.
+  const std::size_t reference = tf32 ? 1 : 0;
+  const bool paired = opt.paired && index > 1 && (tf32 ? w.cublas_tf32 : w.cublas_fp32).size() == mn;
+  const auto between = [&] {
+    if (w.flush) (*w.flush)();
+  };
+  Timing t;
+  if (paired) {
+    const BenchEntry& ref_entry = entries[reference];
+    const PairedTiming p = time_paired([&] { ref_entry.launch(a, b, c, s.m, s.n, s.k, stream); }, launch,
+                                       opt.warmup_runs, opt.timed_runs, stream, between);
+    t = p.b;
+    row.reference_ms = p.a.median_ms;
+  } else {
+    t = time_launches(launch, opt.warmup_runs, opt.timed_runs, stream, between);
+  }
   row.runs = t.runs;
   row.time_ms = t.median_ms;
   row.time_min_ms = t.min_ms;
@@ -221,6 +241,11 @@ BenchResults run_bench_entries(const BenchOptions& opt, const std::vector<BenchE
     measure_ceilings(results, entries, stream.get());
   }
   Workspace w;
+  if (opt.flush_l2) w.flush.emplace(stream.get());
+  results.timing = std::string(opt.paired ? "each kernel in alternating rounds with the cuBLAS of its precision"
+                                          : "each kernel on its own, back to back") +
+                   (opt.flush_l2 ? "; the L2 cache overwritten before every timed run"
+                                 : "; the L2 cache as the last run left it");
   std::size_t done = 0;
   const std::size_t total = opt.shapes.size() * entries.size();
   for (std::size_t i = 0; i < opt.shapes.size(); ++i) run_shape(opt, entries, i, results, w, stream.get(), progress, done, total);

@@ -38,6 +38,12 @@ struct BenchOptions {
   // (the slowest visualized kernels at 8192 take seconds per launch).
   double max_seconds_per_row = 15;
   bool measure_ceilings = true;  // copy bandwidth and cuBLAS at 8192 (if it fits)
+  // Each kernel timed in alternating rounds with the cuBLAS of its precision
+  // (its row's reference_ms); false: every kernel timed on its own, back to back.
+  bool paired = true;
+  // The L2 cache overwritten before each timed run (gpu::L2Flush): every run
+  // reads its inputs from device memory. false: runs find what the last left.
+  bool flush_l2 = true;
   std::uint64_t seed = 2024;     // each shape draws fresh inputs from seed and its index
 };
 

@@ -36,8 +36,12 @@ constexpr LadderKernel kLadder[] = {
    "kernels/ladder/tf32_tensor_core.cuh", true, 128, 256, 4, 0, launch_tf32_tensor_core_before},
   {"tf32-wgmma", "TF32 warpgroup MMA (wgmma, Hopper), A read by the tensor cores from shared memory",
    "kernels/ladder/tf32_wgmma.cu", true, 256, 128, 4, 90, launch_tf32_wgmma},
-  {"tf32-wgmma-ws", "TF32 wgmma, warp-specialised: TMA producer, two consumer warpgroups, mbarrier ring, persistent (Hopper)",
-   "kernels/ladder/tf32_wgmma_ws.cu", true, 256, 128, 1, 90, launch_tf32_wgmma_ws},
+  // A 256 x 128 tile per CTA; a cluster of two side by side in n reads A's tile once (TMA multicast):
+  // for the bytes moved, the pair's 256 x 256.
+  {"tf32-wgmma-ws",
+   "TF32 wgmma, warp-specialised: TMA producer, two consumer warpgroups, mbarrier ring, persistent, pairs of CTAs "
+   "sharing A by multicast (Hopper)",
+   "kernels/ladder/tf32_wgmma_ws.cu", true, 256, 256, 1, 90, launch_tf32_wgmma_ws},
   {"fp32-best", "the best FP32 kernel for the shape: block tile and split of k chosen per shape, any size",
    "kernels/ladder/fp32_best.cu", false, 128, 256, 1, 0, launch_fp32_best},
 };

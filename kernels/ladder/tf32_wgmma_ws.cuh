@@ -103,11 +103,17 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(std::uint32_t bar, std::ui
 __device__ __forceinline__ void mbar_arrive(std::uint32_t bar) {
   asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];\n" ::"r"(bar) : "memory");
 }
-// Arrives on the barrier at the same offset in CTA `rank` of the cluster (itself included).
+// Arrives on the barrier at the same offset in CTA `rank` of the cluster (itself
+// included), with the instruction's default semantics (release at CTA scope), as
+// CUTLASS's ClusterBarrier does. What the arrival releases is a stage whose last
+// readers, the wgmmas, have completed (wgmma.wait_group) before it. An explicit
+// `.release.cluster` made ptxas put MEMBAR.ALL.CTA, MEMBAR.ALL.GPU, ERRBAR and
+// CGAERRBAR before every arrival: per consumer warp per k-tile, twice, which
+// held the cluster variants at ~40% of cuBLAS (docs/ladder-notes.md).
 __device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t bar, std::uint32_t rank) {
   asm volatile(
       "{\n .reg .b32 remote;\n mapa.shared::cluster.u32 remote, %0, %1;\n"
-      " mbarrier.arrive.release.cluster.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
+      " mbarrier.arrive.shared::cluster.b64 _, [remote];\n}\n" ::"r"(bar),
       "r"(rank)
       : "memory");
 }

@@ -174,16 +174,19 @@ void check_small(Candidate& c, cudaStream_t stream, bool& lost) {
 
 void print_table(const std::vector<Shape>& shapes, const std::vector<Candidate>& all, int runs,
                  std::map<std::pair<std::string, std::string>, std::string>& table) {
-  std::printf("\nTFLOP/s (%% of cuBLAS TF32), median of %d runs; * = the shipped tf32-wgmma-ws\n%-28s", runs, "kernel");
-  for (const Shape& s : shapes) std::printf(" %18s", shape_text(s).c_str());
+  std::printf(
+      "\nTFLOP/s (%% of cuBLAS TF32 timed apart | in alternating rounds, median of the rounds' ratios), median of %d "
+      "runs; * = the shipped tf32-wgmma-ws\n%-28s",
+      runs, "kernel");
+  for (const Shape& s : shapes) std::printf(" %22s", shape_text(s).c_str());
   std::printf("\n%-28s", "cublas-tf32");
-  for (const Shape& s : shapes) std::printf(" %18s", table[{"cublas-tf32", shape_text(s)}].c_str());
+  for (const Shape& s : shapes) std::printf(" %22s", table[{"cublas-tf32", shape_text(s)}].c_str());
   std::printf("\n");
   for (const Candidate& cand : all) {
     std::printf("%-28s", cand.label().c_str());
     for (const Shape& s : shapes) {
       const std::string& cell = table[{cand.name, shape_text(s)}];
-      std::printf(" %18s", cell.empty() ? "not run" : cell.c_str());
+      std::printf(" %22s", cell.empty() ? "not run" : cell.c_str());
     }
     std::printf("\n");
   }
@@ -252,6 +255,7 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
         continue;
       }
       double err = 0, ms = 0;  // ms stays 0 when the result is wrong: not timed
+      gpu::PairedTiming paired;  // cuBLAS and the candidate in alternating rounds
       cand.failed = guarded(
           [&] {
             gpu::poison(c, cells, stream);
@@ -259,8 +263,12 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
             TS_CUDA_CHECK(cudaStreamSynchronize(stream));
             TS_CUDA_CHECK(cudaMemcpy(out.data(), c, cells * 4, cudaMemcpyDeviceToHost));
             err = normwise_error(out, ref);
-            if (std::isfinite(err) && err <= gpu::kTf32Tolerance)
-              ms = time_ms([&] { cand.launch(a, b, c, s.m, s.n, s.k, stream); });
+            if (std::isfinite(err) && err <= gpu::kTf32Tolerance) {
+              const auto launch = [&] { cand.launch(a, b, c, s.m, s.n, s.k, stream); };
+              ms = time_ms(launch);
+              paired = gpu::time_paired([&] { cublas.gemm_tf32(a, b, c, s.m, s.n, s.k, stream); }, launch, 3, runs,
+                                        stream);
+            }
           },
           lost);
       if (!cand.failed.empty()) {
@@ -276,9 +284,11 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
         table[{cand.name, st}] = "WRONG";
         continue;
       }
-      std::printf("%-28s %-16s %9.4f %9.1f %9.1f %10.2e\n", cand.label().c_str(), st.c_str(), ms, tflops(s, ms),
-                  100.0 * cublas_ms / ms, err);
-      std::snprintf(cell, sizeof cell, "%7.1f (%5.1f)", tflops(s, ms), 100.0 * cublas_ms / ms);
+      std::printf("%-28s %-16s %9.4f %9.1f %9.1f %10.2e   paired: %.4f / %.4f ms, %.1f%%\n", cand.label().c_str(),
+                  st.c_str(), ms, tflops(s, ms), 100.0 * cublas_ms / ms, err, paired.b.median_ms, paired.a.median_ms,
+                  100.0 * paired.ratio_median);
+      std::snprintf(cell, sizeof cell, "%7.1f (%5.1f|%5.1f)", tflops(s, ms), 100.0 * cublas_ms / ms,
+                    100.0 * paired.ratio_median);
       table[{cand.name, st}] = cell;
       std::fflush(stdout);
     }

@@ -9,8 +9,9 @@
 #     padded copies for k or n not multiples of 4) and at 256..1024 squares;
 #     the cluster variants in a process of their own. ladder_test's cases of
 #     the new rung too.
-#  2. compute-sanitizer memcheck and racecheck on the shipped variant at
-#     130x132x68 with 3 CTAs (racecheck knows little of TMA and mbarriers:
+#  2. compute-sanitizer memcheck and racecheck on the shipped variant (clusters
+#     of 2, 3 of them) and the same without clusters (3 CTAs) at 130x132x68
+#     (racecheck knows little of TMA and mbarriers:
 #     expect nothing useful beyond "no hazard between threads' own accesses").
 #  3. tilescope bench: cuBLAS TF32, tf32-wgmma and tf32-wgmma-ws at 4096^3,
 #     8192^3, 3001x4097x2999 and 4097^3, median of 20, checked before timed;
@@ -67,11 +68,11 @@ gtest_summary "$results/tf32_ws_test_cluster.log"
 ((hung)) || step ladder_test 60 "$BIN/ladder_test" --gtest_filter='*tf32_wgmma_ws*:LadderRefusal.*' || rc=1
 gtest_summary "$results/tf32_ws_ladder_test.log"
 
-# 2. Sanitizers on the shipped variant, one small ragged shape, the ring wrapping over 3 CTAs.
+# 2. Sanitizers on the shipped variant and its cluster-free twin, one small ragged shape, the ring wrapping.
 for tool in memcheck racecheck; do
   ((hung)) && break
   step "sanitizer_$tool" 90 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-    "$BIN/tf32_wgmma_ws_test" --gtest_filter='*/256x128_s4_g8_130x132x68_grid3' || rc=1
+    "$BIN/tf32_wgmma_ws_test" --gtest_filter='*/256x128_s4_g8_cn2_130x132x68_grid6:*/256x128_s4_g8_130x132x68_grid3' || rc=1
   grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$results/tf32_ws_sanitizer_$tool.log" | tail -n 3
 done
 

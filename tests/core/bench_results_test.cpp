@@ -42,10 +42,14 @@ BenchResults sample() {
   BenchResults r;
   r.device = {"NVIDIA H200", 90, 132, 128, 1980, 1755, 3201, "580.159.04", "13.0", "13.0.2", "2026-11-21T10:00:00Z"};
   r.ceilings = {fp32_peak_gflops(r.device), 4300, 51000, 350000};
+  r.timing = "each kernel in alternating rounds with the cuBLAS of its precision; the L2 cache overwritten";
   r.rows.push_back(timed("cublas-fp32", "cublas", "fp32", 4096, 2.7));
   r.rows.push_back(timed("cublas-tf32", "cublas", "tf32", 4096, 0.4));
   r.rows.push_back(timed("warptile", "ladder", "fp32", 4096, 3.0));
   r.rows.push_back(timed("tiled/16", "visualized", "fp32", 4096, 27.0));
+  BenchRow paired = timed("tf32-wgmma-ws", "ladder", "tf32", 4096, 0.44);
+  paired.reference_ms = 0.41;  // cuBLAS TF32 in the rounds alternating with it
+  r.rows.push_back(paired);
   BenchRow failed = timed("broken", "ladder", "fp32", 4096, 0);
   failed.status = RowStatus::Failed;
   failed.runs = 0;
@@ -86,6 +90,7 @@ void expect_same(const BenchResults& a, const BenchResults& b) {
   EXPECT_EQ(a.device.driver, b.device.driver);
   EXPECT_EQ(a.device.cublas, b.device.cublas);
   EXPECT_EQ(a.device.date, b.device.date);
+  EXPECT_EQ(a.timing, b.timing);
   expect_close(a.ceilings.copy_gbytes_per_s, b.ceilings.copy_gbytes_per_s);
   expect_close(a.ceilings.cublas_tf32_gflops, b.ceilings.cublas_tf32_gflops);
   ASSERT_EQ(a.rows.size(), b.rows.size());
@@ -100,6 +105,7 @@ void expect_same(const BenchResults& a, const BenchResults& b) {
     EXPECT_EQ(x.message, y.message);
     EXPECT_EQ(x.runs, y.runs);
     expect_close(x.time_ms, y.time_ms);
+    expect_close(x.reference_ms, y.reference_ms);
     expect_close(x.gflops, y.gflops);
     expect_close(x.pct_cublas, y.pct_cublas);
     expect_close(x.bytes, y.bytes);
@@ -135,6 +141,61 @@ TEST(BenchResults, DerivedFigures) {
   EXPECT_EQ(broken->gflops, 0);
   EXPECT_EQ(broken->pct_cublas, 0);
   EXPECT_EQ(find_row(r, "warptile", 4096, 4096, 1024), nullptr);
+}
+
+TEST(BenchResults, PairedReferenceSetsTheSamePrecisionPercentage) {
+  // Timed in alternating rounds with cuBLAS TF32 (0.41 ms there, 0.40 ms in its own row):
+  // the TF32 percentage is against the paired time, the FP32 one against cuBLAS FP32's row.
+  const BenchResults r = sample();
+  const BenchRow* ws = find_row(r, "tf32-wgmma-ws", 4096, 4096, 4096);
+  ASSERT_TRUE(ws);
+  EXPECT_NEAR(ws->pct_cublas_tf32, 100.0 * 0.41 / 0.44, 1e-9);
+  EXPECT_NEAR(ws->pct_cublas, 100.0 * 2.7 / 0.44, 1e-9);
+  // An FP32 row's reference is cuBLAS FP32.
+  BenchResults fp = sample();
+  for (BenchRow& row : fp.rows)
+    if (row.kernel == "warptile") row.reference_ms = 2.85;
+  derive_figures(fp);
+  const BenchRow* warp = find_row(fp, "warptile", 4096, 4096, 4096);
+  EXPECT_NEAR(warp->pct_cublas, 100.0 * 2.85 / 3.0, 1e-9);
+  EXPECT_NEAR(warp->pct_cublas_tf32, 100.0 * 0.4 / 3.0, 1e-9);
+}
+
+TEST(BenchResults, FilesWithoutReferenceTimesStillRead) {
+  // Written before paired timing: no reference_ms key in JSON, no column in CSV.
+  BenchResults r = sample();
+  std::erase_if(r.rows, [](const BenchRow& x) { return x.message.find('\n') != std::string::npos; });  // one line a row
+  nlohmann::json j = results_to_json(r);
+  for (auto& row : j["rows"]) row.erase("reference_ms");
+  const BenchResults from_json = results_from_json(j);
+  std::string csv = results_to_csv(r);
+  const auto header = csv.find("kernel,family");
+  std::string out = csv.substr(0, header);
+  std::size_t pos = header;
+  while (pos < csv.size()) {  // drop the 20th field (reference_ms) of every line: the message comes after it
+    const std::size_t end = csv.find('\n', pos);
+    std::string line = csv.substr(pos, end - pos);
+    std::size_t cut = 0;
+    for (int f = 0; f < 19; ++f) cut = line.find(',', cut) + 1;
+    const std::size_t next = line.find(',', cut);
+    out += line.substr(0, cut) + line.substr(next + 1) + "\n";
+    pos = end + 1;
+  }
+  ASSERT_EQ(out.find("reference_ms"), std::string::npos);
+  const BenchResults from_csv = results_from_csv(out);
+  BenchResults untimed = r;  // and no timing method in either
+  untimed.timing.clear();
+  nlohmann::json old_json = results_to_json(untimed);
+  old_json.erase("timing");
+  EXPECT_EQ(results_from_json(old_json).timing, "");
+  EXPECT_EQ(results_to_csv(untimed).find("# timing"), std::string::npos);
+  for (const BenchResults* back : {&from_json, &from_csv}) {
+    ASSERT_EQ(back->rows.size(), r.rows.size());
+    for (const BenchRow& row : back->rows) EXPECT_EQ(row.reference_ms, 0);
+    BenchResults again = *back;
+    derive_figures(again);
+    EXPECT_NEAR(find_row(again, "tf32-wgmma-ws", 4096, 4096, 4096)->pct_cublas_tf32, 100.0 * 0.4 / 0.44, 1e-9);
+  }
 }
 
 TEST(BenchResults, PercentagesNeedCublasOfTheSameShape) {

@@ -22,6 +22,21 @@ constexpr std::string_view kLdgstsInstructions = "smsp__inst_executed_op_ldgsts.
 constexpr std::string_view kLdsmInstructions = "smsp__sass_inst_executed_op_ldsm.sum";
 constexpr std::string_view kLdsmWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
 constexpr std::string_view kLdsmConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum";
+// The hardware's shared wavefronts and bank conflicts of LDS and STS.
+constexpr std::string_view kLoadWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr std::string_view kLoadConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum";
+constexpr std::string_view kStoreWavefronts = "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+constexpr std::string_view kStoreConflicts = "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
+// The same wavefronts counted per executed instruction by patching the SASS:
+// no traffic but the instructions' own enters them. Nsight Compute 2025.3.1 on
+// an H100 (2026-11-25, textbook kernels at N = 4096, TILE 16 and 32) found the
+// store ones equal to the trace's in every launch, and the hardware counters
+// above them by exactly the conflicts the trace lacks. This ncu has no
+// SASS-level bank-conflict metric for LDS and STS (only ldgsts, ldsm, stsm).
+constexpr std::string_view kSassLoadWavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum";
+constexpr std::string_view kSassStoreWavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+constexpr std::string_view kSassLdsmWavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum";
+constexpr std::string_view kSassLdgstsWavefronts = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum";
 
 // The trace counts a cp.async as a global load request (its read) and a
 // shared store request (its write). As Nsight Compute 2025.3 measured it on
@@ -38,21 +53,36 @@ constexpr CounterPair kPairs[] = {
     {"global_store_sectors", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global store sectors"},
     {"shared_load_requests", "smsp__sass_inst_executed_op_shared_ld.sum", "shared load instructions",
      {kLdsmInstructions}},
-    {"shared_load_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared load wavefronts",
-     {kLdsmWavefronts}},
-    {"shared_bank_conflicts_load", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load bank conflicts",
-     {kLdsmConflicts}},
+    {"shared_load_wavefronts", kLoadWavefronts, "shared load wavefronts", {kLdsmWavefronts}},
+    {"shared_bank_conflicts_load", kLoadConflicts, "shared load bank conflicts", {kLdsmConflicts}},
     {"shared_store_requests", "smsp__sass_inst_executed_op_shared_st.sum", "shared store instructions",
      {kLdgstsInstructions}},
-    {"shared_store_wavefronts", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared store wavefronts",
-     {kLdgstsWavefronts}},
-    {"shared_bank_conflicts_store", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store bank conflicts",
-     {kLdgstsConflicts}},
+    {"shared_store_wavefronts", kStoreWavefronts, "shared store wavefronts", {kLdgstsWavefronts}},
+    {"shared_bank_conflicts_store", kStoreConflicts, "shared store bank conflicts", {kLdgstsConflicts}},
 };
 
-// Instruction counts that explain the differences; not compared on their own.
+// Instruction counts and per-instruction wavefronts that explain the
+// differences; not compared on their own. An ncu that lacks one leaves it out
+// of the table (scripts/gpu-checks.d/70-counters-vs-ncu.sh keeps the metrics
+// it lists): what needs it is then shown as not measured.
 constexpr std::string_view kExtraMetrics[] = {"smsp__sass_inst_executed_op_global_ld.sum",
-                                              "smsp__sass_inst_executed_op_global_st.sum", kLdgstsInstructions};
+                                              "smsp__sass_inst_executed_op_global_st.sum",
+                                              kLdgstsInstructions,
+                                              kSassLoadWavefronts,
+                                              kSassStoreWavefronts,
+                                              kSassLdsmWavefronts,
+                                              kSassLdgstsWavefronts};
+
+// One kind of shared-memory instruction of a pair: the hardware's wavefronts
+// and conflicts, and its wavefronts counted per instruction. A pair's first
+// is LDS or STS; the second what CounterPair::ncu_added adds to it.
+struct SharedMetrics {
+  std::string_view wavefronts, conflicts, sass_wavefronts;
+};
+constexpr SharedMetrics kSharedLoadMetrics[] = {{kLoadWavefronts, kLoadConflicts, kSassLoadWavefronts},
+                                                {kLdsmWavefronts, kLdsmConflicts, kSassLdsmWavefronts}};
+constexpr SharedMetrics kSharedStoreMetrics[] = {{kStoreWavefronts, kStoreConflicts, kSassStoreWavefronts},
+                                                 {kLdgstsWavefronts, kLdgstsConflicts, kSassLdgstsWavefronts}};
 
 std::string fixed(double v, int digits) {
   if (std::isnan(v)) return "-";
@@ -100,6 +130,33 @@ double hardware_value(const NcuRow& row, const CounterPair& p) {
 
 bool same(double a, double b) { return std::fabs(a - b) < 0.5; }
 
+// The shared loads' or stores' wavefronts as ncu counts them per executed
+// instruction; outside: the hardware counter's wavefronts beyond those;
+// conflicts: the hardware's conflicts less those, what the instructions'
+// own wavefronts leave if every outside wavefront is counted as a conflict
+// (the hardware counter's wavefronts less its conflicts are then the
+// instructions' ideal ones). NaN where a metric they need is absent: the
+// LDS/STS ones, or those of an added kind (ldmatrix, cp.async) the launch used.
+struct PerInstruction {
+  double wavefronts = 0, outside = 0, conflicts = 0;
+};
+PerInstruction per_instruction(const NcuRow& row, bool load) {
+  const double nan = std::nan("");
+  PerInstruction p;
+  bool first = true;
+  for (const SharedMetrics& m : load ? kSharedLoadMetrics : kSharedStoreMetrics) {
+    const double w = value_or(row.hardware, m.wavefronts, nan), c = value_or(row.hardware, m.conflicts, nan),
+                 s = value_or(row.hardware, m.sass_wavefronts, nan);
+    const bool used = first || w > 0 || c > 0 || s > 0;  // NaN > 0 is false
+    first = false;
+    if (!used) continue;
+    p.wavefronts += s;
+    p.outside += w - s;
+    p.conflicts += c - (w - s);
+  }
+  return p;
+}
+
 struct Explanation {
   std::string why;
   bool explained = true;
@@ -131,19 +188,61 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
                                         "bounds tests switch lanes off and zero-fill slots"
                                       : "";
 
-  if (conflicts && trace == 0 && hardware > 0)
+  // Shared wavefronts and conflicts per executed instruction, where the row
+  // has them: whether the hardware counter's excess lies outside the
+  // instructions, i.e. per instruction Nsight's conflicts are the trace's (and
+  // on a wavefronts row its wavefronts too).
+  const PerInstruction per = per_instruction(row, load);
+  const bool per_measured = shared && (wavefronts || conflicts) && !std::isnan(per.conflicts);
+  const double trace_w = value_or(row.trace, load ? "shared_load_wavefronts" : "shared_store_wavefronts", std::nan(""));
+  const double trace_c = value_or(row.trace, load ? "shared_bank_conflicts_load" : "shared_bank_conflicts_store", std::nan(""));
+  const bool outside_fits = per_measured && per.outside > 0.5 && same(per.conflicts, trace_c) &&
+                            (conflicts || same(per.wavefronts, trace_w));
+  const std::string per_metric(load ? kSassLoadWavefronts : kSassStoreWavefronts);
+  const std::string outside_why =
+      "measured: Nsight's per-instruction count (" + per_metric + ", SASS-patched) is " + fixed(per.wavefronts, 0) +
+      " wavefronts" +
+      (same(per.wavefronts, trace_w) ? ", the trace's"
+                                     : " (the trace, counting 4-byte accesses: " + fixed(trace_w, 0) + ")") +
+      "; the hardware counter's " + fixed(per.outside, 0) + " wavefronts beyond it, all counted as conflicts (" +
+      fixed(per.conflicts + per.outside, 0) + " = the trace's " + fixed(trace_c, 0) + " + " + fixed(per.outside, 0) +
+      "), come from outside this launch's instructions (other traffic on the shared-memory banks; which traffic "
+      "was not measured)";
+  const std::string per_unexplained =
+      "unexplained: per executed instruction (" + per_metric + ", SASS-patched) Nsight counts " +
+      fixed(per.wavefronts, 0) + " wavefronts and, less the hardware counter's " + fixed(per.outside, 0) +
+      " beyond those, " + fixed(per.conflicts, 0) + " conflicts; the trace " + fixed(trace_w, 0) + " and " +
+      fixed(trace_c, 0) + sass + edges;
+  // Where another rule explains a wavefronts row: the part of the hardware's count that no instruction made.
+  const std::string outside_note =
+      per_measured && per.outside > 0.5
+          ? "; Nsight's per-instruction count (SASS-patched) is " + fixed(per.wavefronts, 0) + ", and the hardware "
+                "counter's " + fixed(per.outside, 0) + " more wavefronts come from outside this launch's instructions"
+          : "";
+  const std::string not_measured =
+      "not measured for this launch (the table has no per-instruction, SASS-level wavefronts): Nsight's counter may "
+      "also count wavefronts added by other traffic on the shared-memory banks (other warps, L1 fills), as it did "
+      "in the textbook kernels on an H100 (docs/memory-analysis.md)";
+
+  if (conflicts && hardware > trace && outside_fits) return {outside_why};
+  if (conflicts && trace == 0 && hardware > 0 && !per_measured)
     return {"conflicts the trace does not see: within each recorded instruction the lanes hit distinct banks (or "
-            "the same word); untested hypothesis: Nsight's counter also counts wavefronts added by other traffic "
-            "on the shared-memory banks (other warps, L1 fills)"};
+            "the same word); " + not_measured};
 
   // A kernel whose every shared store is a cp.async: ncu's op_st counters see none of its writes.
   const double sts_executed = instructions - ldgsts_issued;
   if (shared && !load && (wavefronts || conflicts) && hardware == 0 && trace > 0 && ldgsts_issued > 0 &&
-      same(sts_executed, 0))
-    return {"every shared store of this kernel is a cp.async (LDGSTS, " + fixed(ldgsts_issued, 0) +
-            " issued, no STS executed), and ncu's op_st wavefront and conflict counters stay at 0: they do not count "
-            "LDGSTS's shared writes, and no metric of this ncu does (..._op_ldgsts wavefronts: n/a), so the trace's "
+      same(sts_executed, 0)) {
+    const std::string all_copies = "every shared store of this kernel is a cp.async (LDGSTS, " +
+                                   fixed(ldgsts_issued, 0) + " issued, no STS executed), and ncu's op_st wavefront "
+                                   "and conflict counters stay at 0: they do not count LDGSTS's shared writes";
+    if (wavefronts && !std::isnan(per.wavefronts))  // the SASS-level op_ldgsts wavefronts were measured
+      return {all_copies + "; per executed instruction (" + std::string(kSassLdgstsWavefronts) +
+              ", SASS-patched) Nsight counts " + fixed(per.wavefronts, 0) + " wavefronts" +
+              (same(per.wavefronts, trace) ? ", the trace's" : ", the trace " + fixed(trace, 0))};
+    return {all_copies + ", and no hardware metric of this ncu does (..._op_ldgsts wavefronts: n/a), so the trace's "
             "figure, its copies' writes counted as a store's, cannot be checked against the hardware here"};
+  }
 
   // cp.async's padding: before each LDGSTS the compiler puts LDS instructions whose guard is never true.
   if (shared && load && requests && hardware > trace && ldgsts_issued > 0) {
@@ -175,7 +274,7 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
             "when together they touch each bank at most once, as float4 broadcasts do (groups of lanes reading the "
             "same 16 bytes); the textbook kernels' LDS.128 broadcasts show it too (2 wavefronts where quarter phases "
             "make 4, assets/ncu/memory-vs-ncu.md); app/core/analysis/bank_conflicts.h does not merge phases" +
-            sass_summary(row, "LDS")};
+            sass_summary(row, "LDS") + outside_note};
 
   // Merging makes fewer requests, sectors and wavefronts, never more: where
   // ncu counts more (cp.async's copies counted apart), no rule here applies.
@@ -187,7 +286,7 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
     if (wavefronts)
       return {"wider accesses (" + per + " floats per instruction on average) are counted per instruction: a 128-bit "
               "shared load of 32 lanes takes 4 wavefronts when they read 512 distinct bytes, 2 when they all read the "
-              "same 16 bytes; the trace counts wavefronts of 4-byte accesses"};
+              "same 16 bytes; the trace counts wavefronts of 4-byte accesses" + outside_note};
     if (conflicts)
       return {"Nsight counts conflicts as wavefronts beyond a wide access's own minimum (4 for 128-bit); the trace "
               "counts them per 4-byte access: the same layout, counted over different instructions"};
@@ -196,9 +295,12 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
   if (instructions > trace_requests + 0.5 && requests)
     return {"the hardware executed more instructions than the trace has warp-level accesses" + sass +
             ": an access the source makes once may be issued twice (e.g. split at a predicate)" + edges};
-  if (conflicts && hardware > trace)
-    return {"more conflicts than the trace's instructions make; untested hypothesis: Nsight's counter also counts "
-            "wavefronts added by other traffic on the shared-memory banks (other warps, L1 fills)"};
+  if (conflicts && hardware > trace) {
+    if (per_measured) return {per_unexplained, false};
+    return {"more conflicts than the trace's instructions make; " + not_measured};
+  }
+  if (wavefronts && hardware > trace && per_measured)
+    return outside_fits ? Explanation{outside_why} : Explanation{per_unexplained, false};
   // Extra wavefronts that ncu also counts as conflicts: the conflicts row says why.
   if (wavefronts && hardware > trace) {
     const std::string_view conflicts_key = load ? "shared_bank_conflicts_load" : "shared_bank_conflicts_store";
@@ -211,6 +313,22 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
       }
   }
   return {"unexplained: both count the same warp-level instructions of the same launch" + sass + edges, false};
+}
+
+// ncu's counters are exact counts: equal, or within 1% (close), or not.
+Agreement agreement_of(double trace, double ncu) {
+  const double diff = std::fabs(trace - ncu), scale = std::max(std::fabs(trace), std::fabs(ncu));
+  if (diff < 0.5) return Agreement::Equal;
+  return diff <= 0.01 * scale ? Agreement::Close : Agreement::Differs;
+}
+
+// A shared wavefronts or conflicts pair's per-instruction count (NaN for other pairs, or where not measured).
+double per_instruction_value(const NcuRow& row, const CounterPair& p) {
+  const std::string_view key = p.trace_key;
+  const bool wavefronts = key == "shared_load_wavefronts" || key == "shared_store_wavefronts";
+  if (!wavefronts && key.rfind("shared_bank_conflicts_", 0) != 0) return std::nan("");
+  const PerInstruction per = per_instruction(row, key.find("load") != std::string_view::npos);
+  return wavefronts ? per.wavefronts : per.conflicts;
 }
 
 }  // namespace
@@ -300,14 +418,15 @@ std::vector<CounterComparison> compare_row(const NcuRow& row) {
     c.pair = &p;
     c.trace = value_or(row.trace, p.trace_key, std::nan(""));
     c.hardware = hardware_value(row, p);
+    c.per_instruction = per_instruction_value(row, p);
+    if (!std::isnan(c.per_instruction) && !std::isnan(c.trace))
+      c.per_instruction_agreement = agreement_of(c.trace, c.per_instruction);
     if (std::isnan(c.trace) || std::isnan(c.hardware)) {
       c.why = std::isnan(c.hardware) ? "ncu did not measure it" : "the trace has no such counter";
       out.push_back(c);
       continue;
     }
-    const double diff = std::fabs(c.trace - c.hardware), scale = std::max(std::fabs(c.trace), std::fabs(c.hardware));
-    if (diff < 0.5) c.agreement = Agreement::Equal;
-    else c.agreement = diff <= 0.01 * scale ? Agreement::Close : Agreement::Differs;
+    c.agreement = agreement_of(c.trace, c.hardware);
     if (c.agreement != Agreement::Equal) {
       Explanation e = explain(row, p, c.trace, c.hardware);
       c.why = std::move(e.why);
@@ -327,15 +446,30 @@ std::string ncu_table_markdown(const NcuTable& t) {
         "conflicts are added to op_st's, as the trace counts a copy as a global load and a shared store; its shared "
         "loads include ldmatrix (op_ldsm).";
   int unexplained = 0;
+  bool per_instruction = false;  // some row has the SASS-level wavefronts: show their column
   for (const NcuRow& r : t.rows)
-    for (const CounterComparison& c : compare_row(r)) unexplained += !c.explained;
+    for (const CounterComparison& c : compare_row(r)) {
+      unexplained += !c.explained;
+      per_instruction |= !std::isnan(c.per_instruction);
+    }
   md += " Differences no rule explains: " + std::to_string(unexplained) + " (marked \"unexplained\").\n\n";
-  md += "| kernel | TILE | N | counter | trace | ncu | agreement | why |\n|---|---|---|---|---|---|---|---|\n";
+  if (per_instruction)
+    md += "ncu per instruction: shared wavefronts as Nsight counts them per executed instruction by patching the "
+          "SASS (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld/_st, no other traffic enters them); for "
+          "bank conflicts, which no SASS-level metric counts for LDS and STS, those wavefronts less the ones the "
+          "hardware counter did not count as conflicts. \"-\": not measured.\n\n";
+  md += per_instruction ? "| kernel | TILE | N | counter | trace | ncu | agreement | ncu per instruction | agreement "
+                          "per instruction | why |\n|---|---|---|---|---|---|---|---|---|---|\n"
+                        : "| kernel | TILE | N | counter | trace | ncu | agreement | why |\n|---|---|---|---|---|---|---|---|\n";
   for (const NcuRow& r : t.rows)
     for (const CounterComparison& c : compare_row(r)) {
       md += "| " + r.kernel + " | " + (r.tile == 0 ? std::string("-") : std::to_string(r.tile)) + " | " + std::to_string(r.n) + " | " +
             std::string(c.pair->label) + " | " + fixed(c.trace, 0) + " | " + fixed(c.hardware, 0) + " | " +
-            agreement_name(c.agreement) + " | " + c.why + " |\n";
+            agreement_name(c.agreement) + " | ";
+      if (per_instruction)
+        md += fixed(c.per_instruction, 0) + " | " +
+              (std::isnan(c.per_instruction) ? std::string("-") : agreement_name(c.per_instruction_agreement)) + " | ";
+      md += c.why + " |\n";
     }
   return md;
 }

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <span>
 #include <stdexcept>
@@ -73,6 +74,14 @@ struct CounterComparison {
   Agreement agreement = Agreement::Missing;
   std::string why;        // empty when they agree
   bool explained = true;  // false: they differ and no rule says why (why starts with "unexplained")
+  // Shared wavefronts and bank conflicts only: ncu's count per executed
+  // instruction (SASS-patched smsp__sass_l1tex_data_pipe_lsu_wavefronts_*,
+  // which no traffic but the instructions' own enters). No such metric counts
+  // LDS/STS conflicts: for them it is those wavefronts less the ones the
+  // hardware counter did not call conflicts. NaN (Missing) where the row
+  // lacks the SASS-level metrics, as tables profiled before they were asked for do.
+  double per_instruction = std::numeric_limits<double>::quiet_NaN();
+  Agreement per_instruction_agreement = Agreement::Missing;
 };
 // ncu's counters are exact counts, so agreement means equal; a difference
 // under 1% is shown as close rather than hidden.
