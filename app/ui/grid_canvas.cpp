@@ -177,9 +177,13 @@ void GridCanvas::draw_labels(std::span<const Grid> grids) {
     dl->PushClipRect(ImVec2(x, o.y - room_y), ImVec2(x + room_x, o.y), true);
     dl->AddText(ImGui::GetFont(), px, at, IM_COL32(230, 230, 230, 255), g.label.c_str());
     dl->PopClipRect();
+    // What shows of it: inside its clip rectangle and the canvas (a label
+    // panned out of view is not recorded).
     const ImVec2 size = ImGui::GetFont()->CalcTextSizeA(px, FLT_MAX, 0.0f, g.label.c_str());
-    labels_drawn_.push_back({static_cast<int>(&g - grids.data()), at,
-                             ImVec2(std::min(at.x + size.x, x + room_x), std::min(at.y + size.y, o.y)), px});
+    const ImVec2 lo(at.x, std::max(at.y, canvas_pos_.y)),
+        hi(std::min({at.x + size.x, x + room_x, canvas_pos_.x + canvas_size_.x}),
+           std::min({at.y + size.y, o.y, canvas_pos_.y + canvas_size_.y}));
+    if (lo.x < hi.x && lo.y < hi.y) labels_drawn_.push_back({static_cast<int>(&g - grids.data()), lo, hi, px});
   }
 }
 
