@@ -56,7 +56,7 @@ struct NoFlush {
 // memory, as an application's GEMM would: without it, inputs that fit in the
 // L2 (2048^3 in FP32 is 48 MB, an H100's L2 50 MB) are read from whatever the
 // run before left there, and a kernel timed after itself is timed on its own
-// leftovers (docs/ladder-notes.md, "Timing").
+// leftovers (docs/ladder-notes.md, run 16).
 class L2Flush {
  public:
   explicit L2Flush(cudaStream_t stream) : stream_(stream) {
