@@ -41,8 +41,11 @@ int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
   TS_CUDA_CHECK(cudaStreamCreate(&stream));
   gpu::DeviceBuffer da, db, dc;
   int wrong = 0;
-  std::printf("%-16s %-22s %10s %10s %8s %10s %8s\n", "shape", "plan", "ms", "GFLOP/s", "%cuBLAS", "err/cuBLAS",
-              "model");
+  gpu::L2Flush flush(stream);
+  std::printf("%-16s %-22s %10s %10s %8s %10s %8s   %s\n", "shape", "plan", "ms", "GFLOP/s", "%cuBLAS", "err/cuBLAS",
+              "model",
+              "then, the L2 overwritten before each run: alone ms | alternating with cuBLAS ms, %cuBLAS | after the "
+              "other tile's kernel ms");
   for (const Shape& s : shapes) {
     const std::size_t cells = std::size_t(s.m) * s.n;
     float* a = da.get<float>(std::size_t(s.m) * s.k);
@@ -79,9 +82,19 @@ int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
         std::printf("%-16s %-22s WRONG err %.2e (not timed)\n", shape, name.c_str(), err);
         continue;
       }
-      const double ms = time_ms([&] { launch_fp32_plan(p, a, b, c, s.m, s.n, s.k, stream); });
-      std::printf("%-16s %-22s %10.4f %10.1f %8.1f %10.2e %8.1f\n", shape, name.c_str(), ms, gflops(s, ms),
-                  100.0 * cublas_ms / ms, err, fp32_plan_cost(p, s.m, s.n, s.k, sm_count));
+      const auto launch = [&] { launch_fp32_plan(p, a, b, c, s.m, s.n, s.k, stream); };
+      const double ms = time_ms(launch);
+      // As `tilescope bench` times it (alternating with cuBLAS, the L2 overwritten before each run),
+      // alone with the L2 overwritten, and after the other block tile's kernel (other code, the same work).
+      const double flushed_ms = gpu::time_launches(launch, 3, runs, stream, flush).median_ms;
+      const gpu::PairedTiming paired =
+          gpu::time_paired([&] { cublas.gemm_fp32(a, b, c, s.m, s.n, s.k, stream); }, launch, 3, runs, stream, flush);
+      const Fp32Plan other{(p.tile + 1) % int(fp32_tiles().size()), 1};
+      const gpu::PairedTiming after_other = gpu::time_paired(
+          [&] { launch_fp32_plan(other, a, b, c, s.m, s.n, s.k, stream); }, launch, 3, runs, stream, flush);
+      std::printf("%-16s %-22s %10.4f %10.1f %8.1f %10.2e %8.1f   %.4f | %.4f, %5.1f | %.4f\n", shape, name.c_str(), ms,
+                  gflops(s, ms), 100.0 * cublas_ms / ms, err, fp32_plan_cost(p, s.m, s.n, s.k, sm_count), flushed_ms,
+                  paired.b.median_ms, 100.0 * paired.a.median_ms / paired.b.median_ms, after_other.b.median_ms);
     }
     const double again = time_ms([&] { cublas.gemm_fp32(a, b, c, s.m, s.n, s.k, stream); });
     std::printf("%-16s %-22s %10.4f %10.1f %8.1f  (again: the run's drift)\n", shape, "cublas-fp32", again,
