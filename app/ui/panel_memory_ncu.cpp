@@ -1,12 +1,20 @@
 // panel_memory_ncu.cpp — the trace's memory counters next to Nsight Compute's
 // for the same kernel, TILE and size, from the table recorded on a GPU
-// (assets/ncu/memory-vs-ncu.json, made by scripts/gpu-checks.d/60-memory-vs-ncu.sh):
-// whether each pair agrees, and why not where it does not.
+// (assets/ncu/memory-vs-ncu.json, made by scripts/gpu-checks.d/60-memory-vs-ncu.sh;
+// another table's path can be typed in and loaded): whether each pair agrees,
+// and why not where it does not. A table that has Nsight's shared wavefronts
+// per executed instruction (SASS-patched) shows that count and its agreement
+// as a second line of the Nsight Compute and agree cells (the Markdown's two
+// more columns would leave the reasons a sliver of this panel); one without
+// looks as it always did.
 #include <imgui.h>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <memory>
+#include <set>
 #include <string>
 
 #include "app/core/analysis/memory_stats.h"
@@ -39,6 +47,24 @@ std::string number(double v) {
   return buf;
 }
 
+// The table's sizes, "64 and 256".
+std::string sizes(const NcuTable& table) {
+  std::set<int> n;
+  for (const NcuRow& r : table.rows) n.insert(r.n);
+  std::string out;
+  for (auto it = n.begin(); it != n.end(); ++it)
+    out += (it == n.begin() ? "" : std::next(it) == n.end() ? " and " : ", ") + std::to_string(*it);
+  return out;
+}
+
+// Whether some comparison of the table has a per-instruction count.
+bool has_per_instruction(const NcuTable& table) {
+  for (const NcuRow& r : table.rows)
+    for (const CounterComparison& c : compare_row(r))
+      if (!std::isnan(c.per_instruction)) return true;
+  return false;
+}
+
 struct PanelMemoryNcu : Panel {
   PanelMemoryNcu() : Panel("Trace vs Nsight Compute", {PanelSlot::Float, 1.0f, false}) {}
 
@@ -69,6 +95,7 @@ struct PanelMemoryNcu : Panel {
     tried_ = true;
     try {
       table_ = load_ncu_table(resolve_asset(path_));
+      per_instruction_ = has_per_instruction(*table_);
       error_.clear();
     } catch (const NcuTableError& e) {
       table_.reset();
@@ -82,9 +109,9 @@ struct PanelMemoryNcu : Panel {
     const NcuRow* row = L.m == L.n && L.n == L.k ? table_->find(L.kernel, L.tile, L.n) : nullptr;
     ImGui::Separator();
     if (!row) {
-      ImGui::TextWrapped("No hardware numbers for %s TILE %d at %d x %d x %d: the table has every kernel and TILE "
-                         "at M = N = K = 64 and 256.",
-                         elided(L.kernel, kShownKernel).c_str(), L.tile, L.m, L.n, L.k);
+      ImGui::TextWrapped("No hardware numbers for %s TILE %d at %d x %d x %d: the table's launches are at "
+                         "M = N = K = %s (every launch in the table: below).",
+                         elided(L.kernel, kShownKernel).c_str(), L.tile, L.m, L.n, L.k, sizes(*table_).c_str());
       return;
     }
     counters_.request(app.trace_generation(), [lt] { return memory_counters_json(analyze_memory(lt->trace)); });
@@ -95,8 +122,8 @@ struct PanelMemoryNcu : Panel {
     ImGui::TableSetupColumn("counter");
     ImGui::TableSetupColumn("this trace");
     ImGui::TableSetupColumn("table's trace");
-    ImGui::TableSetupColumn("Nsight Compute");
-    ImGui::TableSetupColumn("agree");
+    ImGui::TableSetupColumn(per_instruction_ ? "Nsight Compute\nper instruction" : "Nsight Compute");
+    ImGui::TableSetupColumn(per_instruction_ ? "agree\nper instruction" : "agree");
     ImGui::TableSetupColumn("why not", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableHeadersRow();
     for (const CounterComparison& c : compare_row(*row)) {
@@ -110,13 +137,30 @@ struct PanelMemoryNcu : Panel {
       ImGui::TextUnformatted(number(c.trace).c_str());
       ImGui::TableNextColumn();
       ImGui::TextUnformatted(number(c.hardware).c_str());
+      const bool second = !std::isnan(c.per_instruction);  // a shared wavefronts or conflicts row, measured
+      if (second) ImGui::TextUnformatted(number(c.per_instruction).c_str());
       ImGui::TableNextColumn();
       ImGui::TextColored(agreement_color(c.agreement), "%s", agreement_name(c.agreement));
+      if (second)
+        ImGui::TextColored(agreement_color(c.per_instruction_agreement), "%s",
+                           agreement_name(c.per_instruction_agreement));
       ImGui::TableNextColumn();
       ImGui::TextWrapped("%s", c.why.c_str());
     }
     ImGui::EndTable();
-    ImGui::TextDisabled("this trace: recorded by %s; the table's trace: by %s at the profiled commit",
+    if (per_instruction_) {
+      ImGui::PushTextWrapPos(0.0f);
+      ImGui::TextDisabled("Nsight Compute per instruction (second line): shared wavefronts counted per executed "
+                          "instruction by patching the SASS, which no other traffic enters; for bank conflicts, those "
+                          "wavefronts less the ones the hardware counter did not call conflicts. No second line: a "
+                          "counter of another kind, or not measured for this launch.");
+      ImGui::PopTextWrapPos();
+    }
+    // Past the recording limit (the 4096 table's size) the trace on screen holds some blocks, not the launch.
+    const std::string part = L.focused() ? " (" + std::to_string(L.traced_blocks.size()) + " of " +
+                                               std::to_string(L.grid.count()) + " blocks: a focused trace)"
+                                         : "";
+    ImGui::TextDisabled("this trace%s: recorded by %s; the table's trace: by %s at the profiled commit", part.c_str(),
                         elided(L.device_name, kShownDevice).c_str(), elided(table_->trace_device, kShownDevice).c_str());
   }
 
@@ -154,6 +198,7 @@ struct PanelMemoryNcu : Panel {
   char path_[1024] = "assets/ncu/memory-vs-ncu.json";
   bool tried_ = false;
   std::optional<NcuTable> table_;
+  bool per_instruction_ = false;  // some row has Nsight's per-instruction counts: the headers name them
   std::string error_;
   BackgroundValue<nlohmann::json> counters_;
 };
