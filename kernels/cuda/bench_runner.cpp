@@ -2,8 +2,8 @@
 // references, then every kernel checked (poisoned output, double-precision
 // reference, cuBLAS) and, only if it passed, timed.
 #include <algorithm>
-#include <optional>
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 
 #include "kernels/cuda/bench_check.cuh"

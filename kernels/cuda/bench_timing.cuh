@@ -137,7 +137,7 @@ PairedTiming time_paired(LaunchA&& launch_a, LaunchB&& launch_b, int warmup, int
   PairedTiming r;
   r.a = summarize(a);
   r.b = summarize(b);
-  r.ratio_median = summarize(ratio).median_ms;
+  r.ratio_median = summarize(ratio).median_ms;  // the median of the ratios (Timing's field holds any value)
   return r;
 }
 
