@@ -13,8 +13,8 @@ constexpr float kMinCellTextPx = 7.0f;  // smaller is not a number any more
 constexpr float kDragThreshold = 4.0f;  // pixels before a press becomes a pan
 constexpr float kFitMargin = 0.04f;     // of the canvas, around the fitted world,
 constexpr float kMaxFitMarginPx = 8.0f;  // and no more: on a projector every pixel goes to the cells
-constexpr float kFitLabelFonts = 1.6f;
-constexpr float kLabelInsetPx = 2.0f;    // a label held at the canvas' left edge, this far in   // the band above the fitted grids, for their labels
+constexpr float kFitLabelFonts = 1.6f;  // the band above the fitted grids, for their labels
+constexpr float kLabelInsetPx = 2.0f;   // a label held at the canvas' left edge, this far in
 
 }  // namespace
 
