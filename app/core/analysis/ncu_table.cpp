@@ -198,36 +198,42 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
   const double trace_c = value_or(row.trace, load ? "shared_bank_conflicts_load" : "shared_bank_conflicts_store", std::nan(""));
   const bool outside_fits = per_measured && per.outside > 0.5 && same(per.conflicts, trace_c) &&
                             (conflicts || same(per.wavefronts, trace_w));
-  const std::string per_metric(load ? kSassLoadWavefronts : kSassStoreWavefronts);
-  const std::string outside_why =
-      "measured: Nsight's per-instruction count (" + per_metric + ", SASS-patched) is " + fixed(per.wavefronts, 0) +
-      " wavefronts" +
-      (same(per.wavefronts, trace_w) ? ", the trace's"
-                                     : " (the trace, counting 4-byte accesses: " + fixed(trace_w, 0) + ")") +
-      "; the hardware counter's " + fixed(per.outside, 0) + " wavefronts beyond it, all counted as conflicts (" +
-      fixed(per.conflicts + per.outside, 0) + " = the trace's " + fixed(trace_c, 0) + " + " + fixed(per.outside, 0) +
-      "), come from outside this launch's instructions (other traffic on the shared-memory banks; which traffic "
-      "was not measured)";
-  const std::string per_unexplained =
-      "unexplained: per executed instruction (" + per_metric + ", SASS-patched) Nsight counts " +
-      fixed(per.wavefronts, 0) + " wavefronts and, less the hardware counter's " + fixed(per.outside, 0) +
-      " beyond those, " + fixed(per.conflicts, 0) + " conflicts; the trace " + fixed(trace_w, 0) + " and " +
-      fixed(trace_c, 0) + sass + edges;
+  // The reasons that use the per-instruction counts, built only where one is returned
+  // (compare_row runs on every frame the Trace vs Nsight Compute panel draws).
+  const std::string_view per_metric = load ? kSassLoadWavefronts : kSassStoreWavefronts;
+  const auto outside_why = [&] {
+    return "measured: Nsight's per-instruction count (" + std::string(per_metric) + ", SASS-patched) is " +
+           fixed(per.wavefronts, 0) + " wavefronts" +
+           (same(per.wavefronts, trace_w) ? ", the trace's"
+                                          : " (the trace, counting 4-byte accesses: " + fixed(trace_w, 0) + ")") +
+           "; the hardware counter's " + fixed(per.outside, 0) + " wavefronts beyond it, all counted as conflicts (" +
+           fixed(per.conflicts + per.outside, 0) + " = the trace's " + fixed(trace_c, 0) + " + " +
+           fixed(per.outside, 0) +
+           "), come from outside this launch's instructions (other traffic on the shared-memory banks; which traffic "
+           "was not measured)";
+  };
+  const auto per_unexplained = [&] {
+    return "unexplained: per executed instruction (" + std::string(per_metric) + ", SASS-patched) Nsight counts " +
+           fixed(per.wavefronts, 0) + " wavefronts and, less the hardware counter's " + fixed(per.outside, 0) +
+           " beyond those, " + fixed(per.conflicts, 0) + " conflicts; the trace " + fixed(trace_w, 0) + " and " +
+           fixed(trace_c, 0) + sass + edges;
+  };
   // Where another rule explains a wavefronts row: the part of the hardware's count that no instruction made.
-  const std::string outside_note =
-      per_measured && per.outside > 0.5
-          ? "; Nsight's per-instruction count (SASS-patched) is " + fixed(per.wavefronts, 0) + ", and the hardware "
-                "counter's " + fixed(per.outside, 0) + " more wavefronts come from outside this launch's instructions"
-          : "";
-  const std::string not_measured =
+  const auto outside_note = [&]() -> std::string {
+    if (!per_measured || per.outside <= 0.5) return "";
+    return "; Nsight's per-instruction count (SASS-patched) is " + fixed(per.wavefronts, 0) +
+           ", and the hardware counter's " + fixed(per.outside, 0) +
+           " more wavefronts come from outside this launch's instructions";
+  };
+  constexpr std::string_view not_measured =
       "not measured for this launch (the table has no per-instruction, SASS-level wavefronts): Nsight's counter may "
       "also count wavefronts added by other traffic on the shared-memory banks (other warps, L1 fills), as it did "
       "in the textbook kernels on an H100 (docs/memory-analysis.md)";
 
-  if (conflicts && hardware > trace && outside_fits) return {outside_why};
+  if (conflicts && hardware > trace && outside_fits) return {outside_why()};
   if (conflicts && trace == 0 && hardware > 0 && !per_measured)
     return {"conflicts the trace does not see: within each recorded instruction the lanes hit distinct banks (or "
-            "the same word); " + not_measured};
+            "the same word); " + std::string(not_measured)};
 
   // A kernel whose every shared store is a cp.async: ncu's op_st counters see none of its writes.
   const double sts_executed = instructions - ldgsts_issued;
@@ -274,7 +280,7 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
             "when together they touch each bank at most once, as float4 broadcasts do (groups of lanes reading the "
             "same 16 bytes); the textbook kernels' LDS.128 broadcasts show it too (2 wavefronts where quarter phases "
             "make 4, assets/ncu/memory-vs-ncu.md); app/core/analysis/bank_conflicts.h does not merge phases" +
-            sass_summary(row, "LDS") + outside_note};
+            sass_summary(row, "LDS") + outside_note()};
 
   // Merging makes fewer requests, sectors and wavefronts, never more: where
   // ncu counts more (cp.async's copies counted apart), no rule here applies.
@@ -286,7 +292,7 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
     if (wavefronts)
       return {"wider accesses (" + per + " floats per instruction on average) are counted per instruction: a 128-bit "
               "shared load of 32 lanes takes 4 wavefronts when they read 512 distinct bytes, 2 when they all read the "
-              "same 16 bytes; the trace counts wavefronts of 4-byte accesses" + outside_note};
+              "same 16 bytes; the trace counts wavefronts of 4-byte accesses" + outside_note()};
     if (conflicts)
       return {"Nsight counts conflicts as wavefronts beyond a wide access's own minimum (4 for 128-bit); the trace "
               "counts them per 4-byte access: the same layout, counted over different instructions"};
@@ -296,11 +302,11 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
     return {"the hardware executed more instructions than the trace has warp-level accesses" + sass +
             ": an access the source makes once may be issued twice (e.g. split at a predicate)" + edges};
   if (conflicts && hardware > trace) {
-    if (per_measured) return {per_unexplained, false};
-    return {"more conflicts than the trace's instructions make; " + not_measured};
+    if (per_measured) return {per_unexplained(), false};
+    return {"more conflicts than the trace's instructions make; " + std::string(not_measured)};
   }
   if (wavefronts && hardware > trace && per_measured)
-    return outside_fits ? Explanation{outside_why} : Explanation{per_unexplained, false};
+    return outside_fits ? Explanation{outside_why()} : Explanation{per_unexplained(), false};
   // Extra wavefronts that ncu also counts as conflicts: the conflicts row says why.
   if (wavefronts && hardware > trace) {
     const std::string_view conflicts_key = load ? "shared_bank_conflicts_load" : "shared_bank_conflicts_store";
