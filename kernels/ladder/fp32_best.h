@@ -19,9 +19,10 @@ struct Fp32Tile {
   std::string_view name;  // e.g. "128x256"
   int block_m, block_n, block_k;
   int blocks_per_sm;      // resident blocks per SM (shared memory and registers allow)
+  bool ruled = true;      // the rule may pick it; false: compiled, tested and tuned, not picked (yet)
 };
 
-// The block tiles fp32-best chooses from.
+// The block tiles fp32-best chooses from, and candidates fp32_tune times beside them.
 std::span<const Fp32Tile> fp32_tiles();
 
 struct Fp32Plan {
