@@ -26,7 +26,6 @@
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/ladder/double_buffer.cuh"
-#include "kernels/ladder/double_buffer_trials.cuh"
 #include "kernels/ladder/ladder.h"
 #include "kernels/ladder/tf32_tensor_core.cuh"
 #include "kernels/ladder/tf32_wgmma.cuh"
@@ -66,16 +65,6 @@ Candidate listing_candidate() {
   return c;
 }
 
-// Run 17: the listing with its fragment loads and copies in another order (double_buffer_trials.cuh).
-template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int ORDER>
-Candidate trial_candidate() {
-  Candidate c{"trial order" + std::to_string(ORDER) + " " + std::to_string(BM) + "x" + std::to_string(BN) + "x" +
-                  std::to_string(BK) + " t" + std::to_string(TM) + "x" + std::to_string(TN) + " s" + std::to_string(ST),
-              false, &launch_double_buffer_trial<BM, BN, BK, WM, WN, TM, TN, ST, ORDER>, {}};
-  TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer_trial<BM, BN, BK, WM, WN, TM, TN, ST, ORDER>));
-  return c;
-}
-
 template <int BM, int BN, int BK, int WM, int WN, int ST, int MB, int GM>
 Candidate tf32_candidate() {
   using Cfg = Tf32Config<BM, BN, BK, WM, WN, ST, MB, GM>;
@@ -102,16 +91,14 @@ std::vector<Candidate> candidates() {
   // Run 14 (docs/ladder-notes.md): the listing kernels/double_buffer.h, its
   // copies written per pass, at the tuned kernel's tiles and around them, next
   // to the tuned kernel (run 7's choice), in one process with cuBLAS. (The
-  // trials of runs 14 and 15 are in the history: kernels/ladder/double_buffer_trials.cuh;
-  // run 17 brings it back with other trials.)
+  // trials of runs 14 and 15 are in the history: kernels/ladder/double_buffer_trials.cuh.)
   return {
       fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),        // the benchmark's double-buffer
-      trial_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),  // the listing's order (control)
-      trial_candidate<128, 256, 32, 64, 64, 16, 8, 4, 1>(),  // fragments first, then the copies
-      trial_candidate<128, 256, 32, 64, 64, 16, 8, 4, 2>(),  // fragments first, A's copies, B's halfway
-      trial_candidate<128, 256, 32, 64, 64, 16, 8, 3, 1>(),
-      trial_candidate<128, 256, 16, 64, 64, 16, 8, 4, 1>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 16>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
+      listing_candidate<128, 256, 32, 64, 64, 8, 16, 4, 0>(),
       listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
   };
 }
