@@ -19,13 +19,16 @@ using Tile128x256 = Fp32AnyConfig<128, 256, 32, 64, 64, 16, 8, 3, 8, 6, 1>;
 // 64 x 128 x 32, 4 warps of 32 x 64, 8 x 8 per thread: three blocks per SM,
 // so one block's start and end overlap the others' multiply-adds.
 using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
-// A candidate, not picked by the rule: the 128 x 256 tile over k-tiles of 16
-// in 4 stages, whose main loop is half as long (~35 KB of code against 70):
-// the question is whether the ~10 us the 128x256 kernel pays once per launch
-// after another kernel (run 16) is its code being fetched again, and whether a
-// shorter loop pays less at one-wave shapes such as 2048^3. Not timed yet.
+// The same tile over k-tiles of 16 in 4 stages (99 KB of shared memory): its
+// main loop is half as long (2,222 SASS instructions, 35 KB of code, against
+// 4,400 and 70 KB). Where a launch is one round of the SMs it is the faster
+// of the two (run 17, H100: 99.6% of cuBLAS at 2048^3 against 93.5%; 98.4%
+// unsplit at 1024x4096x4096 against 95.6% split in two) and pays nothing
+// measurable after another kernel; over several rounds the 32-long k-tile is
+// ahead by 0.3-0.7 points. The rule runs it in place of 128x256 in one round.
 using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 
+enum TileIndex { k128x256, k64x128, k128x256OneRound };
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1},
     {"64x128", 64, 128, 32, 3},
@@ -81,12 +84,12 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count) {
   double cost;
   if (t.blocks_per_sm == 1) {
     // One block at a time per SM; each pays ~1 k-tile of start and end (fit at k = 1024 and 4096).
-    // And once per launch ~1.8 more (~10 us on an H100), where another kernel ran
-    // before it, as in an application and as the benchmark times it: the
-    // 128x256 kernel's large main loop is fetched again (run 16, fp32_tune at
-    // 2048^3: 0.3586 ms after itself, 0.3673 after cuBLAS or after the 64x128
-    // kernel; the 64x128 kernel pays nothing measurable).
-    cost = per_sm * (k_tiles + 1) + 1.8;
+    // And the 32-long k-tile once per launch ~1.8 more (~10 us on an H100),
+    // where another kernel ran before it, as in an application and as the
+    // benchmark times it (run 16, fp32_tune at 2048^3: 0.3586 ms after itself,
+    // 0.3673 after cuBLAS or after the 64x128 kernel); its k16 twin, with half
+    // the loop code, ~0.4 (run 17: 0.3 us at 2048^3, 2 us at 1024^3 split 4).
+    cost = per_sm * (k_tiles + 1) + (t.block_k == 32 ? 1.8 : 0.4);
   } else {
     // Three at a time: a full round of three takes 0.78 of a 128x256 k-tile
     // per k-tile; a last round of two (8 warps) 0.53, of one (4 warps) 0.45.
@@ -100,7 +103,14 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count) {
 }
 
 Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count) {
-  Fp32Plan best{0, 1};
+  // Measured, not modelled (run 17): a launch of 128x256 blocks that is one
+  // round of the SMs runs the tile over k-tiles of 16.
+  const auto as_run = [&](Fp32Plan plan) {
+    const int blocks = ceil_div(m, kTiles[k128x256].block_m) * ceil_div(n, kTiles[k128x256].block_n);
+    if (plan.tile == k128x256 && blocks * plan.splits <= sm_count) plan.tile = k128x256OneRound;
+    return plan;
+  };
+  Fp32Plan best = as_run({k128x256, 1});
   double best_cost = fp32_plan_cost(best, m, n, k, sm_count);
   const int k_tiles = ceil_div(k, 32);
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
@@ -110,18 +120,14 @@ Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count) {
     // rounds never paid in run 11), keeping at least 4 k-tiles per split.
     for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && blocks * (s - 1) < sm_count * kTiles[tile].blocks_per_sm));
          ++s) {
-      const double cost = fp32_plan_cost({tile, s}, m, n, k, sm_count);
+      const Fp32Plan plan = as_run({tile, s});
+      const double cost = fp32_plan_cost(plan, m, n, k, sm_count);
       if (cost < best_cost * 0.98) {  // a split must win clearly: the model is rough
-        best = {tile, s};
+        best = plan;
         best_cost = cost;
       }
     }
   }
-  // Measured, not modelled: one round of 128x256 blocks over a long k runs
-  // faster split in two (run 11: 94.6 -> 97.4% of cuBLAS at 1024x4096x4096,
-  // 95.0 -> 97.6% at 4096x1024x4096; at 64 k-tiles, 2048^3, no gain).
-  if (best.tile == 0 && best.splits == 1 && ceil_div(m, 128) * ceil_div(n, 256) <= sm_count && k_tiles >= 128)
-    best.splits = 2;
   return best;
 }
 
@@ -146,8 +152,8 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   }
   const int splits = std::max(plan.splits, 1);
   switch (plan.tile) {
-    case 0: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
-    case 1: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
     default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
   }
 }

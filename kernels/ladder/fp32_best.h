@@ -19,10 +19,10 @@ struct Fp32Tile {
   std::string_view name;  // e.g. "128x256"
   int block_m, block_n, block_k;
   int blocks_per_sm;      // resident blocks per SM (shared memory and registers allow)
-  bool ruled = true;      // the rule may pick it; false: compiled, tested and tuned, not picked (yet)
+  bool ruled = true;      // the rule weighs it on its own; false: only in place of another tile (fp32_best.cu)
 };
 
-// The block tiles fp32-best chooses from, and candidates fp32_tune times beside them.
+// The block tiles fp32-best runs.
 std::span<const Fp32Tile> fp32_tiles();
 
 struct Fp32Plan {
