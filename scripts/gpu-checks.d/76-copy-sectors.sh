@@ -7,7 +7,8 @@
 # (docs/memory-analysis.md). Every variant checks the data it copied first.
 # Writes copy_sectors.csv (ncu's raw CSV), copy_sectors.txt (the table) and
 # copy_sectors_probe.log under $RESULTS. In the table a launch is
-# probe<KIND (0 cp.async.cg, 1 cp.async.ca, 2 ld.global.v4), ROW_BYTES, DOWN_FIRST, APART>.
+# probe<KIND (0 cp.async.cg, 1 cp.async.ca, 2 ld.global.v4, 3 and 4: 0 and 1
+# with a source size of `in ? 16 : 0`), ROW_BYTES, DOWN_FIRST, APART>.
 set -uo pipefail
 results=${RESULTS:-${OUT:-.}}
 if [[ ! -x $BIN/copy_sectors_probe ]]; then
