@@ -22,7 +22,7 @@
 
 namespace {
 
-constexpr int kWarps = 4, kThreads = 32 * kWarps, kBlocks = 264, kIters = 16;
+constexpr int kWarps = 4, kThreads = 32 * kWarps, kBlocks = 264, kIters = 8;
 constexpr int kRowFloats = 4096;  // the rows' stride when they are apart: a 4096-wide matrix
 
 // kCpAsyncCgSized / kCpAsyncCaSized: the same copies with a source size of
@@ -65,7 +65,7 @@ __host__ __device__ int slot_offset(int lane) {
   const int chunk = DOWN_FIRST ? lane / kRows : lane % kLanesPerRow;
   return (row * (ROW_BYTES + PAD) + chunk * 16) / 4;
 }
-constexpr int kSlotFloats = 192;  // 768 bytes: 16 rows of 32 + 16 bytes at most
+constexpr int kSlotFloats = 384;  // 1536 bytes: 8 rows of 64 + 128 bytes, 16 of 32 + 64
 
 template <int KIND, int ROW_BYTES, bool DOWN_FIRST, bool APART, int PAD>
 __global__ void __launch_bounds__(kThreads) probe(const float* __restrict__ src, float* __restrict__ sums, int src_size) {
@@ -131,6 +131,13 @@ int run(const float* src, float* sums, std::vector<float>& out) {
 // The layouts: tf32-tensor-core's copies of A (8 rows of 64 bytes, 16 KB
 // apart, into rows padded by 16 bytes) and of B (2 rows of 256 bytes, padded
 // by 32) last, each also unpadded; lanes down the rows first; rows back to back.
+// Then, for the two cp.async kinds, layouts that test a rule drawn from the
+// first ones (docs/memory-analysis.md: an L1-bypassing copy counts a sector
+// once per 64-byte piece of shared memory its bytes land in), with what the
+// rule predicts for cp.async.cg: 64-byte rows padded by 32 (16 per request),
+// by 48 (20); 256-byte rows padded by 16 (20); 32-byte rows padded by 16
+// (20); lanes down first into 64-byte rows padded by 16 (20) and 128-byte
+// rows padded by 16 (20); 32-byte rows, lanes down first (16).
 template <int KIND>
 int run_kind(const float* src, float* sums, std::vector<float>& out) {
   int wrong = run<KIND, 64, false, true>(src, sums, out) + run<KIND, 256, false, true>(src, sums, out) +
@@ -138,6 +145,11 @@ int run_kind(const float* src, float* sums, std::vector<float>& out) {
               run<KIND, 64, true, true>(src, sums, out) + run<KIND, 64, false, false>(src, sums, out);
   if constexpr (KIND != kLdgV4)  // the padding is on the shared side
     wrong += run<KIND, 64, false, true, 16>(src, sums, out) + run<KIND, 256, false, true, 32>(src, sums, out);
+  if constexpr (KIND == kCpAsyncCgSized || KIND == kCpAsyncCaSized)
+    wrong += run<KIND, 64, false, true, 32>(src, sums, out) + run<KIND, 64, false, true, 48>(src, sums, out) +
+             run<KIND, 256, false, true, 16>(src, sums, out) + run<KIND, 32, false, true, 16>(src, sums, out) +
+             run<KIND, 64, true, true, 16>(src, sums, out) + run<KIND, 128, true, true, 16>(src, sums, out) +
+             run<KIND, 32, true, true>(src, sums, out);
   return wrong;
 }
 
