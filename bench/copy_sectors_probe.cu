@@ -131,13 +131,14 @@ int run(const float* src, float* sums, std::vector<float>& out) {
 // The layouts: tf32-tensor-core's copies of A (8 rows of 64 bytes, 16 KB
 // apart, into rows padded by 16 bytes) and of B (2 rows of 256 bytes, padded
 // by 32) last, each also unpadded; lanes down the rows first; rows back to back.
-// Then, for the two cp.async kinds, layouts that test a rule drawn from the
-// first ones (docs/memory-analysis.md: an L1-bypassing copy counts a sector
-// once per 64-byte piece of shared memory its bytes land in), with what the
-// rule predicts for cp.async.cg: 64-byte rows padded by 32 (16 per request),
-// by 48 (20); 256-byte rows padded by 16 (20); 32-byte rows padded by 16
-// (20); lanes down first into 64-byte rows padded by 16 (20) and 128-byte
-// rows padded by 16 (20); 32-byte rows, lanes down first (16).
+// Then, for the two cp.async kinds with a source size, layouts that tested a
+// rule drawn from the first ones (a cp.async.cg counts a sector once per
+// 64-byte piece of shared memory it lands in): on the H100 (2026-11-25) it
+// held for 64-byte rows padded by 32 (16 a request) and by 48 (20), lanes
+// down first into 64-byte rows padded by 16 (20) and 32-byte rows, lanes
+// down first (16), and failed for 256-byte rows padded by 16 (18, not 20),
+// 32-byte rows padded by 16 (24, not 20) and lanes down first into 128-byte
+// rows padded by 16 (18, not 20); cp.async.ca counted 16 in every layout.
 template <int KIND>
 int run_kind(const float* src, float* sums, std::vector<float>& out) {
   int wrong = run<KIND, 64, false, true>(src, sums, out) + run<KIND, 256, false, true>(src, sums, out) +

@@ -292,6 +292,49 @@ TEST(NcuTable, CpAsyncCopiesCountAsGlobalLoadsAndSharedStores) {
   EXPECT_FALSE(find_pair(compare_row(with_sts), "shared_store_wavefronts").explained);
 }
 
+// tf32-tensor-core's copies at N = 4096 as Nsight Compute 2025.3.1 counted
+// them on an H100 (2026-11-25, assets/ncu/counters-vs-ncu-4096.json): every
+// global load a 16-byte cp.async.cg, half of them of A (8 rows x 64 bytes into
+// shared rows padded to 80 bytes), half of B. ncu counts 18 sectors per copy
+// where the bytes occupy 16; copy_sectors_probe measured 20 for A's layout
+// and 16 for B's (assets/ncu/copy-sectors-h100.txt): (20 + 16) / 2 = 18.
+NcuRow tf32_copies_row() {
+  NcuRow r;
+  r.kernel = "tf32-tensor-core";
+  r.n = 4096;
+  r.trace = {{"global_load_requests", 16777216}, {"global_load_sectors", 268435456}};
+  r.hardware = {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 16777216},
+                {"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", 301989888},
+                {"smsp__sass_inst_executed_op_global_ld.sum", 0},
+                {"smsp__inst_executed_op_ldgsts.sum", 16777216}};
+  r.sass = {{"@!PT LDS", 9}, {"LDGSTS.E.BYPASS.128", 12}, {"LDS", 16}, {"LDSM.16.M88.4", 4}, {"STG.E.64", 16}};
+  return r;
+}
+
+TEST(NcuTable, BypassCopiesIntoPaddedRowsCountMoreSectorsAsMeasured) {
+  const CounterComparison s = find_pair(compare_row(tf32_copies_row()), "global_load_sectors");
+  EXPECT_EQ(s.agreement, Agreement::Differs);
+  EXPECT_TRUE(s.explained) << s.why;
+  EXPECT_NE(s.why.find("8 rows x 64 bytes into rows padded to 80 bytes (tf32-tensor-core's As) 20 sectors a copy"),
+            std::string::npos)
+      << s.why;
+  EXPECT_NE(s.why.find("33554432 more, 2.00 per copy executed (16777216)"), std::string::npos) << s.why;
+  EXPECT_EQ(find_pair(compare_row(tf32_copies_row()), "global_load_requests").agreement, Agreement::Equal);
+  // A plain global load beside the copies: the excess may be its own; no rule.
+  NcuRow with_ldg = tf32_copies_row();
+  with_ldg.sass["LDG.E.128"] = 2;
+  EXPECT_FALSE(find_pair(compare_row(with_ldg), "global_load_sectors").explained);
+  // Copies that stay in L1 (cp.async.ca) are not split: no rule.
+  NcuRow cached = tf32_copies_row();
+  cached.sass.erase("LDGSTS.E.BYPASS.128");
+  cached.sass["LDGSTS.E.128"] = 12;
+  EXPECT_FALSE(find_pair(compare_row(cached), "global_load_sectors").explained);
+  // More than twice the sectors (over 16 more per copy of 32 half-sectors) is beyond any split.
+  NcuRow beyond = tf32_copies_row();
+  beyond.hardware["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"] = 268435456.0 + 17.0 * 16777216;
+  EXPECT_FALSE(find_pair(compare_row(beyond), "global_load_sectors").explained);
+}
+
 TEST(NcuTable, ExplainsWhatARungsPlainBuildAddsOrMerges) {
   const std::vector<CounterComparison> c = compare_row(double_buffer_row());
   const CounterComparison wavefronts = find_pair(c, "shared_load_wavefronts");

@@ -250,6 +250,26 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
             "figure, its copies' writes counted as a store's, cannot be checked against the hardware here"};
   }
 
+  // 16-byte copies that bypass L1 (cp.async.cg) into padded shared rows: the
+  // hardware counts more sectors than their bytes occupy (measured, not modelled).
+  const bool sectors = key.find("sectors") != std::string_view::npos;
+  const int bypass_static = sass_count(row, "LDGSTS.E.BYPASS.128");
+  int plain_loads_static = 0;
+  for (const auto& [op, count] : row.sass)
+    if (op.rfind("LDG", 0) == 0 && op.rfind("LDGSTS", 0) != 0) plain_loads_static += count;
+  const double extra_per_copy = ldgsts_issued > 0 ? (hardware - trace) / ldgsts_issued : 0;
+  if (!shared && load && sectors && hardware > trace && bypass_static > 0 && plain_loads_static == 0 &&
+      extra_per_copy <= 16) {
+    return {"measured on an H100, not modelled (scripts/gpu-checks.d/76-copy-sectors.sh, docs/memory-analysis.md): "
+            "a warp's 16-byte cp.async.cg copies (LDGSTS.E.BYPASS.128) count more sectors than their bytes occupy "
+            "when they land in padded shared rows, by how the rows lie: 8 rows x 64 bytes into rows padded to 80 "
+            "bytes (tf32-tensor-core's As) 20 sectors a copy, 2 x 256 bytes into 288-byte rows (its Bs) 16, other "
+            "padded layouts 18 to 24; unpadded, or by cp.async.ca, 16 in every layout tried; the trace counts the "
+            "sectors the bytes occupy. Here ncu counts " +
+            fixed(hardware - trace, 0) + " more, " + fixed(extra_per_copy, 2) + " per copy executed (" +
+            fixed(ldgsts_issued, 0) + ")" + edges};
+  }
+
   // cp.async's padding: before each LDGSTS the compiler puts LDS instructions whose guard is never true.
   if (shared && load && requests && hardware > trace && ldgsts_issued > 0) {
     const double per = ldgsts_static > 0 && padding_static > 0 ? double(padding_static) / ldgsts_static : 3.0;
