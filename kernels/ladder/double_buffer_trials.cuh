@@ -4,6 +4,7 @@
 // first at k = OFFSET), each thread's A rows computed once (INDEX 1), as the
 // tuned kernel spreads its copies (run 7: +6 points there). Removed once chosen.
 // Include after kernels/ladder/double_buffer_listing.cuh (the plain mode).
+#pragma once
 #include "kernels/ladder/double_buffer_listing.cuh"
 namespace ts::plain {
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int STAGES, int SPREAD, int INDEX, int OFFSET>
