@@ -1,7 +1,8 @@
 // double_buffer_trials.cuh — run 18's trials of kernels/double_buffer.h (the
 // listing), plain build only, for ladder_tune: the listing's copies of the
 // next tile spread between the multiply-adds (SPREAD runs of passes, the
-// first at k = OFFSET), each thread's A rows computed once (INDEX 1), as the
+// first at k = OFFSET), each thread's A rows computed once (INDEX 1) or its
+// sources held as pointers that move one k-tile per tile (INDEX 2), as the
 // tuned kernel spreads its copies (run 7: +6 points there). Removed once chosen.
 // Include after kernels/ladder/double_buffer_listing.cuh (the plain mode).
 #pragma once
@@ -29,6 +30,12 @@ __device__ inline void trial(InMatrix A, InMatrix B, OutMatrix C, int M, int N, 
     aIn[p] = row0 + aRow + p * kARows < M;
     aOff[p] = (row0 + aRow + p * kARows) * K + aK;
   }
+  // INDEX 2: sources as pointers that move one k-tile per tile issued (rows past M point at row 0).
+  const float* aSrc[kAPasses];
+  const float* bSrc[kBPasses];
+  const bool bColIn = col0 + bCol < N;
+  TS_UNROLL for (int p = 0; p < kAPasses; ++p) aSrc[p] = A + (aIn[p] ? row0 + aRow + p * kARows : 0) * K + aK;
+  TS_UNROLL for (int q = 0; q < kBPasses; ++q) bSrc[q] = B + (bRow + q * kBRows) * N + (bColIn ? col0 + bCol : 0);
   // Pass h of tile `tile` into `stage`: A's k aK + 8h of its rows, and B's rows of that pass.
   const auto load_pass = [&](int tile, int stage, int h) {
     const int k0 = tile * BK, s0 = stage * BK;
@@ -37,6 +44,8 @@ __device__ inline void trial(InMatrix A, InMatrix B, OutMatrix C, int M, int N, 
       if constexpr (INDEX == 0) {
         const bool in = row0 + r < M && k0 + c < K;
         cp_async4_or_zero(As[s0 + c][r], A[in ? (row0 + r) * K + k0 + c : 0], in);
+      } else if constexpr (INDEX == 2) {
+        cp_async4_or_zero(As[s0 + c][r], aSrc[p][8 * h], aIn[p] && k0 + c < K);
       } else {
         const bool in = aIn[p] && k0 + c < K;
         cp_async4_or_zero(As[s0 + c][r], A[in ? aOff[p] + k0 + 8 * h : 0], in);
@@ -45,7 +54,14 @@ __device__ inline void trial(InMatrix A, InMatrix B, OutMatrix C, int M, int N, 
     TS_UNROLL for (int q = h * kBPasses / kHalves; q < (h + 1) * kBPasses / kHalves; ++q) {
       const int r = bRow + q * kBRows;
       const bool in = k0 + r < K && col0 + bCol < N;
-      cp_async16_or_zero(Bs[s0 + r][bCol], B[in ? (k0 + r) * N + col0 + bCol : 0], in);
+      if constexpr (INDEX == 2) cp_async16_or_zero(Bs[s0 + r][bCol], *bSrc[q], in);
+      else cp_async16_or_zero(Bs[s0 + r][bCol], B[in ? (k0 + r) * N + col0 + bCol : 0], in);
+    }
+    if constexpr (INDEX == 2) {  // the tile's last pass: the sources move to the next tile
+      if (h == kHalves - 1) {
+        TS_UNROLL for (int p = 0; p < kAPasses; ++p) aSrc[p] += BK;
+        TS_UNROLL for (int q = 0; q < kBPasses; ++q) bSrc[q] += BK * N;
+      }
     }
   };
   const auto load_tile = [&](int tile, int stage) { TS_UNROLL for (int h = 0; h < kHalves; ++h) load_pass(tile, stage, h); };
