@@ -26,7 +26,6 @@
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/ladder/double_buffer.cuh"
-#include "kernels/ladder/double_buffer_trials.cuh"
 #include "kernels/ladder/ladder.h"
 #include "kernels/ladder/tf32_tensor_core.cuh"
 #include "kernels/ladder/tf32_wgmma.cuh"
@@ -66,16 +65,6 @@ Candidate listing_candidate() {
   return c;
 }
 
-// Run 18: the listing with its copies spread between the multiply-adds (double_buffer_trials.cuh).
-template <int ST, int SPREAD, int INDEX, int OFFSET>
-Candidate trial_candidate() {
-  Candidate c{"listing-trial s" + std::to_string(ST) + " runs" + std::to_string(SPREAD) + " index" + std::to_string(INDEX) +
-                  " offset" + std::to_string(OFFSET),
-              false, &launch_double_buffer_trial<ST, SPREAD, INDEX, OFFSET>, {}};
-  TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer_trial<ST, SPREAD, INDEX, OFFSET>));
-  return c;
-}
-
 template <int BM, int BN, int BK, int WM, int WN, int ST, int MB, int GM>
 Candidate tf32_candidate() {
   using Cfg = Tf32Config<BM, BN, BK, WM, WN, ST, MB, GM>;
@@ -106,12 +95,10 @@ std::vector<Candidate> candidates() {
   return {
       fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),        // the benchmark's double-buffer
-      trial_candidate<4, 0, 1, 0>(),  // copies at the top, A's rows computed once
-      trial_candidate<4, 0, 2, 0>(),  // copies at the top, sources as pointers that move a k-tile per tile
-      trial_candidate<4, 4, 2, 0>(),  // the same in 4 runs at k = 0, 8, 16, 24
-      trial_candidate<3, 4, 2, 0>(),
-      trial_candidate<4, 4, 2, 1>(),  // at k = 1, 9, 17, 25
-      trial_candidate<3, 4, 2, 1>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 16>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
+      listing_candidate<128, 256, 32, 64, 64, 8, 16, 4, 0>(),
       listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
   };
 }
