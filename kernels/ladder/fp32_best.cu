@@ -116,9 +116,14 @@ Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count) {
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
     if (!kTiles[tile].ruled) continue;
     const int blocks = ceil_div(m, kTiles[tile].block_m) * ceil_div(n, kTiles[tile].block_n);
-    // Split only to fill one round of the SMs (splitting a grid of several
-    // rounds never paid in run 11), keeping at least 4 k-tiles per split.
-    for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && blocks * (s - 1) < sm_count * kTiles[tile].blocks_per_sm));
+    // At least 4 k-tiles per split. The 128x256 tile splits only to fill one
+    // round of the SMs (splitting its grids of several rounds never paid in
+    // run 11); the 64x128 tile also where its last round would be a sliver
+    // (run 19: 2560^3 98.1% of cuBLAS split in four, against 84.4% for the
+    // 128x256 tile unsplit; every pick this changed measured faster).
+    const bool splits_past_one_round = tile == k64x128;
+    for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round ||
+                                                                blocks * (s - 1) < sm_count * kTiles[tile].blocks_per_sm)));
          ++s) {
       const Fp32Plan plan = as_run({tile, s});
       const double cost = fp32_plan_cost(plan, m, n, k, sm_count);
