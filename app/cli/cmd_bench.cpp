@@ -73,8 +73,10 @@ void print_table(const BenchResults& r) {
   std::printf("%s (%d SMs, %.0f MHz max, FP32 peak %.1f TFLOP/s), driver %s, CUDA %s, cuBLAS %s, %s\n",
               r.device.name.c_str(), r.device.sm_count, r.device.sm_clock_max_mhz, r.ceilings.peak_fp32_gflops / 1e3,
               r.device.driver.c_str(), r.device.cuda_runtime.c_str(), r.device.cublas.c_str(), r.device.date.c_str());
-  std::printf("ceilings: copy %.0f GB/s, cuBLAS FP32 %.1f TFLOP/s, cuBLAS TF32 %.1f TFLOP/s\n",
-              r.ceilings.copy_gbytes_per_s, r.ceilings.cublas_fp32_gflops / 1e3, r.ceilings.cublas_tf32_gflops / 1e3);
+  char copy[48] = "not measured";  // --no-ceilings
+  if (r.ceilings.copy_gbytes_per_s > 0) std::snprintf(copy, sizeof copy, "%.0f GB/s", r.ceilings.copy_gbytes_per_s);
+  std::printf("ceilings: copy %s, cuBLAS FP32 %.1f TFLOP/s, cuBLAS TF32 %.1f TFLOP/s\n", copy,
+              r.ceilings.cublas_fp32_gflops / 1e3, r.ceilings.cublas_tf32_gflops / 1e3);
   if (!r.timing.empty()) std::printf("timing: %s\n", r.timing.c_str());
   std::printf("%-20s %17s %-7s %10s %10s %8s %8s %7s %9s %9s\n", "kernel", "m x n x k", "status", "time ms", "GFLOP/s",
               "%cuBLAS", "%TF32", "%peak", "FLOP/B", "rel.err");

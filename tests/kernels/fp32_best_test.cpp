@@ -2,7 +2,8 @@
 // with and without a split of k) computes C = A * B against a double-precision
 // reference, its output poisoned first, at aligned shapes and at ragged ones
 // (which run on padded copies of A and B); and the rule picks a split where
-// the grid alone cannot fill the SMs.
+// the grid alone cannot fill the SMs, or where its last round would leave
+// most of them idle.
 #include <gtest/gtest.h>
 
 #include <array>
