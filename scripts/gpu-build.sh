@@ -10,8 +10,10 @@ cmake -S . -B build-gpu -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90
 cmake --build build-gpu -j"$(nproc)"
 rm -rf .gpu-bin
 mkdir -p .gpu-bin
-# Only the executables the GPU checks run ($BIN/<name> in scripts/gpu-checks.d/).
-for name in $(grep -oh '\$BIN/[A-Za-z0-9_-]*' scripts/gpu-checks.d/*.sh | sed 's|\$BIN/||' | sort -u); do
+# Only the executables the GPU checks run ($BIN/<name> in scripts/gpu-checks.d/,
+# and the tests they run by name, such as 05-gpu-tests.sh's list).
+for name in $( (grep -oh '\$BIN/[A-Za-z0-9_-]*' scripts/gpu-checks.d/*.sh | sed 's|\$BIN/||'
+  grep -ohw '[A-Za-z0-9_]*_test' scripts/gpu-checks.d/*.sh) | sort -u); do
   exe=$(find build-gpu -type f -executable -name "$name" -not -path '*/CMakeFiles/*' | head -n 1)
   [[ -n $exe ]] && cp "$exe" .gpu-bin/
 done

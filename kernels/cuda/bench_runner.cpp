@@ -81,7 +81,14 @@ BenchRow run_entry(const BenchOptions& opt, const std::vector<BenchEntry>& entri
 
   // The check run, poisoned first; its time also predicts how long the timed runs take.
   poison(c, mn, stream);
-  const Timing first = time_launches(launch, 0, 1, stream);
+  Timing first;
+  try {
+    first = time_launches(launch, 0, 1, stream);
+  } catch (const GpuRefusal& e) {  // a resource this GPU lacks, found before any launch
+    row.status = RowStatus::Refused;
+    row.message = std::string(e.what());
+    return row;
+  }
   w.host_c.resize(mn);
   TS_CUDA_CHECK(cudaMemcpyAsync(w.host_c.data(), c, mn * sizeof(float), cudaMemcpyDeviceToHost, stream));
   TS_CUDA_CHECK(cudaStreamSynchronize(stream));

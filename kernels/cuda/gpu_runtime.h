@@ -22,6 +22,13 @@ class GpuError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A launch this GPU cannot take as asked (more shared memory a block than it
+// allows, ...), found before anything was launched: a refusal, not a fault.
+class GpuRefusal : public GpuError {
+ public:
+  using GpuError::GpuError;
+};
+
 struct DeviceStatus {
   bool available = false;
   std::string name;    // e.g. "NVIDIA H100 80GB HBM3"

@@ -4,6 +4,7 @@
 // behind it are in docs/ladder-notes.md ("Every shape").
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <mutex>
 
 #include "kernels/ladder/fp32_any.cuh"
@@ -30,10 +31,12 @@ using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 
 enum TileIndex { k128x256, k64x128, k128x256OneRound };
 constexpr Fp32Tile kTiles[] = {
-    {"128x256", 128, 256, 32, 1},
-    {"64x128", 64, 128, 32, 3},
-    {"128x256 k16", 128, 256, 16, 1, false},
+    {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes},
+    {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytes},
+    {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytes, false},
 };
+// The CUDA runtime keeps 1 KB of each block's shared memory for itself.
+constexpr int kSharedReservedPerBlock = 1024;
 
 // dst (rows x ld) = src (rows x cols) with columns cols..ld-1 zero.
 __global__ void pad_rows(const float* __restrict__ src, int rows, int cols, float* __restrict__ dst, int ld) {
@@ -75,14 +78,33 @@ std::string fp32_plan_name(const Fp32Plan& plan) {
   return name;
 }
 
-double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count) {
+Fp32Gpu hopper_gpu(int sm_count) { return {sm_count, 227 * 1024, 228 * 1024}; }
+
+Fp32Gpu current_fp32_gpu() {
+  int device = 0;
+  Fp32Gpu g;
+  TS_CUDA_CHECK(cudaGetDevice(&device));
+  TS_CUDA_CHECK(cudaDeviceGetAttribute(&g.sm_count, cudaDevAttrMultiProcessorCount, device));
+  TS_CUDA_CHECK(cudaDeviceGetAttribute(&g.shared_per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  TS_CUDA_CHECK(cudaDeviceGetAttribute(&g.shared_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  return g;
+}
+
+int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu) {
+  if (tile.shared_bytes > gpu.shared_per_block) return 0;
+  return std::min(tile.blocks_per_sm, gpu.shared_per_sm / (tile.shared_bytes + kSharedReservedPerBlock));
+}
+
+double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu) {
   const Fp32Tile& t = kTiles[plan.tile];
+  const int per_round = fp32_blocks_per_sm(t, gpu);
+  if (per_round == 0) return std::numeric_limits<double>::infinity();
   const int s = plan.splits;
   const double k_tiles = ceil_div(ceil_div(k, 32), s);
   // Blocks on the busiest SM.
-  const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, sm_count);
+  const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, gpu.sm_count);
   double cost;
-  if (t.blocks_per_sm == 1) {
+  if (t.block_m == 128) {
     // One block at a time per SM; each pays ~1 k-tile of start and end (fit at k = 1024 and 4096).
     // And the 32-long k-tile once per launch ~1.8 more (~10 us on an H100),
     // where another kernel ran before it, as in an application and as the
@@ -91,43 +113,47 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count) {
     // the loop code, ~0.4 (run 17: 0.3 us at 2048^3, 2 us at 1024^3 split 4).
     cost = per_sm * (k_tiles + 1) + (t.block_k == 32 ? 1.8 : 0.4);
   } else {
-    // Three at a time: a full round of three takes 0.78 of a 128x256 k-tile
-    // per k-tile; a last round of two (8 warps) 0.53, of one (4 warps) 0.45.
-    // Start and end ~1.3 k-tiles.
-    const double last[] = {0, 0.45, 0.53};
-    cost = (per_sm / 3 * 0.78 + last[per_sm % 3]) * (k_tiles + 1.3);
+    // 64 x 128 blocks, up to three at a time (Hopper; fewer where an SM's
+    // shared memory holds fewer): a full round of three takes 0.78 of a
+    // 128x256 k-tile per k-tile, a round of two (8 warps) 0.53, of one (4
+    // warps) 0.45. Start and end ~1.3 k-tiles.
+    const double round[] = {0, 0.45, 0.53, 0.78};
+    cost = (per_sm / per_round * round[per_round] + round[per_sm % per_round]) * (k_tiles + 1.3);
   }
   // Each extra split zeroes C and adds its share of it atomically, mostly
   // overlapped with other blocks' work: ~0.1 units per 1024 x 1024 of C.
   return cost + 0.1 * (s - 1) * (double(m) * n / (1 << 20));
 }
 
-Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count) {
+Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
   // Measured, not modelled (run 17): a launch of 128x256 blocks that is one
-  // round of the SMs runs the tile over k-tiles of 16.
+  // round of the SMs runs the tile over k-tiles of 16; so does every launch
+  // of the tile on a GPU whose blocks cannot hold the 32-long k-tile's 3
+  // stages (149 KB; the k16 tile's 4 stages take 99 KB: sm_86, sm_89, sm_120).
+  const bool k32_fits = fp32_blocks_per_sm(kTiles[k128x256], gpu) > 0;
   const auto as_run = [&](Fp32Plan plan) {
     const int blocks = ceil_div(m, kTiles[k128x256].block_m) * ceil_div(n, kTiles[k128x256].block_n);
-    if (plan.tile == k128x256 && blocks * plan.splits <= sm_count) plan.tile = k128x256OneRound;
+    if (plan.tile == k128x256 && (blocks * plan.splits <= gpu.sm_count || !k32_fits)) plan.tile = k128x256OneRound;
     return plan;
   };
-  Fp32Plan best = as_run({k128x256, 1});
-  double best_cost = fp32_plan_cost(best, m, n, k, sm_count);
+  Fp32Plan best = as_run({k128x256, 1});  // where no 128x256 tile fits, its cost is infinite: any other wins
+  double best_cost = fp32_plan_cost(best, m, n, k, gpu);
   const int k_tiles = ceil_div(k, 32);
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
     if (!kTiles[tile].ruled) continue;
     const int blocks = ceil_div(m, kTiles[tile].block_m) * ceil_div(n, kTiles[tile].block_n);
+    const int per_round = gpu.sm_count * std::max(fp32_blocks_per_sm(kTiles[tile], gpu), 1);
     // At least 4 k-tiles per split. The 128x256 tile splits only to fill one
     // round of the SMs (splitting its grids of several rounds never paid in
     // run 11); the 64x128 tile also where its last round would be a sliver
     // (run 19: 2560^3 98.1% of cuBLAS split in four, against 84.4% for the
     // 128x256 tile unsplit; every pick this changed measured faster).
     const bool splits_past_one_round = tile == k64x128;
-    for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round ||
-                                                                blocks * (s - 1) < sm_count * kTiles[tile].blocks_per_sm)));
+    for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round)));
          ++s) {
       const Fp32Plan plan = as_run({tile, s});
-      const double cost = fp32_plan_cost(plan, m, n, k, sm_count);
-      if (cost < best_cost * 0.98) {  // a split must win clearly: the model is rough
+      const double cost = fp32_plan_cost(plan, m, n, k, gpu);
+      if (cost < best_cost * 0.98) {  // another plan must win clearly: the model is rough
         best = plan;
         best_cost = cost;
       }
@@ -164,10 +190,7 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
 }
 
 void launch_fp32_best(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
-  int device = 0, sms = 0;
-  TS_CUDA_CHECK(cudaGetDevice(&device));
-  TS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  launch_fp32_plan(fp32_best_plan(m, n, k, sms), a, b, c, m, n, k, stream);
+  launch_fp32_plan(fp32_best_plan(m, n, k, current_fp32_gpu()), a, b, c, m, n, k, stream);
 }
 
 }  // namespace ts::ladder

@@ -18,9 +18,23 @@ namespace ts::ladder {
 struct Fp32Tile {
   std::string_view name;  // e.g. "128x256"
   int block_m, block_n, block_k;
-  int blocks_per_sm;      // resident blocks per SM (shared memory and registers allow)
+  int blocks_per_sm;      // resident blocks per SM on Hopper (registers allow; fewer where shared memory is smaller)
+  int shared_bytes;       // dynamic shared memory per block
   bool ruled = true;      // the rule weighs it on its own; false: only in place of another tile (fp32_best.cu)
 };
+
+// What the rule needs to know of the GPU.
+struct Fp32Gpu {
+  int sm_count = 0;
+  int shared_per_block = 0;  // the most dynamic shared memory a block may opt in to, bytes
+  int shared_per_sm = 0;     // shared memory an SM holds, bytes
+};
+// An H100 or H200 with sm_count SMs: 227 KB a block, 228 KB an SM.
+Fp32Gpu hopper_gpu(int sm_count);
+// The current device's (throws GpuError without one).
+Fp32Gpu current_fp32_gpu();
+// Blocks of the tile an SM of this GPU holds at once: 0 where one does not fit.
+int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu);
 
 // The block tiles fp32-best runs.
 std::span<const Fp32Tile> fp32_tiles();
@@ -30,13 +44,14 @@ struct Fp32Plan {
   int splits = 1;  // k split this many ways, partial tiles added into C (zeroed first)
 };
 
-// The rule: the plan fp32-best runs for this shape on a GPU with sm_count SMs,
-// the one of least predicted time (fp32_plan_cost).
-Fp32Plan fp32_best_plan(int m, int n, int k, int sm_count);
+// The rule: the plan fp32-best runs for this shape on this GPU, the one of
+// least predicted time (fp32_plan_cost) among the tiles that fit it.
+Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu);
 
 // The rule's model of a plan's time, in units of one k-tile of the 128x256
-// tile on a whole SM (docs/ladder-notes.md fits it to run 9's measurements).
-double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, int sm_count);
+// tile on a whole SM (docs/ladder-notes.md fits it to run 9's measurements);
+// infinite where the plan's tile does not fit the GPU.
+double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu);
 
 // e.g. "64x128 split 2".
 std::string fp32_plan_name(const Fp32Plan& plan);

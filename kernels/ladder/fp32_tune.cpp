@@ -35,7 +35,8 @@ std::vector<Fp32Plan> plans() {
 
 double gflops(const Shape& s, double ms) { return 2.0 * s.m * double(s.n) * s.k / (ms * 1e6); }
 
-int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
+int tune(const std::vector<Shape>& shapes, int runs) {
+  const Fp32Gpu gpu = current_fp32_gpu();
   gpu::CublasHandle cublas;
   cudaStream_t stream = nullptr;
   TS_CUDA_CHECK(cudaStreamCreate(&stream));
@@ -61,10 +62,15 @@ int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
     char shape[40];
     std::snprintf(shape, sizeof shape, "%dx%dx%d", s.m, s.n, s.k);
     std::printf("%-16s %-22s %10.4f %10.1f %8.1f\n", shape, "cublas-fp32", cublas_ms, gflops(s, cublas_ms), 100.0);
-    const Fp32Plan pick = fp32_best_plan(s.m, s.n, s.k, sm_count);
+    const Fp32Plan pick = fp32_best_plan(s.m, s.n, s.k, gpu);
     const int k_tiles = (s.k + 31) / 32;
     for (const Fp32Plan& p : plans()) {
       if (p.splits > 1 && k_tiles / p.splits < 2) continue;
+      if (fp32_blocks_per_sm(fp32_tiles()[p.tile], gpu) == 0) {
+        std::printf("%-16s  %-22s does not fit this GPU's shared memory (%d bytes a block, %d allowed)\n", shape,
+                    fp32_plan_name(p).c_str(), fp32_tiles()[p.tile].shared_bytes, gpu.shared_per_block);
+        continue;
+      }
       gpu::poison(c, cells, stream);
       launch_fp32_plan(p, a, b, c, s.m, s.n, s.k, stream);
       TS_CUDA_CHECK(cudaMemcpy(out.data(), c, cells * 4, cudaMemcpyDeviceToHost));
@@ -93,7 +99,7 @@ int tune(const std::vector<Shape>& shapes, int sm_count, int runs) {
       const gpu::PairedTiming after_other = gpu::time_paired(
           [&] { launch_fp32_plan(other, a, b, c, s.m, s.n, s.k, stream); }, launch, 3, runs, stream, flush);
       std::printf("%-16s %-22s %10.4f %10.1f %8.1f %10.2e %8.1f   %.4f | %.4f, %5.1f | %.4f\n", shape, name.c_str(), ms,
-                  gflops(s, ms), 100.0 * cublas_ms / ms, err, fp32_plan_cost(p, s.m, s.n, s.k, sm_count), flushed_ms,
+                  gflops(s, ms), 100.0 * cublas_ms / ms, err, fp32_plan_cost(p, s.m, s.n, s.k, gpu), flushed_ms,
                   paired.b.median_ms, 100.0 * paired.a.median_ms / paired.b.median_ms, after_other.b.median_ms);
     }
     const double again = time_ms([&] { cublas.gemm_fp32(a, b, c, s.m, s.n, s.k, stream); });
@@ -130,7 +136,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::printf("%s, %d SMs\n", st.name.c_str(), st.sm_count);
-    return ts::ladder::tune(shapes, st.sm_count, runs);
+    return ts::ladder::tune(shapes, runs);
   } catch (const ts::gpu::GpuError& e) {
     std::fprintf(stderr, "fp32_tune: %s\n", e.what());
     return 1;

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <string>
 
 #include "kernels/api/mma.h"
 #include "kernels/cuda/cuda_check.cuh"
@@ -16,13 +17,29 @@ namespace ts::ladder {
 
 __host__ __device__ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
+// Throws GpuRefusal where the current GPU does not give a block shared_bytes
+// of dynamic shared memory (99 KB on sm_86, sm_89 and sm_120, 163 KB on sm_80,
+// 227 KB on sm_90).
+inline void require_shared_per_block(int shared_bytes) {
+  int device = 0, allowed = 0;
+  TS_CUDA_CHECK(cudaGetDevice(&device));
+  TS_CUDA_CHECK(cudaDeviceGetAttribute(&allowed, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  if (shared_bytes > allowed)
+    throw gpu::GpuRefusal("needs " + std::to_string(shared_bytes) + " bytes of shared memory a block (" +
+                          std::to_string((shared_bytes + 1023) / 1024) + " KB); this GPU allows " +
+                          std::to_string(allowed) + " (" + std::to_string(allowed / 1024) + " KB)");
+}
+
 // Every rung launches the same way: its grid and block, dynamic shared memory
-// (the per-block limit raised first where it passes the default 48 KB), and
-// the launch error checked; it does not synchronize.
+// (the per-block limit raised first where it passes the default 48 KB; a
+// GpuRefusal where the GPU has less), and the launch error checked; it does
+// not synchronize.
 template <class Kernel, class... Args>
 void launch_checked(Kernel kernel, dim3 grid, int threads, int shared_bytes, cudaStream_t stream, Args... args) {
-  if (shared_bytes > 48 * 1024)
+  if (shared_bytes > 48 * 1024) {
+    require_shared_per_block(shared_bytes);
     TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  }
   kernel<<<grid, threads, shared_bytes, stream>>>(args...);
   TS_CUDA_CHECK(cudaGetLastError());
 }

@@ -14,7 +14,7 @@ fi
 export TILESCOPE_SOURCE_TREE=$PWD TILESCOPE_INCLUDE_DIR=$PWD/include
 export TILESCOPE_CACHE_DIR=${TILESCOPE_CACHE_DIR:-$(mktemp -d)}
 for test in counter_gpu_test mma_gpu_test user_kernel_gpu_test replay_gpu_test occupancy_gpu_test \
-  ladder_test fp32_best_test bench_runner_test; do
+  ladder_test fp32_best_test bench_runner_test shared_refusal_test; do
   start=$SECONDS
   # A hung kernel costs its test, not the whole check.
   timeout --kill-after=10 240 "$BIN/$test" --gtest_output=json:"$RESULTS/$test.json" > "$RESULTS/$test.log" 2>&1

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -49,6 +50,10 @@ class Fp32Best : public ::testing::TestWithParam<Case> {
   void SetUp() override {
     const gpu::DeviceStatus st = gpu::probe();
     ASSERT_TRUE(st.available) << st.reason;
+    const Fp32Tile& tile = fp32_tiles()[GetParam().plan.tile];
+    if (fp32_blocks_per_sm(tile, current_fp32_gpu()) == 0)
+      GTEST_SKIP() << tile.name << " needs " << tile.shared_bytes << " bytes of shared memory a block; this GPU allows "
+                   << current_fp32_gpu().shared_per_block;
   }
 };
 
@@ -75,21 +80,21 @@ TEST_P(Fp32Best, PlanMatchesDoublePrecision) {
 INSTANTIATE_TEST_SUITE_P(EveryPlan, Fp32Best, ::testing::ValuesIn(all_cases()), case_name);
 
 TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
-  const int sms = 132;
-  const Fp32Plan big = fp32_best_plan(4096, 4096, 4096, sms);
+  const Fp32Gpu h100 = hopper_gpu(132);
+  const Fp32Plan big = fp32_best_plan(4096, 4096, 4096, h100);
   EXPECT_EQ(big.splits, 1) << fp32_plan_name(big);
-  const Fp32Plan small = fp32_best_plan(1024, 1024, 1024, sms);
+  const Fp32Plan small = fp32_best_plan(1024, 1024, 1024, h100);
   EXPECT_GT(small.splits, 1) << fp32_plan_name(small);
-  const Fp32Plan short_k = fp32_best_plan(1024, 1024, 64, sms);
+  const Fp32Plan short_k = fp32_best_plan(1024, 1024, 64, h100);
   EXPECT_EQ(short_k.splits, 1) << "two k-tiles are not worth splitting: " << fp32_plan_name(short_k);
   // Run 17: one round of 128 x 256 blocks runs over k-tiles of 16, unsplit
   // (98.4% of cuBLAS at 1024x4096x4096 against 95.6% split in two; 99.6% at
   // 2048^3 against 93.5%); several rounds keep k-tiles of 32.
-  EXPECT_EQ(fp32_plan_name(fp32_best_plan(1024, 4096, 4096, sms)), "128x256 k16") << "one round over a long k";
-  EXPECT_EQ(fp32_plan_name(fp32_best_plan(4096, 1024, 4096, sms)), "128x256 k16");
-  EXPECT_EQ(fp32_plan_name(fp32_best_plan(2048, 2048, 2048, sms)), "128x256 k16");
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(1024, 4096, 4096, h100)), "128x256 k16") << "one round over a long k";
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(4096, 1024, 4096, h100)), "128x256 k16");
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(2048, 2048, 2048, h100)), "128x256 k16");
   EXPECT_EQ(fp32_plan_name(big), "128x256");
-  EXPECT_EQ(fp32_plan_name(fp32_best_plan(8192, 8192, 1024, sms)), "128x256");
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(8192, 8192, 1024, h100)), "128x256");
   // Run 16 (timed after another kernel, the L2 overwritten): at 1024^3 the 64 x 128
   // tile split in two (112.7% of cuBLAS) beats the 128 x 256 split in four (93.6%;
   // run 17: 110.1% over k-tiles of 16).
@@ -98,23 +103,49 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
   for (int m = 256; m <= 8192; m *= 2)
     for (int n = 256; n <= 8192; n *= 2)
       for (int k : {256, 2048, 8192}) {
-        const Fp32Plan p = fp32_best_plan(m, n, k, sms);
+        const Fp32Plan p = fp32_best_plan(m, n, k, h100);
         if (fp32_plan_name(p).find("k16") != std::string::npos)
-          EXPECT_LE((m + 127) / 128 * ((n + 255) / 256) * p.splits, sms) << m << "x" << n << "x" << k;
+          EXPECT_LE((m + 127) / 128 * ((n + 255) / 256) * p.splits, h100.sm_count) << m << "x" << n << "x" << k;
       }
   for (const auto& s : {std::array<int, 3>{8192, 8192, 1024}, {4097, 4097, 4097}, {3001, 4097, 2999}})
-    EXPECT_EQ(fp32_best_plan(s[0], s[1], s[2], sms).splits, 1) << "rounds that fill the SMs: nothing to gain";
+    EXPECT_EQ(fp32_best_plan(s[0], s[1], s[2], h100).splits, 1) << "rounds that fill the SMs: nothing to gain";
   // Run 19: the 64 x 128 tile splits past one round where its last round
   // would be a sliver: 2560^3 (800 blocks on 396 slots) split in four, 98.1%
   // of cuBLAS, where the 128 x 256 tile in 1.5 rounds was at 84.4%.
-  EXPECT_EQ(fp32_plan_name(fp32_best_plan(2560, 2560, 2560, sms)), "64x128 split 4");
-  EXPECT_EQ(fp32_plan_name(fp32_best_plan(3328, 3328, 3328, sms)), "64x128 split 2");
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(2560, 2560, 2560, h100)), "64x128 split 4");
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(3328, 3328, 3328, h100)), "64x128 split 2");
   for (const int e : {128, 1000, 2048, 3001, 8192}) {
-    const Fp32Plan p = fp32_best_plan(e, e, e, sms);
+    const Fp32Plan p = fp32_best_plan(e, e, e, h100);
     ASSERT_GE(p.tile, 0);
     ASSERT_LT(p.tile, int(fp32_tiles().size()));
     EXPECT_GE(p.splits, 1);
   }
+}
+
+// GPUs with less shared memory than Hopper's: an RTX 4090-like sm_89 (128
+// SMs, 99 KB a block, 100 KB an SM) cannot hold the 32-long 128x256 tile (149
+// KB) and holds one 64x128 block (75 KB) per SM; an A100-like sm_80 (108 SMs,
+// 163 KB a block, 164 KB an SM) holds the 128x256 tile and two 64x128 blocks.
+TEST(Fp32BestRule, PicksOnlyTilesTheGpuHolds) {
+  const Fp32Gpu ada{128, 99 * 1024, 100 * 1024}, ampere{108, 163 * 1024, 164 * 1024};
+  const std::span<const Fp32Tile> tiles = fp32_tiles();
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[0], ada), 0);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[1], ada), 1);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[2], ada), 1);  // 128x256 k16: 99 KB
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[0], ampere), 1);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[1], ampere), 2);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[1], hopper_gpu(132)), 3);
+  EXPECT_TRUE(std::isinf(fp32_plan_cost({0, 1}, 4096, 4096, 4096, ada)));
+  for (const Fp32Gpu& gpu : {ada, ampere, hopper_gpu(132), hopper_gpu(114)})
+    for (const auto& s : {std::array<int, 3>{4096, 4096, 4096}, {8192, 8192, 8192}, {2048, 2048, 2048}, {1024, 1024, 1024},
+                          {2560, 2560, 2560}, {3001, 4097, 2999}, {8192, 1024, 8192}, {128, 128, 128}}) {
+      const Fp32Plan p = fp32_best_plan(s[0], s[1], s[2], gpu);
+      EXPECT_GT(fp32_blocks_per_sm(tiles[p.tile], gpu), 0) << fp32_plan_name(p) << " at " << s[0] << "x" << s[1] << "x" << s[2];
+      EXPECT_TRUE(std::isfinite(fp32_plan_cost(p, s[0], s[1], s[2], gpu)));
+    }
+  // Where the 32-long tile does not fit, the 128x256 tile runs over k-tiles of 16 at every size.
+  EXPECT_NE(fp32_plan_name(fp32_best_plan(8192, 8192, 8192, ada)).find("k16"), std::string::npos)
+      << fp32_plan_name(fp32_best_plan(8192, 8192, 8192, ada));
 }
 
 }  // namespace
