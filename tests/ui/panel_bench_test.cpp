@@ -34,8 +34,8 @@ class BenchPanelDir : public ::testing::Test {
     fs::current_path(previous_);
     fs::remove_all(dir_);
   }
-  static fs::path default_file() { return "assets/bench/h200.json"; }
-  static fs::path shipped() { return fs::path(TILESCOPE_SOURCE_DIR) / "assets" / "bench" / "h200.json"; }
+  static fs::path default_file() { return "assets/bench/h100.json"; }
+  static fs::path shipped() { return fs::path(TILESCOPE_SOURCE_DIR) / "assets" / "bench" / "h100.json"; }
 
   fs::path previous_, dir_;
 };
