@@ -1,5 +1,6 @@
 // grid_canvas.cpp — camera, interaction and the GL callback.
 #include "app/ui/grid_canvas.h"
+#include "app/ui/grid_scale.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +8,6 @@
 namespace ts::ui {
 namespace {
 
-constexpr float kMinScale = 0.05f, kMaxScale = 400.0f;  // pixels per cell
 constexpr float kZoomPerNotch = 1.15f;
 constexpr float kMinCellTextPx = 7.0f;  // smaller is not a number any more
 constexpr float kDragThreshold = 4.0f;  // pixels before a press becomes a pan
@@ -40,7 +40,7 @@ void GridCanvas::fit(std::span<const Grid> grids) {
   const float label_room = ImGui::GetFontSize() * kFitLabelFonts;
   const ImVec2 room = fit_room(canvas_size_);
   const float w = room.x, h = room.y;
-  scale_ = std::clamp(std::min(w / std::max(1.0f, world_w), h / std::max(1.0f, world_h)), kMinScale, kMaxScale);
+  scale_ = std::clamp(std::min(w / std::max(1.0f, world_w), h / std::max(1.0f, world_h)), kMinGridScale, kMaxGridScale);
   origin_ = {canvas_pos_.x + (canvas_size_.x - world_w * scale_) * 0.5f,
              canvas_pos_.y + label_room + (canvas_size_.y - label_room - world_h * scale_) * 0.5f};
 }
@@ -62,7 +62,7 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
     fitted_canvas_ = size;
   }
   if (camera_) {
-    scale_ = std::clamp(camera_->z, kMinScale, kMaxScale);
+    scale_ = std::clamp(camera_->z, kMinGridScale, kMaxGridScale);
     origin_ = {canvas_pos_.x + size.x * 0.5f - camera_->x * scale_, canvas_pos_.y + size.y * 0.5f - camera_->y * scale_};
     camera_.reset();
   }
@@ -75,7 +75,7 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
   // Zoom around the mouse; pan by dragging any button.
   if (hovered && io.MouseWheel != 0.0f) {
     const float old_scale = scale_;
-    scale_ = std::clamp(scale_ * std::pow(kZoomPerNotch, io.MouseWheel), kMinScale, kMaxScale);
+    scale_ = std::clamp(scale_ * std::pow(kZoomPerNotch, io.MouseWheel), kMinGridScale, kMaxGridScale);
     const float f = scale_ / old_scale;
     origin_ = {io.MousePos.x - (io.MousePos.x - origin_.x) * f, io.MousePos.y - (io.MousePos.y - origin_.y) * f};
   }

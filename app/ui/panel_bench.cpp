@@ -5,8 +5,9 @@
 // copy bandwidth, the FP32 peak, cuBLAS FP32 and TF32), each kernel placed on
 // it. It opens the newest results shipped in assets/bench/ (the H100's, timed
 // as the benchmark now times), labelled with that GPU, driver, CUDA and date;
-// the other GPUs' shipped results are a click away, and with a GPU here it can run the benchmark on it
-// (`tilescope bench` does the same from the command line).
+// the other GPUs' shipped results are a click away, and with a GPU here it
+// can run the benchmark on it (`tilescope bench` does the same from the
+// command line).
 #include <imgui.h>
 
 #include <algorithm>

@@ -57,14 +57,6 @@ std::string sizes(const NcuTable& table) {
   return out;
 }
 
-// Whether some comparison of the table has a per-instruction count.
-bool has_per_instruction(const NcuTable& table) {
-  for (const NcuRow& r : table.rows)
-    for (const CounterComparison& c : compare_row(r))
-      if (!std::isnan(c.per_instruction)) return true;
-  return false;
-}
-
 struct PanelMemoryNcu : Panel {
   PanelMemoryNcu() : Panel("Trace vs Nsight Compute", {PanelSlot::Float, 1.0f, false}) {}
 
@@ -95,7 +87,7 @@ struct PanelMemoryNcu : Panel {
     tried_ = true;
     try {
       table_ = load_ncu_table(resolve_asset(path_));
-      per_instruction_ = has_per_instruction(*table_);
+      per_instruction_ = has_per_instruction_counts(*table_);
       error_.clear();
     } catch (const NcuTableError& e) {
       table_.reset();

@@ -4,10 +4,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "app/ui/grid_scale.h"
+
 namespace ts::ui {
 namespace {
 
-constexpr float kMinScale = 0.05f, kMaxScale = 400.0f;  // GridCanvas's zoom range
 // Label sizes tried, as fractions of the font: below 0.65 of a 16 px font a
 // label is hard to read on a projector.
 constexpr float kLabelScales[] = {1.0f, 0.8f, 0.65f};
@@ -58,9 +59,9 @@ float largest_scale(const Sizer& sizer, const Arrangement& arr, float room_w, fl
     const Box b = sizer.all(arr, s);
     return b.w <= room_w && b.h <= room_h;
   };
-  if (!fits(kMinScale)) return 0.0f;
-  if (fits(kMaxScale)) return kMaxScale;
-  float lo = kMinScale, hi = kMaxScale;  // fits(lo), !fits(hi): bisect in log space
+  if (!fits(kMinGridScale)) return 0.0f;
+  if (fits(kMaxGridScale)) return kMaxGridScale;
+  float lo = kMinGridScale, hi = kMaxGridScale;  // fits(lo), !fits(hi): bisect in log space
   for (int i = 0; i < 40; ++i) {
     const float mid = std::sqrt(lo * hi);
     (fits(mid) ? lo : hi) = mid;
@@ -102,7 +103,7 @@ SharedPlacement place_shared_arrays(std::span<const SharedArrayShape> arrays, fl
     }
   }
   // Nothing fits (a window too small): the first arrangement, as small as the canvas goes.
-  const float scale = best_scale > 0 ? best_scale : kMinScale;
+  const float scale = best_scale > 0 ? best_scale : kMinGridScale;
 
   SharedPlacement p;
   p.scale = scale;

@@ -254,9 +254,7 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
   // hardware counts more sectors than their bytes occupy (measured, not modelled).
   const bool sectors = key.find("sectors") != std::string_view::npos;
   const int bypass_static = sass_count(row, "LDGSTS.E.BYPASS.128");
-  int plain_loads_static = 0;
-  for (const auto& [op, count] : row.sass)
-    if (op.rfind("LDG", 0) == 0 && op.rfind("LDGSTS", 0) != 0) plain_loads_static += count;
+  const int plain_loads_static = sass_count(row, "LDG") - ldgsts_static;  // LDG.E..., not LDGSTS
   const double extra_per_copy = ldgsts_issued > 0 ? (hardware - trace) / ldgsts_issued : 0;
   if (!shared && load && sectors && hardware > trace && bypass_static > 0 && plain_loads_static == 0 &&
       extra_per_copy <= 16) {
@@ -463,6 +461,13 @@ std::vector<CounterComparison> compare_row(const NcuRow& row) {
   return out;
 }
 
+bool has_per_instruction_counts(const NcuTable& table) {
+  for (const NcuRow& r : table.rows)
+    for (const CounterPair& p : kPairs)
+      if (!std::isnan(per_instruction_value(r, p))) return true;
+  return false;
+}
+
 std::string ncu_table_markdown(const NcuTable& t) {
   std::string md = "# Memory counters: trace vs Nsight Compute\n\n";
   md += "GPU: " + t.gpu + "  \nprofiled: " + t.date + " (" + t.ncu_version + ", commit " + t.commit + ")  \n";
@@ -471,13 +476,13 @@ std::string ncu_table_markdown(const NcuTable& t) {
         "(LDGSTS): op_ld's requests and sectors hold its reads, and its issued instructions, wavefronts and "
         "conflicts are added to op_st's, as the trace counts a copy as a global load and a shared store; its shared "
         "loads include ldmatrix (op_ldsm).";
+  std::vector<std::vector<CounterComparison>> compared;
   int unexplained = 0;
-  bool per_instruction = false;  // some row has the SASS-level wavefronts: show their column
-  for (const NcuRow& r : t.rows)
-    for (const CounterComparison& c : compare_row(r)) {
-      unexplained += !c.explained;
-      per_instruction |= !std::isnan(c.per_instruction);
-    }
+  for (const NcuRow& r : t.rows) {
+    compared.push_back(compare_row(r));
+    for (const CounterComparison& c : compared.back()) unexplained += !c.explained;
+  }
+  const bool per_instruction = has_per_instruction_counts(t);  // show their columns
   md += " Differences no rule explains: " + std::to_string(unexplained) + " (marked \"unexplained\").\n\n";
   if (per_instruction)
     md += "ncu per instruction: shared wavefronts as Nsight counts them per executed instruction by patching the "
@@ -487,8 +492,9 @@ std::string ncu_table_markdown(const NcuTable& t) {
   md += per_instruction ? "| kernel | TILE | N | counter | trace | ncu | agreement | ncu per instruction | agreement "
                           "per instruction | why |\n|---|---|---|---|---|---|---|---|---|---|\n"
                         : "| kernel | TILE | N | counter | trace | ncu | agreement | why |\n|---|---|---|---|---|---|---|---|\n";
-  for (const NcuRow& r : t.rows)
-    for (const CounterComparison& c : compare_row(r)) {
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    const NcuRow& r = t.rows[i];
+    for (const CounterComparison& c : compared[i]) {
       md += "| " + r.kernel + " | " + (r.tile == 0 ? std::string("-") : std::to_string(r.tile)) + " | " + std::to_string(r.n) + " | " +
             std::string(c.pair->label) + " | " + fixed(c.trace, 0) + " | " + fixed(c.hardware, 0) + " | " +
             agreement_name(c.agreement) + " | ";
@@ -497,6 +503,7 @@ std::string ncu_table_markdown(const NcuTable& t) {
               (std::isnan(c.per_instruction) ? std::string("-") : agreement_name(c.per_instruction_agreement)) + " | ";
       md += c.why + " |\n";
     }
+  }
   return md;
 }
 

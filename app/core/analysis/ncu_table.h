@@ -87,6 +87,10 @@ struct CounterComparison {
 // under 1% is shown as close rather than hidden.
 std::vector<CounterComparison> compare_row(const NcuRow& row);
 
+// Whether some row has Nsight's per-instruction (SASS-level) shared
+// wavefronts, i.e. some comparison's per_instruction is a number.
+bool has_per_instruction_counts(const NcuTable& table);
+
 // The whole table as Markdown: one line per launch and counter pair.
 std::string ncu_table_markdown(const NcuTable& table);
 
