@@ -43,9 +43,9 @@ std::string to_record_params(const RecordOptions& o, RecordParams& p) {
   if (!kind) return "unknown kernel '" + o.kernel + "' (choose one of " + kernel_names() + ")";
   p.kernel = *kind;
   p.tile = o.tile;
-  p.m = o.m ? o.m : o.size;
-  p.n = o.n ? o.n : o.size;
-  p.k = o.k ? o.k : o.size;
+  p.m = o.m.value_or(o.size);
+  p.n = o.n.value_or(o.size);
+  p.k = o.k.value_or(o.size);
   if (o.device == "gpu") p.device = DeviceChoice::Gpu;
   else if (o.device == "cpu") p.device = DeviceChoice::Cpu;
   else if (o.device == "auto") p.device = DeviceChoice::Auto;

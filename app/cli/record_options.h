@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,7 +15,7 @@ struct RecordOptions {
   std::string kernel = "tiled";
   int tile = 16;
   int size = 64;
-  int m = 0, n = 0, k = 0;  // 0: use size
+  std::optional<int> m, n, k;  // unsaid: --size (a said 0 is refused, not replaced)
   std::string device = "auto";
   std::string inputs = "random";
   std::uint64_t seed = 0;
