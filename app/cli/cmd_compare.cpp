@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "app/cli/commands.h"
@@ -60,6 +61,11 @@ Command add_compare_command(CLI::App& parent) {
             try {
               const Trace a = load_trace((*files)[0]);
               const Trace b = load_trace((*files)[1]);
+              // A step past a trace's last (its store of C) would compare zeros.
+              for (int i = 0; i < 2 && *step != kAllSteps; ++i)
+                if (const std::uint32_t last = (i ? b : a).launch.iteration_rule.iterations; *step > last)
+                  return fail("--step " + std::to_string(*step) + ": " + escape_control((*files)[i]) +
+                              " has steps 0.." + std::to_string(last) + " (the last is the store of C)");
               CompareOptions o;
               o.step = *step;
               if (!cell->empty()) o.cell = ElementCoord{(*cell)[0], (*cell)[1]};

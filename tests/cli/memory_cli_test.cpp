@@ -70,6 +70,11 @@ TEST(MemoryCli, CompareTransposedAndPaddedAtOneCellAndStep) {
       << text.out;
 
   expect_one_line_error(run("compare " + a.string() + " " + b.string() + " --cell 64,0"), "C[64][0]");
+  // K = 64 at TILE 32: iterations 0 and 1, then step 2, the store of C; past it, nothing to compare.
+  EXPECT_EQ(run("compare " + a.string() + " " + b.string() + " --step 2").code, 0);
+  expect_one_line_error(run("compare " + a.string() + " " + b.string() + " --step 3"), "has steps 0..2");
+  expect_one_line_error(run("compare " + a.string() + " " + b.string() + " --cell 5,40 --step 99 --json"),
+                        "has steps 0..2");
   expect_one_line_error(run("compare " + a.string() + " /nonexistent.tstrace"), "nonexistent");
   EXPECT_EQ(run("compare " + a.string()).code, 2);
   fs::remove(a);
