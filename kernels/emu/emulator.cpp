@@ -251,7 +251,13 @@ rec::Origin take_origin(int slot, std::uint32_t index) {
 
 std::string extent_of(ArrayId array) {
   const ArrayLayout& a = t_pass->arrays[static_cast<int>(array)];
-  const std::string shape = std::to_string(a.rows) + " x " + std::to_string(a.cols);
+  std::uint64_t rows = a.rows, cols = a.cols;
+  if (space_of(array) == Space::Shared && a.cols == kUndeclaredShared && t_pass->shared_shapes) {
+    // A user kernel's tile: its shape is what TS_SHARED declared, not the placeholder.
+    const std::uint64_t declared = (*t_pass->shared_shapes)[static_cast<int>(array)].load(std::memory_order_relaxed);
+    if (declared) rows = declared >> 32, cols = declared & 0xFFFFFFFFu;
+  }
+  const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
   if (space_of(array) == Space::Shared) return std::string(array_name(array)) + " is " + shape;
   return std::string(array_name(array)) + " has " + std::to_string(a.elements()) + " elements, " + shape;
 }

@@ -113,6 +113,21 @@ TEST_F(UserKernel, OutOfBoundsStopsTheEmulator) {
   EXPECT_NE(what.find("access outside"), std::string::npos) << what;
 }
 
+// A block of 16 x 16 threads over TILE 8 tiles: thread (8, 0) writes As[0][8],
+// past the 8 x 8 tile the kernel declared; the finding says that shape.
+TEST_F(UserKernel, OutOfBoundsFindingNamesTheDeclaredTileShape) {
+  RecordParams p = test::user_params(test::example_file("first_tiled.cu"), "matmul_tiled", 8, 16, 16, 16);
+  p.user->block = {16, 16, 1};
+  p.check.mode = emu::CheckMode::Continue;
+  emu::CheckReport report;
+  record(p, &report);
+  ASSERT_FALSE(report.findings.empty());
+  const emu::Finding& f = report.findings.front();
+  EXPECT_EQ(f.kind, emu::FindingKind::OutOfBounds);
+  EXPECT_NE(f.text.find("As[0][8]"), std::string::npos) << f.text;
+  EXPECT_NE(f.text.find("(As is 8 x 8)"), std::string::npos) << f.text;
+}
+
 TEST(UserKernelSpec, BadDefineIsRefusedBeforeCompiling) {
   RecordParams p = test::user_params("x.cu", "f", 8, 8, 8, 8);
   p.user->defines = {"1TILE=4"};
