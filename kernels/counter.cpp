@@ -8,6 +8,7 @@
 #include <mutex>
 #include <thread>
 
+#include "app/core/checked_math.h"
 #include "app/core/launch_json.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
@@ -25,13 +26,14 @@ std::string gib(std::uint64_t bytes) {
   return buf;
 }
 
+// Saturating at 2^64 - 1 (as EventCounts do), so that the limit check cannot wrap.
 std::uint64_t inputs_bytes(const RecordParams& p) {
   const std::uint64_t m = p.m, n = p.n, k = p.k;
-  return (m * k + k * n + m * n) * sizeof(float);
+  return saturating_mul(saturating_add(saturating_add(m * k, k * n), m * n), sizeof(float));
 }
 
 std::uint64_t element_counts_bytes(const RecordParams& p) {
-  return (std::uint64_t(p.m) * p.k + std::uint64_t(p.k) * p.n) * sizeof(std::uint32_t);
+  return saturating_mul(std::uint64_t(p.m) * p.k + std::uint64_t(p.k) * p.n, sizeof(std::uint32_t));
 }
 
 unsigned resolve_workers(unsigned workers) {
@@ -117,7 +119,8 @@ std::uint64_t counters_memory_estimate(const RecordParams& p, unsigned workers) 
   const std::uint64_t blocks = std::max<std::uint64_t>(1, shape.grid.count());
   // Edge blocks do less than interior ones: twice the mean bounds the largest block.
   const std::uint64_t block_events = 2 * (expected_counts(p.kernel, p.tile, p.m, p.n, p.k).total() / blocks + 1);
-  return inputs_bytes(p) + element_counts_bytes(p) + resolve_workers(workers) * block_events * sizeof(Event);
+  return saturating_add(saturating_add(inputs_bytes(p), element_counts_bytes(p)),
+                        saturating_mul(saturating_mul(resolve_workers(workers), block_events), sizeof(Event)));
 }
 
 LaunchCounters count_launch(const RecordParams& params, const CountedBlockHook& on_block) {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 #include "app/core/stats.h"
 #include "app/core/trace_index.h"
@@ -83,6 +84,22 @@ TEST(CountersMemory, BeyondTheLimitIsRefusedWithTheNumbers) {
     EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge);
     EXPECT_NE(std::string(e.what()).find("MiB for the inputs"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("M=4096"), std::string::npos) << e.what();
+  }
+}
+
+// M x N just past 2^62 / 4 cells: the bytes of the inputs and the per-element
+// counts pass 2^64 (4 M N + 8 K (M + N) wraps to about 2 GiB), so the estimate
+// saturates and the launch is refused before anything is allocated.
+TEST(CountersMemory, EstimateSaturatesInsteadOfWrapping) {
+  RecordParams p = test::record_params(DeviceChoice::Cpu, KernelKind::Tiled, 16, 2147443649, 2147443648, 20000);
+  p.cpu_workers = 2;
+  ASSERT_EQ(counters_memory_estimate(p, 2), std::numeric_limits<std::uint64_t>::max());
+  try {
+    count_launch(p);
+    FAIL() << "expected a refusal";
+  } catch (const RecordError& e) {
+    EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge) << e.what();
+    EXPECT_NE(std::string(e.what()).find("M=2147443649 N=2147443648 K=20000"), std::string::npos) << e.what();
   }
 }
 
