@@ -163,17 +163,24 @@ Command add_record_command(CLI::App& parent) {
   app->add_option("--check-limit", check->cap, "With --check: findings printed per kind (all are counted)")
       ->capture_default_str();
   app->add_option("-o,--output", *out, "Trace file to write")->capture_default_str();
-  app->add_option("--blocks", focus->blocks,
+  CLI::Option* blocks_flag = app->add_option("--blocks", focus->blocks,
                   "Record only these blocks, at any N: \"x,y;x,y\", row:Y, col:X or wave:W (a focused trace)");
   app->add_option("--gpu", focus->preset, "GPU preset whose waves wave:W counts (" + gpu_preset_names() + ")")
       ->capture_default_str();
   app->add_flag("--counters", focus->counters,
                 "With --blocks: also count the whole launch (as `tilescope counters`) into OUTPUT.counters.json");
-  return {app, [opts, out, focus, check]() -> int {
+  return {app, [opts, out, focus, check, blocks_flag]() -> int {
             RecordParams params;
             if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err);
             if (params.user && (!focus->blocks.empty() || focus->counters))
               return fail("--blocks and --counters take tilescope's own kernels, not --kernel-file"), kExitUsage;
+            // Neither may silently record the whole launch instead of what was asked.
+            if (blocks_flag->count() > 0 && focus->blocks.empty())
+              return fail("--blocks names no block (\"x,y;x,y\", row:Y, col:X or wave:W)"), kExitUsage;
+            if (focus->counters && focus->blocks.empty())
+              return fail("--counters goes with --blocks (a focused trace); `tilescope counters` counts a whole "
+                          "launch on its own"),
+                     kExitUsage;
             if (std::string err = to_check_options(*check, params, params.check); !err.empty()) return fail(err);
             if (!focus->blocks.empty() && params.check.enabled())
               return fail("--check records the whole launch: it does not combine with --blocks");

@@ -133,6 +133,9 @@ TEST(Cli, BadInputGetsOneClearLine) {
   expect_one_line_error(run("record --device cpu --m 0 --n 4 --k 4" + out), "at least 1 (M=0 N=4 K=4)");
   expect_one_line_error(run("record --device cpu --size 8 --k 0" + out), "at least 1 (M=8 N=8 K=0)");
   expect_one_line_error(run("counters --device cpu --size 8 --n 0 --json"), "at least 1 (M=8 N=0 K=8)");
+  // Flags of a focused trace that would otherwise record the whole launch without a word.
+  expect_one_line_error(run("record --device cpu --size 8 --blocks ''" + out), "--blocks names no block");
+  expect_one_line_error(run("record --device cpu --size 8 --counters" + out), "--counters goes with --blocks");
   expect_one_line_error(run("record --device tpu" + out), "unknown device");
   expect_one_line_error(run("record --device cpu -o /nonexistent/dir/x.tstrace"), "cannot write");
   expect_one_line_error(run("record --device cpu -o " + fs::temp_directory_path().string()), "directory");
