@@ -141,14 +141,21 @@ void validate_shape(const RecordParams& p) {
   if (const std::string why = size_refusal(p.kernel, p.m, p.n, p.k); !why.empty())
     throw RecordError(K::InvalidParams, why);
   const IterationRule rule = iteration_rule(p.kernel, p.tile, p.m, p.n, p.k);
+  // The kernel's own barrier count (the naive kernels have none), as the trace's
+  // validation holds it: an event's 12-bit iteration and barrier fields.
   const std::uint64_t iterations = rule.iterations;
-  if (iterations * 2 + rule.barriers_before > kMaxEpoch || iterations > kMaxIteration) {
+  const std::uint64_t barriers = std::uint64_t{rule.barriers_per_iteration} * iterations + rule.barriers_before;
+  if (barriers > kMaxEpoch || iterations > kMaxIteration) {
     const std::string step = takes_tile(p.kernel) ? "TILE=" + std::to_string(p.tile)
                                                   : std::string(kernel_info(p.kernel).name) + "'s BK=" +
                                                         std::to_string(rule.tile);
+    const std::string why = iterations > kMaxIteration
+                                ? std::to_string(iterations) + " k-iterations, and an event counts at most " +
+                                      std::to_string(kMaxIteration)
+                                : std::to_string(barriers) + " barriers per thread, and an event counts at most " +
+                                      std::to_string(kMaxEpoch);
     throw RecordError(K::TooLarge, "K=" + std::to_string(p.k) + " with " + step +
-                                       " is beyond the recording limit: an event counts at most " +
-                                       std::to_string(kMaxEpoch) + " barriers per thread");
+                                       " is beyond the recording limit: " + why);
   }
 }
 

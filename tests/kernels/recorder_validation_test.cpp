@@ -1,6 +1,8 @@
 // Requests that cannot be recorded are refused up front, with a reason.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"
@@ -86,6 +88,50 @@ TEST(RecordValidation, HugeProductsReachTheLimitNotAnOverflow) {
   p.m = p.n = p.k = 65535;  // each matrix below 2^32 elements, 5.6e14 events
   const std::string why = refusal_message(p);
   EXPECT_NE(why.find("recording limit"), std::string::npos) << why;
+}
+
+// K's limit is the kernel's own: an event holds 12 bits of k-iteration and 12
+// of barriers passed (at most 4095 each). The naive kernels pass no barrier, so
+// 4095 iterations of TILE; tiled passes two an iteration, double-buffer one
+// an iteration after one before.
+TEST(RecordValidation, KLimitFollowsTheKernelsOwnBarriers) {
+  const auto params = [](KernelKind kind, int tile, int n, int k) {
+    RecordParams p;
+    p.kernel = kind;
+    p.tile = tile;
+    p.m = 1;
+    p.n = n;
+    p.k = k;
+    p.device = DeviceChoice::Cpu;
+    return p;
+  };
+  const auto shape_refusal = [](const RecordParams& p) -> std::string {
+    try {
+      validate_shape(p);
+    } catch (const RecordError& e) {
+      EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge) << e.what();
+      return e.what();
+    }
+    return {};
+  };
+  EXPECT_EQ(shape_refusal(params(KernelKind::Naive, 2, 1, 8190)), "");  // 4095 iterations
+  EXPECT_NE(shape_refusal(params(KernelKind::Naive, 2, 1, 8191)).find("4096 k-iterations"), std::string::npos);
+  EXPECT_EQ(shape_refusal(params(KernelKind::NaiveRow, 32, 1, 131040)), "");
+  EXPECT_EQ(shape_refusal(params(KernelKind::Tiled, 2, 1, 4094)), "");  // 4094 barriers
+  EXPECT_NE(shape_refusal(params(KernelKind::Tiled, 2, 1, 4095)).find("4096 barriers per thread"), std::string::npos);
+  EXPECT_EQ(shape_refusal(params(KernelKind::DoubleBuffer, 16, 4, 4094 * 16)), "");  // 4094 + 1 barriers
+  EXPECT_NE(shape_refusal(params(KernelKind::DoubleBuffer, 16, 4, 4094 * 16 + 4)).find("4096 barriers per thread"),
+            std::string::npos);
+
+  // At the naive kernel's limit the trace holds: the store of C is step 4095, and C is right.
+  const RecordParams p = params(KernelKind::Naive, 2, 1, 8190);
+  const Trace t = record(p);
+  std::uint32_t last = 0;
+  for (const Event& e : t.events.span()) last = std::max<std::uint32_t>(last, e.iter);
+  EXPECT_EQ(last, 4095u);
+  double want = 0;
+  for (int k = 0; k < p.k; ++k) want += double(t.a[k]) * double(t.b[k]);
+  EXPECT_NEAR(t.c[0], want, 1e-3);
 }
 
 TEST(RecordValidation, DefaultLimitIsMemoryBased) {
