@@ -216,11 +216,13 @@ thread_local FiberThread* t_thread = nullptr;
 
 constexpr std::uint32_t kSharedWords = 64 * 1024 / 4;  // 64 KB: more than any kernel here declares
 
-[[noreturn]] void fault(const std::string& what) {
+std::string this_thread() {
   const uint3 b = blockIdx, t = threadIdx;
-  throw EmulatorError("block (" + std::to_string(b.x) + "," + std::to_string(b.y) + ") thread (" +
-                      std::to_string(t.x) + "," + std::to_string(t.y) + "): " + what);
+  return "block (" + std::to_string(b.x) + "," + std::to_string(b.y) + ") thread (" + std::to_string(t.x) + "," +
+         std::to_string(t.y) + ")";
 }
+
+[[noreturn]] void fault(const std::string& what) { throw EmulatorError(this_thread() + ": " + what); }
 
 void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags, std::uint32_t line,
             Width width = Width::B4, bool async = false) {
@@ -636,7 +638,9 @@ void Sink::barrier(std::uint32_t line) {
   FiberThread& t = *t_thread;
   t.barrier_line = line;
   ++t.epoch;
-  if (t.epoch > kMaxEpoch) fault("more barriers than a trace can hold");
+  if (t.epoch > kMaxEpoch)
+    throw TooLargeError(this_thread() + " passes more than " + std::to_string(kMaxEpoch) +
+                        " barriers, more than an event counts: record a smaller K");
   t.at_barrier = true;
   yield_to_scheduler(t);  // until the whole block is here
 }
@@ -771,7 +775,7 @@ CheckReport record_launch_with(KernelEntry entry, Trace& trace, const LaunchOpti
   }
   for (std::uint64_t t = 0; t < threads; ++t) trace.thread_offsets[t + 1] += trace.thread_offsets[t];
   if (const std::uint64_t event_limit = options.event_limit; event_limit && trace.thread_offsets.back() > event_limit)
-    throw EmulatorError("the launch makes " + std::to_string(trace.thread_offsets.back()) +
+    throw TooLargeError("the launch makes " + std::to_string(trace.thread_offsets.back()) +
                         " accesses, more than the recording limit of " + std::to_string(event_limit) +
                         " events: record a smaller size");
 

@@ -25,6 +25,13 @@ class EmulatorError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A launch larger than a trace holds (more events than the recording limit, more
+// barriers than an event counts): the size's fault, not the kernel's.
+class TooLargeError : public EmulatorError {
+ public:
+  using EmulatorError::EmulatorError;
+};
+
 // How to run a launch: workers (0: one per core), the checks (sanitizer.h; a
 // user's kernel runs with them on), and whether to keep each event's source
 // line in trace.lines.

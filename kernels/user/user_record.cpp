@@ -139,6 +139,10 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
           t.launch.device_name = "CPU emulator";
           return t;
         }
+      } catch (const emu::TooLargeError& e) {
+        throw RecordError(RK::TooLarge, spec.label() + " at M=" + std::to_string(params.m) + " N=" +
+                                            std::to_string(params.n) + " K=" + std::to_string(params.k) +
+                                            " is beyond the recording limit: " + e.what());
       } catch (const emu::EmulatorError& e) {
         throw RecordError(RK::EmulatorFailed, std::string("the emulator stopped ") + spec.label() + ": " + e.what());
       }
@@ -153,6 +157,12 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
     if (l.cols == kUndeclared) l = {};  // the kernel declared no such tile
   }
   t.launch.iteration_rule = derive_iteration_rule(t, spec.cols_per_block());
+  // What the loader would refuse is not written: an event counts 4095 k-steps at most.
+  if (const IterationRule& r = t.launch.iteration_rule; r.iterations > kMaxIteration)
+    throw RecordError(RK::TooLarge, spec.label() + " at K=" + std::to_string(params.k) +
+                                        " is beyond the recording limit: its k-steps of " + std::to_string(r.tile) +
+                                        " make " + std::to_string(r.iterations) +
+                                        " of them, and an event counts at most " + std::to_string(kMaxIteration));
   t.launch.tile = static_cast<int>(t.launch.iteration_rule.tile);
   restamp_iterations(t);
   t.launch.date = utc_now_iso8601();

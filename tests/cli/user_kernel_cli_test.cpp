@@ -1,7 +1,7 @@
 // `tilescope record --kernel-file`: the user's kernel through the command
 // line, with the checks on by default, and the exit status for each outcome
-// (README, examples/kernels/README.md): 0 right, 3 findings, 4 does not
-// compile, 5 stopped with the checks off, 6 a wrong C.
+// (README, examples/kernels/README.md): 0 right, 1 too large, 3 findings, 4
+// does not compile, 5 stopped with the checks off, 6 a wrong C.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -50,6 +50,23 @@ TEST_F(UserKernelCli, WithTheChecksOffTheFirstFaultStopsTheRun) {
   EXPECT_EQ(r.code, 5) << r.out << r.err;
   EXPECT_NE(r.err.find("access outside B"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.find("check:"), std::string::npos) << r.out;
+}
+
+// Past what an event counts (4095 barriers, 4095 k-steps): exit 1 and no trace,
+// not a fault of the kernel (5) nor a trace the loader refuses (was exit 0).
+TEST_F(UserKernelCli, PastTheEventsFieldsIsTooLarge) {
+  Result r = record("examples/kernels/first_tiled.cu", "matmul_tiled", "--m 1 --n 1 --k 65536");
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("beyond the recording limit"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("4095 barriers"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out_));
+  r = record("tests/kernels/data/naive_user.cu", "matmul_naive", "--m 1 --n 1 --k 65536");  // k-steps of 16
+  EXPECT_EQ(r.code, 1) << r.out << r.err;
+  EXPECT_NE(r.err.find("make 4096 of them, and an event counts at most 4095"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(out_));
+  r = record("tests/kernels/data/naive_user.cu", "matmul_naive", "--m 1 --n 1 --k 65520");  // 4095: it holds
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_EQ(run("stats " + out_.string()).code, 0);
 }
 
 TEST_F(UserKernelCli, AMissingBarrierIsARaceNamingBothLines) {

@@ -128,6 +128,27 @@ TEST_F(UserKernel, OutOfBoundsFindingNamesTheDeclaredTileShape) {
   EXPECT_NE(f.text.find("(As is 8 x 8)"), std::string::npos) << f.text;
 }
 
+// Past what a trace holds is the size's fault (TooLarge), not the kernel's: two
+// barriers a k-step of 2 pass 4095 barriers before K = 8192; a kernel without
+// barriers steps by the block tile's width, 4095 steps at most; and more events
+// than the limit.
+TEST_F(UserKernel, PastWhatATraceHoldsIsTooLarge) {
+  const RecordParams barriers = test::user_params(test::tiled_copy_file(), "matmul_tiled", 2, 1, 1, 8192);
+  std::string what = record_error(barriers, RecordError::Kind::TooLarge);
+  EXPECT_NE(what.find("more than 4095 barriers"), std::string::npos) << what;
+  const std::string naive = test::source_tree() + "/tests/kernels/data/naive_user.cu";
+  what = record_error(test::user_params(naive, "matmul_naive", 2, 3, 3, 8192), RecordError::Kind::TooLarge);
+  EXPECT_NE(what.find("make 4096 of them"), std::string::npos) << what;
+  const RecordParams p = test::user_params(naive, "matmul_naive", 2, 3, 3, 8190);
+  const Trace t = record(p);
+  EXPECT_EQ(t.launch.iteration_rule.iterations, 4095u);
+  EXPECT_EQ(check_matmul(t.a, t.b, t.c, p.m, p.n, p.k), "");
+  RecordParams big = test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 64, 64, 64);
+  big.event_limit = 1000;
+  what = record_error(big, RecordError::Kind::TooLarge);
+  EXPECT_NE(what.find("more than the recording limit of 1000 events"), std::string::npos) << what;
+}
+
 TEST(UserKernelSpec, BadDefineIsRefusedBeforeCompiling) {
   RecordParams p = test::user_params("x.cu", "f", 8, 8, 8, 8);
   p.user->defines = {"1TILE=4"};
