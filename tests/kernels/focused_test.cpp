@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 
 #include "app/core/analysis/memory_stats.h"
 #include "app/core/block_selection.h"
@@ -79,6 +80,27 @@ TEST_P(Focused, ChosenBlocksEqualTheFullTrace) {
   const nlohmann::json stats = stats_to_json(loaded, compute_stats(loaded, index));
   EXPECT_EQ(stats["launch"]["traced_blocks"], nlohmann::json(chosen));
   EXPECT_EQ(stats["events"].get<std::uint64_t>(), focused.events.size());
+  // Its FLOPs and minimum bytes are the chosen blocks' own, as its bytes loaded
+  // are: counted here from the full trace's events of those blocks.
+  std::set<std::uint32_t> a_read, b_read;
+  std::uint64_t c_cells = 0, loads = 0;
+  for (std::uint64_t th = 0; th < full.thread_count(); ++th) {
+    if (!focused.launch.block_traced(static_cast<std::uint32_t>(th / per))) continue;
+    for (const Event& e : full.thread_events(th)) {
+      if (e.space() != Space::Global) continue;
+      if (e.op() == Op::Store) {
+        ++c_cells;
+      } else {
+        ++loads;
+        (e.array_id() == ArrayId::A ? a_read : b_read).insert(e.index);
+      }
+    }
+  }
+  const std::uint64_t k = static_cast<std::uint64_t>(full.launch.k);
+  EXPECT_EQ(stats["flops"].get<std::uint64_t>(), 2 * k * c_cells);
+  EXPECT_EQ(stats["min_bytes"].get<std::uint64_t>(), (a_read.size() + b_read.size() + c_cells) * 4);
+  EXPECT_EQ(stats["global_bytes_loaded"].get<std::uint64_t>(), loads * 4);
+  EXPECT_DOUBLE_EQ(stats["arithmetic_intensity"].get<double>(), double(2 * k * c_cells) / double(loads * 4));
   const ReplayTimeline timeline(loaded.launch);
   // A cell of a traced block has its writer; a cell of an untraced one has none (and no crash).
   for (std::uint32_t step : {0u, timeline.last_step()}) {

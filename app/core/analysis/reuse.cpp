@@ -129,6 +129,15 @@ void complete_reuse(ReuseStats& r, const LaunchInfo& L) {
   r.global_bytes_stored = r.global_stores * sizeof(float);
   r.min_bytes = (m * k + k * n + m * n) * sizeof(float);
   r.flops = 2 * m * n * k;
+  if (L.focused()) {
+    // The traced blocks' own work, as their loads are: the cells of C they
+    // store (each once), and each element of A and B they read, read once.
+    const auto touched = [](const std::vector<std::uint32_t>& loads) {
+      return static_cast<std::uint64_t>(std::count_if(loads.begin(), loads.end(), [](std::uint32_t c) { return c; }));
+    };
+    r.min_bytes = (touched(r.a_loads) + touched(r.b_loads) + r.global_stores) * sizeof(float);
+    r.flops = 2 * k * r.global_stores;
+  }
   if (r.global_bytes_loaded) r.arithmetic_intensity = static_cast<double>(r.flops) / static_cast<double>(r.global_bytes_loaded);
   if (r.min_bytes) r.ideal_arithmetic_intensity = static_cast<double>(r.flops) / static_cast<double>(r.min_bytes);
 }

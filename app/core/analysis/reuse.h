@@ -26,6 +26,7 @@ struct ReuseStats {
 
   std::uint64_t global_loads = 0, global_stores = 0;  // thread-level accesses
   std::uint64_t global_bytes_loaded = 0, global_bytes_stored = 0;
+  // A focused trace's: of its traced blocks (the elements of A and B they read, the cells of C they store).
   std::uint64_t min_bytes = 0;  // (M K + K N + M N) * 4
   std::uint64_t flops = 0;      // 2 M N K
   double arithmetic_intensity = 0, ideal_arithmetic_intensity = 0;
