@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <limits>
 #include <mutex>
 #include <thread>
 
@@ -20,6 +21,7 @@ namespace {
 constexpr std::uint64_t kGiB = 1ull << 30;
 
 std::string gib(std::uint64_t bytes) {
+  if (bytes == std::numeric_limits<std::uint64_t>::max()) return "2^64 bytes or more";  // saturated
   char buf[32];
   if (bytes >= kGiB) std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(kGiB));
   else std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(1u << 20));

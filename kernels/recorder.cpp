@@ -166,10 +166,14 @@ void validate(const RecordParams& p) {
   const EventCounts counts = expected_counts(p.kernel, p.tile, p.m, p.n, p.k);
   const std::uint64_t limit = p.event_limit ? p.event_limit : default_event_limit();
   if (counts.total() > limit) {
+    // A count that saturated (2^64 - 1) stands for any larger one: not a number to print.
+    const std::string need = counts.total() == std::numeric_limits<std::uint64_t>::max()
+                                 ? std::string("2^64 events or more")
+                                 : std::to_string(counts.total()) + " events (" +
+                                       gib(saturating_mul(counts.total(), sizeof(Event))) + " at " +
+                                       std::to_string(sizeof(Event)) + " bytes each)";
     throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " K=" +
-                                       std::to_string(p.k) + " needs " + std::to_string(counts.total()) +
-                                       " events (" + gib(saturating_mul(counts.total(), sizeof(Event))) +
-                                       " at " + std::to_string(sizeof(Event)) + " bytes each); the recording limit is " + std::to_string(limit) +
+                                       std::to_string(p.k) + " needs " + need + "; the recording limit is " + std::to_string(limit) +
                                        " events (" + gib(limit * sizeof(Event)) +
                                        ": a quarter of this machine's memory, at most 8 GiB)");
   }

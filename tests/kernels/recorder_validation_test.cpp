@@ -88,6 +88,14 @@ TEST(RecordValidation, HugeProductsReachTheLimitNotAnOverflow) {
   p.m = p.n = p.k = 65535;  // each matrix below 2^32 elements, 5.6e14 events
   const std::string why = refusal_message(p);
   EXPECT_NE(why.find("recording limit"), std::string::npos) << why;
+  // A saturated count is not printed as the number 2^64 - 1.
+  p.kernel = KernelKind::Tiled;
+  p.tile = 2;
+  p.m = p.n = 2147483647;
+  p.k = 1;
+  const std::string saturated = refusal_message(p);
+  EXPECT_NE(saturated.find("needs 2^64 events or more;"), std::string::npos) << saturated;
+  EXPECT_EQ(saturated.find("18446744073709551615"), std::string::npos) << saturated;
 }
 
 // K's limit is the kernel's own: an event holds 12 bits of k-iteration and 12
