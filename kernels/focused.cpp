@@ -40,6 +40,7 @@ Trace record_focused_on_gpu(const RecordParams& params, const std::vector<std::u
 Trace record_focused(const RecordParams& params, const std::vector<std::uint32_t>& blocks) {
   using K = RecordError::Kind;
   validate_shape(params);
+  validate_trace_fits(params);
   const LaunchShape shape = launch_shape(params.kernel, params.tile, params.m, params.n);
   if (blocks.empty()) throw RecordError(K::InvalidParams, "a focused trace needs at least one block");
   if (!std::is_sorted(blocks.begin(), blocks.end()) || std::adjacent_find(blocks.begin(), blocks.end()) != blocks.end() ||

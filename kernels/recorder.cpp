@@ -177,9 +177,13 @@ void validate(const RecordParams& p) {
                                        " events (" + gib(limit * sizeof(Event)) +
                                        ": a quarter of this machine's memory, at most 8 GiB)");
   }
-  // What the loader would refuse is refused here, before any work: an event
-  // indexes its array with 32 bits (the default event limit, below 2^32,
-  // implies it), and CUDA limits grid.y and grid.z.
+  validate_trace_fits(p);
+}
+
+void validate_trace_fits(const RecordParams& p) {
+  using K = RecordError::Kind;
+  // What the loader would refuse, refused before any work: an event indexes
+  // its array with 32 bits, and CUDA limits grid.y and grid.z.
   const std::uint64_t rows_a = p.m, cols_b = p.n, depth = p.k;
   const std::pair<const char*, std::uint64_t> matrices[] = {
       {"A (M x K)", rows_a * depth}, {"B (K x N)", depth * cols_b}, {"C (M x N)", rows_a * cols_b}};

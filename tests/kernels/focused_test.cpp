@@ -136,5 +136,26 @@ TEST(Focused, RefusesBadBlocks) {
   EXPECT_THROW(record_focused(p, {3, 1}), RecordError);
 }
 
+// A focused trace is held to what the loader takes, as a full one is: a grid
+// CUDA launches (naive TILE 2 at M = 140000: grid.y = 70000, one block of 4
+// threads to trace) and matrices a 32-bit index reaches (C of 70000 x 70000).
+std::string focused_refusal(const RecordParams& p) {
+  try {
+    record_focused(p, {0});
+  } catch (const RecordError& e) {
+    EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge) << e.what();
+    return e.what();
+  }
+  return "recorded";
+}
+
+TEST(Focused, RefusesWhatTheLoaderWouldRefuse) {
+  const std::string grid = focused_refusal(test::record_params(DeviceChoice::Cpu, KernelKind::Naive, 2, 140000, 1, 1));
+  ASSERT_NE(grid.find("1 x 70000 x 1 blocks; CUDA allows at most"), std::string::npos) << grid;
+  const std::string c =
+      focused_refusal(test::record_params(DeviceChoice::Cpu, KernelKind::Blocktile2d, 16, 70000, 70000, 4));
+  EXPECT_NE(c.find("C (M x N) would have 4900000000 elements"), std::string::npos) << c;
+}
+
 }  // namespace
 }  // namespace ts
