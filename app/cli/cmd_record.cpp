@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "app/cli/commands.h"
 #include "app/cli/record_options.h"
@@ -114,15 +113,6 @@ int record_focused_trace(const RecordParams& params, const FocusOptions& focus, 
 inline constexpr int kExitKernelCompile = 4;
 inline constexpr int kExitKernelFault = 5;
 inline constexpr int kExitWrongResult = 6;
-
-// A compiler's diagnostics: the first line as the message, then the compiler's own lines.
-void fail_with_details(const std::string& text) {
-  const auto nl = text.find('\n');
-  fail(text.substr(0, nl));
-  if (nl == std::string::npos) return;
-  std::istringstream rest(text.substr(nl + 1));
-  for (std::string line; std::getline(rest, line);) std::fprintf(stderr, "  %s\n", escape_control(line).c_str());
-}
 
 int record_error_exit(const RecordError& e) {
   switch (e.kind()) {

@@ -29,6 +29,8 @@ void print_stats_table(const LaunchInfo& launch, std::uint64_t events, std::uint
 
 // One line on stderr, prefixed "tilescope: ", and the exit code for failures.
 int fail(const std::string& message);
+// A compiler's diagnostics: the first line as fail()'s message, then the compiler's own lines, indented.
+int fail_with_details(const std::string& text);
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitFindings = 3;  // `record --check` found something

@@ -34,7 +34,7 @@ DefaultScene add_default_scene_options(CLI::App& app) {
       std::printf("global loads per element: A %u..%u, B %u..%u\n", s.a_loads_min, s.a_loads_max, s.b_loads_min,
                   s.b_loads_max);
     } catch (const RecordError& e) {
-      return fail(e.what());
+      return e.kind() == RecordError::Kind::KernelCompile ? fail_with_details(e.what()) : fail(e.what());
     }
     return 0;
   }};

@@ -11,6 +11,7 @@
 //   tilescope bench ...            time the kernels against cuBLAS (see `tilescope bench --help`)
 //   tilescope --version            the version, and whether it was built with CUDA and the GUI
 #include <cstdio>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,15 @@ namespace ts::cli {
 int fail(const std::string& message) {
   // A message may quote a file's name or contents: never a raw control character.
   std::fprintf(stderr, "tilescope: %s\n", ts::escape_control(message).c_str());
+  return kExitFailure;
+}
+
+int fail_with_details(const std::string& text) {
+  const auto nl = text.find('\n');
+  fail(text.substr(0, nl));
+  if (nl == std::string::npos) return kExitFailure;
+  std::istringstream rest(text.substr(nl + 1));
+  for (std::string line; std::getline(rest, line);) std::fprintf(stderr, "  %s\n", ts::escape_control(line).c_str());
   return kExitFailure;
 }
 

@@ -4,6 +4,7 @@
 // does not compile, 5 stopped with the checks off, 6 a wrong C.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 
@@ -82,6 +83,21 @@ TEST_F(UserKernelCli, ACompileErrorNamesTheUsersFileAndLine) {
   EXPECT_EQ(r.code, 4) << r.out << r.err;
   EXPECT_NE(r.err.find("syntax_error.cu:5:"), std::string::npos) << r.err;
   EXPECT_FALSE(std::filesystem::exists(out_));
+}
+
+// Without the GUI, `tilescope --kernel-file ...` records the scene on the
+// command line: a compile error keeps the compiler's lines, as `record` does
+// (was one line with every newline escaped as \x0A).
+TEST_F(UserKernelCli, TheDefaultSceneKeepsTheCompilersLines) {
+  if (run("--version").out.find("GUI no") == std::string::npos)
+    GTEST_SKIP() << "built with the GUI: the default scene opens a window";
+  const Result r = run("--kernel-file " + std::string(TILESCOPE_SOURCE_TREE) +
+                       "/tests/kernels/data/syntax_error.cu --entry broken --block 4x4 --size 8 --device cpu");
+  EXPECT_NE(r.code, 0);
+  EXPECT_EQ(r.err.rfind("tilescope: ", 0), 0u) << r.err;
+  EXPECT_GT(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(r.err.find("\\x0A"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("syntax_error.cu:5:"), std::string::npos) << r.err;
 }
 
 TEST_F(UserKernelCli, ANameTheFileDoesNotDefineIsACompileError) {
