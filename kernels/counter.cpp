@@ -38,8 +38,10 @@ std::uint64_t element_counts_bytes(const RecordParams& p) {
   return saturating_mul(std::uint64_t(p.m) * p.k + std::uint64_t(p.k) * p.n, sizeof(std::uint32_t));
 }
 
-unsigned resolve_workers(unsigned workers) {
-  return workers ? workers : std::max(1u, std::thread::hardware_concurrency());
+// No more workers than blocks: the emulator starts no more (run_workers).
+unsigned resolve_workers(unsigned workers, std::uint64_t blocks) {
+  const unsigned asked = workers ? workers : std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min<std::uint64_t>(asked, blocks)));
 }
 
 // What one emulator worker adds up from the blocks it ran.
@@ -51,7 +53,7 @@ struct WorkerSums {
 };
 
 void count_on_emulator(const RecordParams& params, Trace& t, LaunchCounters& out, const CountedBlockHook& on_block) {
-  const unsigned workers = resolve_workers(params.cpu_workers);
+  const unsigned workers = resolve_workers(params.cpu_workers, t.launch.grid.count());
   std::vector<std::uint32_t> a_loads(t.a.size(), 0), b_loads(t.b.size(), 0);
   std::vector<WorkerSums> sums(workers, WorkerSums(t.launch));
   std::mutex hook_mutex;
@@ -122,7 +124,7 @@ std::uint64_t counters_memory_estimate(const RecordParams& p, unsigned workers) 
   // Edge blocks do less than interior ones: twice the mean bounds the largest block.
   const std::uint64_t block_events = 2 * (expected_counts(p.kernel, p.tile, p.m, p.n, p.k).total() / blocks + 1);
   return saturating_add(saturating_add(inputs_bytes(p), element_counts_bytes(p)),
-                        saturating_mul(saturating_mul(resolve_workers(workers), block_events), sizeof(Event)));
+                        saturating_mul(saturating_mul(resolve_workers(workers, blocks), block_events), sizeof(Event)));
 }
 
 LaunchCounters count_launch(const RecordParams& params, const CountedBlockHook& on_block) {

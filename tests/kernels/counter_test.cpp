@@ -105,6 +105,19 @@ TEST(CountersMemory, EstimateSaturatesInsteadOfWrapping) {
   }
 }
 
+// The emulator starts no more workers than there are blocks, and the estimate
+// counts no more block buffers: --workers 100000 on one block was refused as
+// 'M=16 N=16 K=16 needs 21.17 GiB'.
+TEST(CountersMemory, WorkersPastTheBlocksCostNothing) {
+  RecordParams p = tiled(16);  // one block
+  EXPECT_EQ(counters_memory_estimate(p, 100000), counters_memory_estimate(p, 1));
+  const LaunchCounters one = count_launch(p);
+  p.cpu_workers = 100000;
+  const LaunchCounters many = count_launch(p);
+  EXPECT_EQ(many.events, one.events);
+  EXPECT_EQ(many.peak_bytes, one.peak_bytes);
+}
+
 TEST(Counters, PastTheTraceLimitStillCounts) {
   RecordParams p = tiled(64);
   p.event_limit = 1000;  // a trace of this launch would be refused ...
