@@ -133,7 +133,8 @@ void complete_reuse(ReuseStats& r, const LaunchInfo& L) {
     // The traced blocks' own work, as their loads are: the cells of C they
     // store (each once), and each element of A and B they read, read once.
     const auto touched = [](const std::vector<std::uint32_t>& loads) {
-      return static_cast<std::uint64_t>(std::count_if(loads.begin(), loads.end(), [](std::uint32_t c) { return c; }));
+      const auto read = [](std::uint32_t count) { return count > 0; };
+      return static_cast<std::uint64_t>(std::count_if(loads.begin(), loads.end(), read));
     };
     r.min_bytes = (touched(r.a_loads) + touched(r.b_loads) + r.global_stores) * sizeof(float);
     r.flops = 2 * k * r.global_stores;
