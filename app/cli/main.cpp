@@ -10,7 +10,10 @@
 //   tilescope timeline ...         one full-size launch's SM timeline (see `tilescope timeline --help`)
 //   tilescope bench ...            time the kernels against cuBLAS (see `tilescope bench --help`)
 //   tilescope --version            the version, and whether it was built with CUDA and the GUI
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -66,7 +69,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "tilescope: %s (see --help)\n", e.what());
     return kExitUsage;
   }
-  for (const Command& c : commands)
-    if (c.app->parsed()) return c.run();
-  return scene.run();
+  const auto chosen = std::find_if(commands.begin(), commands.end(), [](const Command& c) { return c.app->parsed(); });
+  const int code = chosen != commands.end() ? chosen->run() : scene.run();
+  // A command that printed its result has not succeeded until the result is
+  // written (standard output on a full disk: the numbers lost, exit 0).
+  errno = 0;
+  if (code == 0 && (std::fflush(stdout) != 0 || std::ferror(stdout)))
+    return fail(std::string("cannot write the output: ") + std::strerror(errno ? errno : EIO));
+  return code;
 }

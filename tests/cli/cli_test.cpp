@@ -145,6 +145,21 @@ TEST(Cli, BadInputGetsOneClearLine) {
   EXPECT_FALSE(fs::exists(temp("bad.tstrace")));
 }
 
+// Standard output that cannot be written (a full disk) is a failure, not exit 0
+// with the result lost.
+TEST(Cli, AnOutputThatCannotBeWrittenFails) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
+  const fs::path t = temp("full.tstrace");
+  ASSERT_EQ(run("record --device cpu --size 8 --tile 4 -o " + t.string()).code, 0);
+  const std::string commands[] = {"stats " + t.string(), "stats " + t.string() + " --json",
+                                  "compare " + t.string() + " " + t.string(),
+                                  "counters --device cpu --size 8 --tile 4 --json", "occupancy --gpu list"};
+  for (const std::string& cmd : commands)
+    expect_one_line_error(run(cmd + " >/dev/full"), "cannot write");
+  expect_one_line_error(run("export " + t.string() + " --csv >/dev/full"), "cannot write");
+  fs::remove(t);
+}
+
 TEST(Cli, GpuWithoutGpuIsRefused) {
   const Result probe = run("record --device gpu --size 8 --tile 4 -o " + temp("g.tstrace").string());
   if (probe.code == 0) GTEST_SKIP() << "a GPU is present";
