@@ -26,7 +26,6 @@
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/ladder/double_buffer.cuh"
-#include "kernels/ladder/double_buffer_trials.cuh"
 #include "kernels/ladder/ladder.h"
 #include "kernels/ladder/tf32_tensor_core.cuh"
 #include "kernels/ladder/tf32_wgmma.cuh"
@@ -66,17 +65,6 @@ Candidate listing_candidate() {
   return c;
 }
 
-// Run 20: the listing with the next tile's first fragments read ahead, paired lanes, clamped sources.
-template <int ST, bool AHEAD, bool PAIRED, bool CLAMP, bool UNCONDITIONAL = false>
-Candidate trial_candidate() {
-  using Cfg = ListingConfig<128, 256, 32, 64, 64, 16, 8, ST, 0>;
-  Candidate c{"listing-trial s" + std::to_string(ST) + (AHEAD ? " ahead" : "") + (PAIRED ? " paired" : "") +
-                  (CLAMP ? " clamp" : "") + (UNCONDITIONAL ? " unconditional" : ""),
-              false, &launch_double_buffer_trial<Cfg, AHEAD, PAIRED, CLAMP, UNCONDITIONAL>, {}};
-  TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer_trial<Cfg, AHEAD, PAIRED, CLAMP, UNCONDITIONAL>));
-  return c;
-}
-
 template <int BM, int BN, int BK, int WM, int WN, int ST, int MB, int GM>
 Candidate tf32_candidate() {
   using Cfg = Tf32Config<BM, BN, BK, WM, WN, ST, MB, GM>;
@@ -103,14 +91,14 @@ std::vector<Candidate> candidates() {
   // Run 14 (docs/ladder-notes.md): the listing kernels/double_buffer.h, its
   // copies written per pass, at the tuned kernel's tiles and around them, next
   // to the tuned kernel (run 7's choice), in one process with cuBLAS. (The
-  // trials of runs 14 and 15 are in the history: kernels/ladder/double_buffer_trials.cuh.)
+  // trials of runs 14, 15, 17, 18 and 20 are in the history: kernels/ladder/double_buffer_trials.cuh.)
   return {
       fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),        // the benchmark's double-buffer
-      trial_candidate<4, false, false, false>(),                     // the trial copy of it
-      trial_candidate<4, true, false, false>(),
-      trial_candidate<4, true, false, false, true>(),
-      trial_candidate<4, true, false, true, true>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 8>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 16>(),
+      listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
+      listing_candidate<128, 256, 32, 64, 64, 8, 16, 4, 0>(),
       listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
   };
 }
