@@ -12,7 +12,8 @@
 #   cmake -DNVCC=... -DARCH=90 -DSOURCE=plain_kernels.cu -DINCLUDE_DIR=... \
 #         -DFLAGS="a|b|c" -DOUTPUT=sm_90.inc -P KernelResources.cmake
 # compiles SOURCE to a cubin with ptxas's resource report and writes one
-# C++ initializer row per plain_kernel<KIND, TILE>.
+# C++ initializer row per plain_kernel<KIND, TILE> and per plain_rung<KIND>
+# (the ladder's rungs: fixed tiles, written with TILE 0).
 
 set(TILESCOPE_PRESET_ARCHES 75 80 86 89 90 120)
 
@@ -49,6 +50,10 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED ARCH)
       # plain_kernel<KernelKind(K), TILE> mangles as ...KernelKindE<K>ELi<TILE>E...
       if(name MATCHES "plain_kernel.*KernelKindE([0-9]+)ELi([0-9]+)E")
         string(APPEND rows "    {${ARCH}, ::ts::KernelKind(${CMAKE_MATCH_1}), ${CMAKE_MATCH_2}, ${regs}, ${smem}, ${barriers}, ${stack}, ${spill}},\n")
+        math(EXPR count "${count} + 1")
+      # plain_rung<KernelKind(K)> mangles as ...KernelKindE<K>EE...
+      elseif(name MATCHES "plain_rung.*KernelKindE([0-9]+)EE")
+        string(APPEND rows "    {${ARCH}, ::ts::KernelKind(${CMAKE_MATCH_1}), 0, ${regs}, ${smem}, ${barriers}, ${stack}, ${spill}},\n")
         math(EXPR count "${count} + 1")
       endif()
     endif()

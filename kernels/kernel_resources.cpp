@@ -26,7 +26,8 @@ std::vector<int> recorded_arches() {
 std::vector<int> binary_arches() { return generated::kBinaryArches; }
 
 const CompiledResources* find_compiled_resources(int arch, KernelKind kind, int tile) {
-  const int table_tile = is_naive(kind) ? 0 : tile;
+  // The naive kernels' block edge is a run-time value and the rungs' tiles are fixed: one entry each, TILE 0.
+  const int table_tile = is_naive(kind) || !takes_tile(kind) ? 0 : tile;
   for (const CompiledResources& r : generated::kCompiledResources)
     if (r.arch == arch && r.kind == kind && r.tile == table_tile) return &r;
   return nullptr;
@@ -40,6 +41,7 @@ std::optional<KernelResources> compiled_kernel_resources(int arch, KernelKind ki
   k.registers_per_thread = r->registers;
   k.static_shared_bytes = r->static_shared_bytes;
   k.barriers = r->barriers;
+  k.min_compute_capability = min_compute_capability(kind);
   k.source = "ptxas for sm_" + std::to_string(arch) + " at build time";
   return k;
 }

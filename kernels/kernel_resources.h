@@ -19,7 +19,7 @@ namespace ts {
 struct CompiledResources {
   int arch = 0;  // 90 for sm_90
   KernelKind kind = KernelKind::Naive;
-  int tile = 0;  // 0 for the naive kernels: their block edge is a run-time value
+  int tile = 0;  // 0 for the naive kernels (their block edge is a run-time value) and the rungs (fixed tiles)
   int registers = 0;
   int static_shared_bytes = 0;
   int barriers = 0;

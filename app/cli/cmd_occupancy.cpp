@@ -94,7 +94,11 @@ std::vector<Target> targets(const std::string& gpu) {
 }
 
 std::vector<KernelKind> kernels(const std::string& name) {
-  if (name == "all") return {std::begin(kAllKernels), std::end(kAllKernels)};
+  if (name == "all") {
+    std::vector<KernelKind> all(std::begin(kAllKernels), std::end(kAllKernels));
+    all.insert(all.end(), std::begin(kRungKernels), std::end(kRungKernels));
+    return all;
+  }
   if (const auto k = find_kernel(name)) return {*k};
   throw Refusal{"unknown kernel '" + name + "' (choose all or one of " + kernel_names() + ")"};
 }
@@ -126,6 +130,7 @@ Row compute_row(const Target& gpu, KernelKind kind, int tile, const OccupancyOpt
     row.resources.threads_per_block = static_cast<int>(launch_shape(kind, tile, tile, tile).block.count());
     row.resources.static_shared_bytes = static_cast<int>(shared_bytes(kind, tile));
     row.resources.barriers = kernel_info(kind).barriers_per_iteration > 0 ? 1 : 0;
+    row.resources.min_compute_capability = min_compute_capability(kind);
   } else {
     throw Refusal{"this build has no compiler resource usage for sm_" + std::to_string(arch) +
                   (compiled_resources().empty() ? " (it was built without the CUDA Toolkit)" : "") +
@@ -153,7 +158,7 @@ nlohmann::json row_json(const Row& r) {
                      {"limits_source", r.gpu->limits_source},
                      {"limits", sm_limits_to_json(r.gpu->limits)}}},
                    {"kernel", kernel_info(r.kind).name},
-                   {"tile", r.tile},
+                   {"tile", takes_tile(r.kind) ? nlohmann::json(r.tile) : nlohmann::json()},  // null: fixed tiles
                    {"resources", kernel_resources_to_json(r.resources)}};
   j.update(occupancy_to_json(r.occupancy));
   if (r.api_blocks_per_sm) {
@@ -179,8 +184,9 @@ void print_rows(const std::vector<Row>& rows) {
     const Occupancy& o = r.occupancy;
     std::string binding;
     for (OccupancyLimit l : o.binding) binding += std::string(binding.empty() ? "" : "+") + limit_name(l);
-    std::printf("  %-16s %4d %7d %4d %6d | %22s %5s %4s %6s %6s %4s | %6d %5d/%-3d %8.1f%%  %s\n",
-                std::string(kernel_info(r.kind).name).c_str(), r.tile, r.resources.threads_per_block,
+    std::printf("  %-16s %4s %7d %4d %6d | %22s %5s %4s %6s %6s %4s | %6d %5d/%-3d %8.1f%%  %s\n",
+                std::string(kernel_info(r.kind).name).c_str(), takes_tile(r.kind) ? std::to_string(r.tile).c_str() : "-",
+                r.resources.threads_per_block,
                 r.resources.registers_per_thread, r.resources.static_shared_bytes + r.resources.dynamic_shared_bytes,
                 limit_cell(o.by_threads).c_str(), limit_cell(o.by_warps).c_str(), limit_cell(o.by_registers).c_str(),
                 limit_cell(o.by_shared).c_str(), limit_cell(o.by_blocks).c_str(), limit_cell(o.by_barriers).c_str(),
@@ -221,8 +227,11 @@ int run(const OccupancyOptions& o) {
     const std::vector<int> ts = tiles(o.tile);
     const std::vector<Target> gpus = targets(o.gpu);
     for (const Target& g : gpus)
-      for (KernelKind k : ks)
-        for (int t : ts) rows.push_back(compute_row(g, k, t, o));
+      for (KernelKind k : ks) {
+        if (!takes_tile(k)) rows.push_back(compute_row(g, k, 0, o));  // a rung: fixed tiles, one row
+        else
+          for (int t : ts) rows.push_back(compute_row(g, k, t, o));
+      }
     if (o.json) {
       nlohmann::json out = nlohmann::json::array();
       for (const Row& r : rows) out.push_back(row_json(r));
@@ -246,7 +255,8 @@ Command add_occupancy_command(CLI::App& parent) {
   app->add_option("--gpu", o->gpu, "live (this machine's GPU), all, list, or a preset: " + gpu_preset_names())
       ->capture_default_str();
   app->add_option("--kernel", o->kernel, "Kernel, or all: " + kernel_names())->capture_default_str();
-  app->add_option("--tile", o->tile, "TILE: 2, 4, 8, 16, 32 or all")->capture_default_str();
+  app->add_option("--tile", o->tile, "TILE: 2, 4, 8, 16, 32 or all (the ladder's rungs have fixed tiles and ignore it)")
+      ->capture_default_str();
   app->add_option("--registers", o->registers, "Assume this many registers per thread (what-if)")
       ->check(CLI::Range(0, 255));
   app->add_option("--shared-bytes", o->shared_bytes, "Assume this much static shared memory per block (what-if)")

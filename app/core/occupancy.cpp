@@ -110,6 +110,11 @@ std::string check_resources(const SmLimits& sm, const KernelResources& k) {
   if (k.registers_per_thread < 0) return "registers per thread cannot be negative";
   if (k.static_shared_bytes < 0 || k.dynamic_shared_bytes < 0) return "shared memory cannot be negative";
   if (k.barriers < 0) return "barriers cannot be negative";
+  if (k.min_compute_capability > sm.compute_capability) {
+    const auto cc = [](int c) { return std::to_string(c / 10) + "." + std::to_string(c % 10); };
+    return "the kernel needs compute capability " + cc(k.min_compute_capability) + " or newer; this GPU has " +
+           cc(sm.compute_capability);
+  }
   return {};
 }
 

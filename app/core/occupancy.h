@@ -55,6 +55,7 @@ struct KernelResources {
   int dynamic_shared_bytes = 0;
   int barriers = 1;    // named barriers (ptxas "used N barriers"); counts only from 9.0 on
   std::string source;  // e.g. "ptxas, sm_90, at build time" or "CUDA runtime"
+  int min_compute_capability = 0;  // the oldest GPU it runs on (80: TF32 mma.sync), 0: any
 };
 
 enum class OccupancyLimit : std::uint8_t { Threads, Warps, Registers, SharedMemory, Blocks, Barriers };

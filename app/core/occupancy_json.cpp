@@ -33,12 +33,14 @@ nlohmann::json sm_limits_to_json(const SmLimits& s) {
 }
 
 nlohmann::json kernel_resources_to_json(const KernelResources& k) {
-  return {{"threads_per_block", k.threads_per_block},
-          {"registers_per_thread", k.registers_per_thread},
-          {"static_shared_bytes", k.static_shared_bytes},
-          {"dynamic_shared_bytes", k.dynamic_shared_bytes},
-          {"barriers", k.barriers},
-          {"source", k.source}};
+  nlohmann::json j{{"threads_per_block", k.threads_per_block},
+                   {"registers_per_thread", k.registers_per_thread},
+                   {"static_shared_bytes", k.static_shared_bytes},
+                   {"dynamic_shared_bytes", k.dynamic_shared_bytes},
+                   {"barriers", k.barriers},
+                   {"source", k.source}};
+  if (k.min_compute_capability > 0) j["min_compute_capability"] = k.min_compute_capability;
+  return j;
 }
 
 nlohmann::json occupancy_to_json(const Occupancy& o) {

@@ -181,7 +181,7 @@ Renderer::~Renderer() {
 void Renderer::draw(const CanvasView& v, std::span<const GridDraw> grids, std::span<const RectDraw> rects) {
   glViewport(v.fb_x, v.fb_y, v.fb_w, v.fb_h);
   glEnable(GL_SCISSOR_TEST);
-  glScissor(v.fb_x, v.fb_y, v.fb_w, v.fb_h);
+  glScissor(v.clip_x, v.clip_y, v.clip_w, v.clip_h);
   glDisable(GL_DEPTH_TEST);
   glDisable(GL_CULL_FACE);
   glBindVertexArray(vao_);

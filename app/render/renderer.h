@@ -89,6 +89,10 @@ class GridTexture {
 // Where the canvas is and how the world (in cells) maps onto it.
 struct CanvasView {
   int fb_x = 0, fb_y = 0, fb_w = 1, fb_h = 1;  // the canvas in framebuffer pixels, GL origin (bottom left)
+  // What of it may be drawn (the same units): the canvas as far as its window
+  // shows it. A window that hides part of its canvas (too small, scrolled)
+  // must not have the grids drawn over the windows around it.
+  int clip_x = 0, clip_y = 0, clip_w = 1, clip_h = 1;
   float width = 1, height = 1;                 // the canvas in drawing units (what the shaders' pixels are)
   float origin_x = 0, origin_y = 0;            // where world (0, 0) lands, from the canvas' top left
   float scale = 1;                             // units per cell

@@ -128,8 +128,19 @@ GridCanvas::Result GridCanvas::draw(const char* id, render::Renderer* renderer, 
     }
     packet_.rects.assign(rects.begin(), rects.end());
     dl->PushClipRect(canvas_pos_, ImVec2(canvas_pos_.x + size.x, canvas_pos_.y + size.y), true);
-    dl->AddCallback(&GridCanvas::render_callback, &packet_);
-    dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    // The canvas as far as the window shows it (the clip rectangle just
+    // pushed, intersected with the window's): the GL pass is scissored to it.
+    const ImVec2 clip_min = dl->GetClipRectMin(), clip_max = dl->GetClipRectMax();
+    const long x0 = std::lround(clip_min.x * fb_scale), x1 = std::lround(clip_max.x * fb_scale);
+    const long y0 = std::lround(clip_min.y * fb_scale), y1 = std::lround(clip_max.y * fb_scale);
+    v.clip_x = static_cast<int>(x0);
+    v.clip_y = static_cast<int>(std::lround(fb_h) - y1);
+    v.clip_w = static_cast<int>(x1 - x0);
+    v.clip_h = static_cast<int>(y1 - y0);
+    if (v.clip_w > 0 && v.clip_h > 0) {  // nothing of the canvas shows: no GL pass at all
+      dl->AddCallback(&GridCanvas::render_callback, &packet_);
+      dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    }
     draw_labels(grids);
     dl->PopClipRect();
   }

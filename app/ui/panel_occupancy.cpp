@@ -3,7 +3,8 @@
 // (numbers from the CUDA runtime) and presets (documented limits, registers
 // from ptxas at build time). Each shows what a block needs, the blocks per SM
 // every limit allows, which one binds, and an SM drawn filling with blocks
-// and warps; below, the occupancy of every kernel and TILE on the first GPU.
+// and warps; below, the occupancy of every kernel and TILE (and of each of
+// the ladder's rungs, whose tiles are fixed) on the first GPU.
 #include <imgui.h>
 
 #include <algorithm>
@@ -76,15 +77,20 @@ struct PanelOccupancy : Panel {
     if (ImGui::BeginCombo("##kernel", std::string(kernel_info(kind_).name).c_str())) {
       for (KernelKind k : kAllKernels)
         if (ImGui::Selectable(std::string(kernel_info(k).name).c_str(), k == kind_)) kind_ = k;
+      ImGui::Separator();
+      for (KernelKind k : kRungKernels)
+        if (ImGui::Selectable(std::string(kernel_info(k).name).c_str(), k == kind_)) kind_ = k;
       ImGui::EndCombo();
     }
     ImGui::SameLine();
+    ImGui::BeginDisabled(!takes_tile(kind_));  // a rung's tiles are fixed
     for (int t : kAllTiles) {
       char label[16];
       std::snprintf(label, sizeof label, "%d##tile", t);
       if (ImGui::RadioButton(label, tile_ == t)) tile_ = t;
       ImGui::SameLine();
     }
+    ImGui::EndDisabled();
     ImGui::EndDisabled();
     ImGui::NewLine();
 
@@ -237,25 +243,40 @@ struct PanelOccupancy : Panel {
     ImGui::TableSetupColumn("kernel");
     for (int t : kAllTiles) ImGui::TableSetupColumn(("TILE " + std::to_string(t)).c_str());
     ImGui::TableHeadersRow();
+    const auto cell = [&](KernelKind k, int t) {
+      std::optional<KernelResources> r =
+          first.live ? live_resources(k, t) : compiled_kernel_resources(first.limits.compute_capability, k, t);
+      if (!r) {
+        ImGui::TextDisabled("?");
+        return;
+      }
+      const Occupancy o = compute_occupancy(first.limits, *r, carveout_bytes());
+      const bool current = k == kind_ && (t == tile_ || !takes_tile(k));
+      if (!o.unlaunchable.empty()) {
+        ImGui::TextDisabled("no launch");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", o.unlaunchable.c_str());
+        return;
+      }
+      ImGui::TextColored(current ? ImVec4(1.0f, 0.8f, 0.3f, 1.0f) : ImVec4(0.85f, 0.85f, 0.9f, 1.0f), "%3.0f%% %s",
+                         100.0 * o.occupancy, limit_name(o.limiting_factor));
+    };
     for (KernelKind k : kAllKernels) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
       ImGui::TextUnformatted(std::string(kernel_info(k).name).c_str());
       for (std::size_t i = 0; i < std::size(kAllTiles); ++i) {
         ImGui::TableSetColumnIndex(static_cast<int>(i) + 1);
-        const int t = kAllTiles[i];
-        std::optional<KernelResources> r =
-            first.live ? std::nullopt : compiled_kernel_resources(first.limits.compute_capability, k, t);
-        if (first.live) r = live_resources(k, t);
-        if (!r) {
-          ImGui::TextDisabled("?");
-          continue;
-        }
-        const Occupancy o = compute_occupancy(first.limits, *r, carveout_bytes());
-        const bool current = k == kind_ && t == tile_;
-        ImGui::TextColored(current ? ImVec4(1.0f, 0.8f, 0.3f, 1.0f) : ImVec4(0.85f, 0.85f, 0.9f, 1.0f), "%3.0f%% %s",
-                           100.0 * o.occupancy, limit_name(o.limiting_factor));
+        cell(k, kAllTiles[i]);
       }
+    }
+    for (KernelKind k : kRungKernels) {  // the ladder's rungs: fixed tiles, one figure each
+      ImGui::TableNextRow();
+      ImGui::TableSetColumnIndex(0);
+      ImGui::TextUnformatted(std::string(kernel_info(k).name).c_str());
+      ImGui::TableSetColumnIndex(1);
+      cell(k, 0);
+      ImGui::TableSetColumnIndex(2);
+      ImGui::TextDisabled("(fixed tiles)");
     }
     ImGui::EndTable();
   }

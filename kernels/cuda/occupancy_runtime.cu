@@ -46,6 +46,7 @@ LiveKernelOccupancy query_kernel(const void* fn, KernelKind kind, int tile) {
   // The runtime does not report barriers; ptxas counts barrier 0 for every
   // kernel that calls __syncthreads.
   r.resources.barriers = kernel_info(kind).barriers_per_iteration > 0 ? 1 : 0;
+  r.resources.min_compute_capability = min_compute_capability(kind);
   r.resources.source = "CUDA runtime (cudaFuncGetAttributes)";
   r.binary_arch = a.binaryVersion;
   TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.api_blocks_per_sm, fn, threads_per_block, 0));

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/core/timing_recording.h"
+#include "kernels/catalog.h"
 #include "kernels/kernel_resources.h"
 #include "tests/cli/cli_support.h"
 #include "tests/core/timing_test_support.h"
@@ -64,16 +65,35 @@ TEST(OccupancyCli, Seed001OnTheRtx5070Ti) {
 TEST(OccupancyCli, EveryKernelAndTileHasTheKeys) {
   const nlohmann::json all = json_of(run("occupancy --gpu h200 --kernel all --tile all --json" + registers_flag()));
   ASSERT_TRUE(all.is_array());
-  EXPECT_EQ(all.size(), 30u);
+  EXPECT_EQ(all.size(), 30u + std::size(kRungKernels));  // 6 kernels x 5 TILEs, and one row per rung
   for (const auto& row : all) {
     for (const char* key : {"blocks_per_sm", "active_warps_per_sm", "occupancy", "limiting_factor",
                             "blocks_per_sm_by_limit", "resources", "gpu", "kernel", "tile"})
       EXPECT_TRUE(row.contains(key)) << key;
     EXPECT_GT(row["occupancy"].get<double>(), 0.0);
     EXPECT_LE(row["occupancy"].get<double>(), 1.0);
+    const bool rung = !takes_tile(*find_kernel(row["kernel"].get<std::string>()));
+    EXPECT_EQ(row["tile"].is_null(), rung) << row["kernel"];  // a rung's tiles are fixed
   }
   const nlohmann::json presets = json_of(run("occupancy --gpu all --tile 16 --json" + registers_flag()));
   EXPECT_GE(presets.size(), 6u);
+}
+
+// A rung of the ladder: its own block and shared memory whatever --tile says;
+// the TF32 rung does not launch on a T4 (compute capability 7.5) and says why.
+TEST(OccupancyCli, TheRungsHaveTheirOwnTilesAndNeeds) {
+  const nlohmann::json w16 = json_of(run("occupancy --gpu h100 --kernel warptile --tile 16 --json" + registers_flag()));
+  const nlohmann::json w32 = json_of(run("occupancy --gpu h100 --kernel warptile --tile 32 --json" + registers_flag()));
+  EXPECT_EQ(w16, w32);
+  EXPECT_TRUE(w16["tile"].is_null());
+  EXPECT_EQ(w16["resources"]["threads_per_block"], rung_config(KernelKind::Warptile).threads);
+  EXPECT_EQ(w16["resources"]["static_shared_bytes"], shared_bytes(KernelKind::Warptile, 0));
+  EXPECT_GT(w16["blocks_per_sm"].get<int>(), 0);
+  const nlohmann::json t4 = json_of(run("occupancy --gpu t4 --kernel tf32-tensor-core --json" + registers_flag()));
+  EXPECT_EQ(t4["blocks_per_sm"], 0);
+  EXPECT_NE(t4["unlaunchable"].get<std::string>().find("compute capability 8.0"), std::string::npos) << t4;
+  const Result text = run("occupancy --gpu t4 --kernel tf32-tensor-core" + registers_flag());
+  EXPECT_NE(text.out.find("does not launch: the kernel needs compute capability 8.0"), std::string::npos) << text.out;
 }
 
 TEST(OccupancyCli, WhatIfRegisters) {

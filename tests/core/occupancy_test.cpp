@@ -189,6 +189,21 @@ TEST(OccupancyLimits, ImpossibleInputsAreRefused) {
   EXPECT_FALSE(compute_occupancy(SmLimits{}, kernel(32, 16, 0)).unlaunchable.empty());
 }
 
+// A kernel built on TF32 mma.sync (compute capability 8.0) does not launch on
+// a T4 (7.5), whatever its registers and shared memory; on an A100 it does.
+TEST(OccupancyLimits, AKernelNeedingANewerGpuDoesNotLaunch) {
+  KernelResources k = kernel(128, 96, 16384);
+  k.min_compute_capability = 80;
+  const Occupancy t4 = compute_occupancy(preset("t4"), k);
+  EXPECT_EQ(t4.blocks_per_sm, 0);
+  EXPECT_EQ(t4.occupancy, 0.0);
+  EXPECT_NE(t4.unlaunchable.find("compute capability 8.0"), std::string::npos) << t4.unlaunchable;
+  EXPECT_NE(t4.unlaunchable.find("7.5"), std::string::npos) << t4.unlaunchable;
+  const Occupancy a100 = compute_occupancy(preset("a100"), k);
+  EXPECT_GT(a100.blocks_per_sm, 0);
+  EXPECT_TRUE(a100.unlaunchable.empty()) << a100.unlaunchable;
+}
+
 TEST(GpuPresets, TheRequiredGpusWithTheirArchitectures) {
   const std::pair<const char*, int> required[] = {{"rtx3050", 86}, {"rtx4090", 89}, {"rtx5070ti", 120},
                                                   {"a100", 80},    {"h100", 90},    {"h200", 90}};

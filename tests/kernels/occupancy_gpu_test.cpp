@@ -1,7 +1,8 @@
 // On a real GPU (label gpu): the calculator against the CUDA occupancy API
-// for every kernel and TILE, with the GPU's own limits and with the preset's;
-// the build-time resource table against cudaFuncGetAttributes; the preset's
-// documented limits against cudaDeviceProp; and the timing recorder's
+// for every kernel and TILE and every rung of the ladder, with the GPU's own
+// limits and with the preset's; the build-time resource table against
+// cudaFuncGetAttributes; the preset's documented limits against
+// cudaDeviceProp; and the timing recorder's
 // timeline against the occupancy it must respect.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
@@ -28,6 +29,7 @@ std::vector<Case> all_cases() {
   std::vector<Case> cases;
   for (KernelKind kind : kAllKernels)
     for (int tile : kAllTiles) cases.push_back({kind, tile});
+  for (KernelKind kind : kRungKernels) cases.push_back({kind, 0});  // fixed tiles
   return cases;
 }
 

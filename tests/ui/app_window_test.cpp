@@ -350,6 +350,29 @@ TEST_F(AppWindow, ALaunchTooLargeToTraceOpensFocusedAndRecordsTheClickedBlock) {
   fs::remove(json);
 }
 
+// Every panel in a 1600 x 1000 window: the Reuse panel is too short for its
+// heat map, which then lies below the panel's bottom edge. The heat map is a
+// GL pass of its own; it must be cut where the panel ends, not drawn over the
+// panels below. Warptile at 100 x 68 x 36 loads every element of A once (one
+// block column), so all of A's heat map is the scale's middle colour.
+TEST_F(AppWindow, AHeatMapIsNotDrawnOutsideItsPanel) {
+  const Screenshot s = shoot("--kernel warptile --m 100 --n 68 --k 36 --seed 2 --device cpu --panels all "
+                             "--window 1600x1000 --quit-after-frames 4");
+  const nlohmann::json* reuse = nullptr;
+  for (const auto& p : s.layout()["panels"])
+    if (p["id"] == "memory_reuse") reuse = &p;
+  ASSERT_NE(reuse, nullptr);
+  ASSERT_TRUE((*reuse)["overflow"]["taller"].get<bool>()) << "the scene no longer hides part of the Reuse panel";
+  const double x0 = (*reuse)["x"].get<double>(), y0 = (*reuse)["y"].get<double>();
+  const double x1 = x0 + (*reuse)["width"].get<double>(), y1 = y0 + (*reuse)["height"].get<double>();
+  const Rgba8 heat_mid{200, 60, 90};  // heat_color(0.5)
+  int outside = 0;
+  for (int y = 0; y < s.height(); ++y)
+    for (int x = 0; x < s.width(); ++x)
+      if ((x < x0 || x >= x1 || y < y0 || y >= y1) && near(s.at(x, y), heat_mid, 2)) ++outside;
+  EXPECT_EQ(outside, 0) << "pixels of the Reuse panel's heat map outside the panel";
+}
+
 TEST_F(AppWindow, BadFlagsAreRefusedBeforeAWindowOpens) {
   const std::pair<const char*, const char*> cases[] = {{"--tile 3", "TILE"},
                                                        {"--zoom 1000", "--zoom"},
