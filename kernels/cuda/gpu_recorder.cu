@@ -56,7 +56,9 @@ void check_errors(std::uint32_t* d_errors, const char* pass) {
   if (errors & gpu_rec::kErrUnderflow) what += " fewer accesses than counted;";
   if (errors & gpu_rec::kErrEpochs) what += " more barriers than a trace can hold;";
   if (errors & gpu_rec::kErrMisaligned) what += " a vector access at an unaligned index;";
-  throw GpuError(std::string("the instrumented kernel (") + pass + " pass) made" + what);
+  const std::string message = std::string("the instrumented kernel (") + pass + " pass) made" + what;
+  if (errors == gpu_rec::kErrEpochs) throw GpuTooLarge(message);  // only too many barriers: too large, not wrong
+  throw GpuError(message);
 }
 
 }  // namespace
@@ -116,7 +118,7 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<con
   for (std::uint64_t t = 0; t < threads; ++t) trace.thread_offsets[t + 1] += trace.thread_offsets[t];
   const std::uint64_t total = trace.thread_offsets.back();
   if (event_limit && total > event_limit)
-    throw GpuError("the launch makes " + std::to_string(total) + " accesses, more than the recording limit of " +
+    throw GpuTooLarge("the launch makes " + std::to_string(total) + " accesses, more than the recording limit of " +
                    std::to_string(event_limit) + " events: record a smaller size");
 
   // Pass 2: record.

@@ -29,6 +29,14 @@ class GpuRefusal : public GpuError {
   using GpuError::GpuError;
 };
 
+// A recording that holds more than a trace can (events past the recording
+// limit, more barriers than an event counts), found by the instrumented
+// kernel's counting pass: the launch is too large to record, not a fault.
+class GpuTooLarge : public GpuError {
+ public:
+  using GpuError::GpuError;
+};
+
 struct DeviceStatus {
   bool available = false;
   std::string name;    // e.g. "NVIDIA H100 80GB HBM3"

@@ -119,6 +119,10 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
     if (on_gpu) {
       try {
         gpu::record_user_launch(spec, t, limit);
+      } catch (const gpu::GpuTooLarge& e) {
+        throw RecordError(RK::TooLarge, spec.label() + " at M=" + std::to_string(params.m) + " N=" +
+                                            std::to_string(params.n) + " K=" + std::to_string(params.k) +
+                                            " is beyond the recording limit: " + e.what());
       } catch (const gpu::GpuError& e) {
         throw RecordError(RK::GpuFailed, std::string("recording on the GPU failed: ") + e.what());
       }

@@ -87,5 +87,23 @@ TEST_F(UserKernelGpu, OutOfBoundsIsReported) {
   }
 }
 
+// Past what a trace holds, on the GPU as on the emulator: too large (the
+// CLI's exit 1), not a GPU fault. TILE 2 at K = 8192 makes 8192 barriers (an
+// event counts 4095); a recording limit of 1000 events at 64^3 is passed.
+TEST_F(UserKernelGpu, PastWhatATraceHoldsIsTooLarge) {
+  RecordParams barriers = test::user_params(test::tiled_copy_file(), "matmul_tiled", 2, 1, 1, 8192);
+  barriers.device = DeviceChoice::Gpu;
+  std::string what = test::record_error(barriers, RecordError::Kind::TooLarge);
+  EXPECT_NE(what.find("more barriers than a trace can hold"), std::string::npos) << what;
+  RecordParams big = test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 64, 64, 64);
+  big.device = DeviceChoice::Gpu;
+  big.event_limit = 1000;
+  what = test::record_error(big, RecordError::Kind::TooLarge);
+  EXPECT_NE(what.find("more than the recording limit of 1000 events"), std::string::npos) << what;
+  big.event_limit = 0;  // the default limit: it records
+  const Trace t = record(big);
+  EXPECT_EQ(check_matmul(t.a, t.b, t.c, 64, 64, 64), "");
+}
+
 }  // namespace
 }  // namespace ts

@@ -3,6 +3,8 @@
 // test process of the build (the compiler is the slow part).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -46,6 +48,18 @@ inline std::string tiled_copy_file() {
 
 inline std::string example_file(const std::string& name) {
   return source_tree() + "/examples/kernels/" + name;
+}
+
+// The message of the RecordError that recording p must end in, of kind want.
+inline std::string record_error(const RecordParams& p, RecordError::Kind want) {
+  try {
+    record(p);
+  } catch (const RecordError& e) {
+    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(want)) << e.what();
+    return e.what();
+  }
+  ADD_FAILURE() << "recorded a kernel that should have been refused";
+  return {};
 }
 
 inline RecordParams user_params(const std::string& file, const std::string& entry, int tile, int m, int n, int k) {

@@ -19,17 +19,6 @@ class UserKernel : public ::testing::Test {
   void SetUp() override { test::use_test_kernel_cache(); }
 };
 
-std::string record_error(const RecordParams& p, RecordError::Kind want) {
-  try {
-    record(p);
-  } catch (const RecordError& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(want)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "recorded a kernel that should have been refused";
-  return {};
-}
-
 TEST_F(UserKernel, TiledCopyIsRightAtARaggedSize) {
   const RecordParams p = test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 37, 29, 45);
   const Trace t = record(p);
@@ -79,20 +68,20 @@ TEST_F(UserKernel, SecondCompileComesFromTheCache) {
 
 TEST_F(UserKernel, SyntaxErrorNamesTheUsersFileAndLine) {
   const std::string file = test::source_tree() + "/tests/kernels/data/syntax_error.cu";
-  const std::string what = record_error(test::user_params(file, "broken", 4, 8, 8, 8), RecordError::Kind::KernelCompile);
+  const std::string what = test::record_error(test::user_params(file, "broken", 4, 8, 8, 8), RecordError::Kind::KernelCompile);
   EXPECT_NE(what.find(file + ":5:"), std::string::npos) << what;
   EXPECT_EQ(what.find("<tilescope wrapper>:"), std::string::npos) << what;  // no error in tilescope's own lines
 }
 
 TEST_F(UserKernel, MissingEntryIsSaidSo) {
-  const std::string what = record_error(test::user_params(test::tiled_copy_file(), "matmul_tiling", 8, 8, 8, 8),
+  const std::string what = test::record_error(test::user_params(test::tiled_copy_file(), "matmul_tiling", 8, 8, 8, 8),
                                         RecordError::Kind::KernelCompile);
   EXPECT_NE(what.find("defines no kernel matmul_tiling("), std::string::npos) << what;
 }
 
 TEST_F(UserKernel, MissingCompilerIsSaidSo) {
   setenv("TILESCOPE_CXX", "/nonexistent/c++", 1);
-  const std::string what = record_error(test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 8, 8, 8),
+  const std::string what = test::record_error(test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 8, 8, 8),
                                         RecordError::Kind::KernelUnavailable);
   unsetenv("TILESCOPE_CXX");
   EXPECT_NE(what.find("no C++ compiler"), std::string::npos) << what;
@@ -108,7 +97,7 @@ TEST_F(UserKernel, WrongResultNamesTheWorstCell) {
 
 TEST_F(UserKernel, OutOfBoundsStopsTheEmulator) {
   const std::string what =
-      record_error(test::user_params(test::example_file("missing_bounds_check.cu"), "matmul_tiled", 16, 50, 50, 50),
+      test::record_error(test::user_params(test::example_file("missing_bounds_check.cu"), "matmul_tiled", 16, 50, 50, 50),
                    RecordError::Kind::EmulatorFailed);
   EXPECT_NE(what.find("access outside"), std::string::npos) << what;
 }
@@ -134,10 +123,10 @@ TEST_F(UserKernel, OutOfBoundsFindingNamesTheDeclaredTileShape) {
 // than the limit.
 TEST_F(UserKernel, PastWhatATraceHoldsIsTooLarge) {
   const RecordParams barriers = test::user_params(test::tiled_copy_file(), "matmul_tiled", 2, 1, 1, 8192);
-  std::string what = record_error(barriers, RecordError::Kind::TooLarge);
+  std::string what = test::record_error(barriers, RecordError::Kind::TooLarge);
   EXPECT_NE(what.find("more than 4095 barriers"), std::string::npos) << what;
   const std::string naive = test::source_tree() + "/tests/kernels/data/naive_user.cu";
-  what = record_error(test::user_params(naive, "matmul_naive", 2, 3, 3, 8192), RecordError::Kind::TooLarge);
+  what = test::record_error(test::user_params(naive, "matmul_naive", 2, 3, 3, 8192), RecordError::Kind::TooLarge);
   EXPECT_NE(what.find("make 4096 of them"), std::string::npos) << what;
   const RecordParams p = test::user_params(naive, "matmul_naive", 2, 3, 3, 8190);
   const Trace t = record(p);
@@ -145,7 +134,7 @@ TEST_F(UserKernel, PastWhatATraceHoldsIsTooLarge) {
   EXPECT_EQ(check_matmul(t.a, t.b, t.c, p.m, p.n, p.k), "");
   RecordParams big = test::user_params(test::tiled_copy_file(), "matmul_tiled", 8, 64, 64, 64);
   big.event_limit = 1000;
-  what = record_error(big, RecordError::Kind::TooLarge);
+  what = test::record_error(big, RecordError::Kind::TooLarge);
   EXPECT_NE(what.find("more than the recording limit of 1000 events"), std::string::npos) << what;
 }
 
