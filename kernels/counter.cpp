@@ -137,6 +137,7 @@ LaunchCounters count_launch(const RecordParams& params, const CountedBlockHook& 
                           std::to_string(params.k) + " needs " + gib(need) +
                           " for the inputs, the per-element load counts and one block per worker; the limit is " +
                           gib(limit) + " (a quarter of this machine's memory, at most 8 GiB)");
+  validate_trace_fits(params);  // a launch CUDA could run, indexed as the kernels index
   gpu::DeviceStatus status;
   const bool on_gpu = choose_gpu(params, status);
   if (on_gpu && on_block)

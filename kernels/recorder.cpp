@@ -182,16 +182,17 @@ void validate(const RecordParams& p) {
 
 void validate_trace_fits(const RecordParams& p) {
   using K = RecordError::Kind;
-  // What the loader would refuse, refused before any work: an event indexes
-  // its array with 32 bits, and CUDA limits grid.y and grid.z.
+  // What cannot run or be read back, refused before any work: the kernels
+  // index a matrix with int (row * K + col, as a course's listing does; an
+  // event's 32-bit index holds more), and CUDA limits grid.y and grid.z.
   const std::uint64_t rows_a = p.m, cols_b = p.n, depth = p.k;
   const std::pair<const char*, std::uint64_t> matrices[] = {
       {"A (M x K)", rows_a * depth}, {"B (K x N)", depth * cols_b}, {"C (M x N)", rows_a * cols_b}};
   for (const auto& [what, elements] : matrices)
-    if (elements > std::numeric_limits<std::uint32_t>::max())
+    if (elements > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
       throw RecordError(K::TooLarge, std::string(what) + " would have " + std::to_string(elements) +
-                                         " elements; a trace indexes each matrix with 32 bits (at most " +
-                                         std::to_string(std::numeric_limits<std::uint32_t>::max()) + ")");
+                                         " elements; the kernels index each matrix with int (at most " +
+                                         std::to_string(std::numeric_limits<int>::max()) + ")");
   const LaunchShape shape = launch_shape(p.kernel, p.tile, p.m, p.n);
   if (shape.grid.x > 0x7FFFFFFFu || shape.grid.y > 65535 || shape.grid.z > 65535)
     throw RecordError(K::TooLarge, "M=" + std::to_string(p.m) + " N=" + std::to_string(p.n) + " with " +

@@ -58,9 +58,9 @@ std::uint64_t default_event_limit();
 void validate(const RecordParams& params);
 // validate() without the event limit: what the counters (counter.h) need, as they keep no events.
 void validate_shape(const RecordParams& params);
-// What a trace file of this launch must hold, whatever blocks it traces (the
-// loader's limits): each matrix indexed with 32 bits, a grid CUDA launches.
-// validate() includes it; a focused recording (focused.h) calls it itself.
+// What any run of this launch needs: each matrix indexed with int (the kernels' row * K + col), a grid CUDA
+// launches. validate() includes it; a focused recording (focused.h) and the whole-launch counters (counter.h)
+// call it themselves.
 void validate_trace_fits(const RecordParams& params);
 
 // With params.check on, `report` (required then) gets the findings; when the

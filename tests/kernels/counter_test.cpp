@@ -105,6 +105,21 @@ TEST(CountersMemory, EstimateSaturatesInsteadOfWrapping) {
   }
 }
 
+// A launch CUDA cannot run is not counted on the emulator either: naive TILE 2
+// at M = 140000 needs a grid 70000 blocks high (CUDA allows 65535).
+TEST(CountersMemory, ALaunchCudaCannotRunIsRefused) {
+  RecordParams p = test::record_params(DeviceChoice::Cpu, KernelKind::Naive, 2, 140000, 1, 1);
+  try {
+    count_launch(p);
+    FAIL() << "counted a grid CUDA does not launch";
+  } catch (const RecordError& e) {
+    EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge) << e.what();
+    EXPECT_NE(std::string(e.what()).find("65535"), std::string::npos) << e.what();
+  }
+  p.m = 131070;  // 65535 blocks high: counted
+  EXPECT_NO_THROW(count_launch(p));
+}
+
 // The emulator starts no more workers than there are blocks, and the estimate
 // counts no more block buffers: --workers 100000 on one block was refused as
 // 'M=16 N=16 K=16 needs 21.17 GiB'.

@@ -78,6 +78,30 @@ TEST(RecordValidation, GridBeyondCudaLimits) {
   EXPECT_NO_THROW(validate(p));
 }
 
+// The kernels compute row * K + col in int: a matrix of 2^31 or more elements
+// is refused before any run (a focused trace or the counters would otherwise
+// allocate it and index past it), though an event's 32-bit index would hold it.
+TEST(RecordValidation, AMatrixPastIntIndexingIsRefused) {
+  RecordParams p;
+  p.kernel = KernelKind::Tiled;
+  p.tile = 16;
+  p.m = 70000;
+  p.k = 32000;  // A: 2.24e9 elements
+  p.n = 16;
+  try {
+    validate_trace_fits(p);
+    FAIL() << "accepted A of 2.24e9 elements";
+  } catch (const RecordError& e) {
+    EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge);
+    EXPECT_NE(std::string(e.what()).find("A (M x K) would have 2240000000 elements; the kernels index each matrix "
+                                         "with int (at most 2147483647)"),
+              std::string::npos)
+        << e.what();
+  }
+  p.m = 67000;  // 2.144e9: within int
+  EXPECT_NO_THROW(validate_trace_fits(p));
+}
+
 TEST(RecordValidation, HugeProductsReachTheLimitNotAnOverflow) {
   // M*N*K far past 2^64: the counts saturate instead of wrapping below the limit.
   const EventCounts c = expected_counts(KernelKind::Tiled, 2, 2147483647, 2147483647, 2147483647);
