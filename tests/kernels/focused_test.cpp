@@ -138,7 +138,7 @@ TEST(Focused, RefusesBadBlocks) {
 
 // A focused trace is held to what the loader takes, as a full one is: a grid
 // CUDA launches (naive TILE 2 at M = 140000: grid.y = 70000, one block of 4
-// threads to trace) and matrices a 32-bit index reaches (C of 70000 x 70000).
+// threads to trace) and matrices the kernels' int index reaches (C of 70000 x 70000).
 std::string focused_refusal(const RecordParams& p) {
   try {
     record_focused(p, {0});
