@@ -98,8 +98,9 @@ TEST(ReplayBlocks, Tf32TensorCoresSwizzledBlocksHighlightTheirOwnTiles) {
           << "cell " << row << "," << col;
       EXPECT_TRUE(h->block_cells.contains(row, col));
       EXPECT_LE(h->thread_cells.size(), std::size_t(t.launch.tiling.thread_m) * t.launch.tiling.thread_n);
-      if (row + 64 < std::uint32_t(m) && col + 64 < std::uint32_t(n))  // a tile inside C: all of the lane's cells
+      if (row + 64 < std::uint32_t(m) && col + 64 < std::uint32_t(n)) {  // a tile inside C: all of the lane's cells
         EXPECT_EQ(h->thread_cells.size(), std::size_t(t.launch.tiling.thread_m) * t.launch.tiling.thread_n);
+      }
     }
 }
 

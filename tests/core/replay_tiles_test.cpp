@@ -106,8 +106,9 @@ TEST_P(ReplayRung, RegisterTileNestsInTheWarpAndBlockTiles) {
       EXPECT_TRUE(covered.count({row, col}));
       EXPECT_TRUE(inside(h->block_cells, h->warp_cells));
       // The cells are the thread's whole TM x TN patch wherever it lies inside C.
-      if (row + rung.tm <= M && col + rung.tn <= N && M % rung.bm == 0 && N % rung.bn == 0)
+      if (row + rung.tm <= M && col + rung.tn <= N && M % rung.bm == 0 && N % rung.bn == 0) {
         EXPECT_EQ(h->thread_cells.size(), std::size_t(rung.tm * rung.tn));
+      }
     }
 }
 
@@ -165,7 +166,7 @@ TEST_P(ReplayRung, RegistersAtEachKHoldTheOuterProductsFactors) {
 TEST_P(ReplayRung, EachIterationReadsExactlyItsTilesCopies) {
   const ReplayTimeline tl(trace.launch);
   const std::uint32_t M = trace.launch.m, N = trace.launch.n;
-  for (const Cell cell : {Cell{0, 0}, Cell{M - 1, N - 1}, Cell{M / 2, N / 3}}) {
+  for (const Cell& cell : {Cell{0, 0}, Cell{M - 1, N - 1}, Cell{M / 2, N / 3}}) {
     for (std::uint32_t it = 0; it < tl.iterations(); ++it) {
       const auto h = highlight_cell(trace, *index, cell.first, cell.second, ReplayStep{it, Phase::Load, 0});
       ASSERT_TRUE(h);
@@ -195,7 +196,9 @@ TEST_P(ReplayRung, EachIterationReadsExactlyItsTilesCopies) {
           for (std::uint32_t j = 1; j < 4; ++j) {
             const CopiedWord& v = h->copied[i + j];
             EXPECT_EQ(v.slot, w.slot + j);
-            if (!v.padding) EXPECT_EQ(v.element, (ElementCoord{w.element.row, w.element.col + j}));
+            if (!v.padding) {
+              EXPECT_EQ(v.element, (ElementCoord{w.element.row, w.element.col + j}));
+            }
           }
         }
       }

@@ -107,7 +107,9 @@ TEST_P(Focused, ChosenBlocksEqualTheFullTrace) {
     for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(loaded.launch.m); r += 7)
       for (std::uint32_t col = 0; col < static_cast<std::uint32_t>(loaded.launch.n); col += 5) {
         const auto h = highlight_cell(loaded, index, r, col, timeline.at(step));
-        if (h) EXPECT_TRUE(loaded.launch.block_traced(h->coord.block_linear));
+        if (h) {
+          EXPECT_TRUE(loaded.launch.block_traced(h->coord.block_linear));
+        }
       }
   }
 }
