@@ -104,8 +104,9 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
     for (int n = 256; n <= 8192; n *= 2)
       for (int k : {256, 2048, 8192}) {
         const Fp32Plan p = fp32_best_plan(m, n, k, h100);
-        if (fp32_plan_name(p).find("k16") != std::string::npos)
+        if (fp32_plan_name(p).find("k16") != std::string::npos) {
           EXPECT_LE((m + 127) / 128 * ((n + 255) / 256) * p.splits, h100.sm_count) << m << "x" << n << "x" << k;
+        }
       }
   for (const auto& s : {std::array<int, 3>{8192, 8192, 1024}, {4097, 4097, 4097}, {3001, 4097, 2999}})
     EXPECT_EQ(fp32_best_plan(s[0], s[1], s[2], h100).splits, 1) << "rounds that fill the SMs: nothing to gain";

@@ -316,7 +316,9 @@ TEST_F(AppWindow, GridLinesShowExactlyAtTheZoomsThatDrawThem) {
       const int first = static_cast<int>(std::ceil(left - 0.5)), last = static_cast<int>(std::ceil(right - 0.5)) - 1;
       const double d_first = first + 0.5 - left, d_last = right - (last + 0.5);
       const Rgba8 on_cell_edge = s.at(d_first <= d_last ? first : last, y);
-      if (zoom >= 5) ASSERT_LT(std::min(d_first, d_last), 0.45);
+      if (zoom >= 5) {
+        ASSERT_LT(std::min(d_first, d_last), 0.45);
+      }
       const float keep = 1.0f - 90.0f / 255.0f;  // the cell line: black at alpha 90, over the cell
       const Rgba8 darkened{static_cast<std::uint8_t>(inside.r * keep + 0.5f), static_cast<std::uint8_t>(inside.g * keep + 0.5f),
                            static_cast<std::uint8_t>(inside.b * keep + 0.5f)};
