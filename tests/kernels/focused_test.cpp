@@ -15,6 +15,7 @@
 #include "app/core/trace_index.h"
 #include "kernels/focused.h"
 #include "tests/kernels/kernel_cases.h"
+#include "tests/kernels/refusal.h"
 
 namespace ts {
 namespace {
@@ -142,13 +143,7 @@ TEST(Focused, RefusesBadBlocks) {
 // CUDA launches (naive TILE 2 at M = 140000: grid.y = 70000, one block of 4
 // threads to trace) and matrices the kernels' int index reaches (C of 70000 x 70000).
 std::string focused_refusal(const RecordParams& p) {
-  try {
-    record_focused(p, {0});
-  } catch (const RecordError& e) {
-    EXPECT_EQ(e.kind(), RecordError::Kind::TooLarge) << e.what();
-    return e.what();
-  }
-  return "recorded";
+  return test::refusal_message([&] { record_focused(p, {0}); }, RecordError::Kind::TooLarge);
 }
 
 TEST(Focused, RefusesWhatTheLoaderWouldRefuse) {

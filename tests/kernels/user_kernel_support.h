@@ -3,8 +3,6 @@
 // test process of the build (the compiler is the slow part).
 #pragma once
 
-#include <gtest/gtest.h>
-
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +10,7 @@
 #include <string>
 
 #include "kernels/recorder.h"
+#include "tests/kernels/refusal.h"
 
 namespace ts::test {
 
@@ -52,14 +51,7 @@ inline std::string example_file(const std::string& name) {
 
 // The message of the RecordError that recording p must end in, of kind want.
 inline std::string record_error(const RecordParams& p, RecordError::Kind want) {
-  try {
-    record(p);
-  } catch (const RecordError& e) {
-    EXPECT_EQ(static_cast<int>(e.kind()), static_cast<int>(want)) << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "recorded a kernel that should have been refused";
-  return {};
+  return refusal_message([&] { record(p); }, want);
 }
 
 inline RecordParams user_params(const std::string& file, const std::string& entry, int tile, int m, int n, int k) {
