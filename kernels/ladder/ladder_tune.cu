@@ -38,7 +38,16 @@ struct Candidate {
   bool tf32;
   LaunchFn launch;
   cudaFuncAttributes attributes;
+  int (*blocks_per_sm)() = nullptr;  // resident blocks an SM holds (after a first launch has set the shared limit)
 };
+
+// Blocks of KERNEL an SM holds at THREADS threads and SHARED bytes of dynamic shared memory.
+template <auto Kernel, int Threads, int Shared>
+int resident_blocks() {
+  int blocks = 0;
+  TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, Threads, Shared));
+  return blocks;
+}
 
 template <int BM, int BN, int BK, int WM, int WN, int TM, int TN, int ST, int GM, int ORDER = 0, int MAP = 0,
           int SPREAD = 0>
@@ -48,7 +57,8 @@ Candidate fp32_candidate() {
                   std::to_string(WM) + "x" + std::to_string(WN) + " t" + std::to_string(TM) + "x" + std::to_string(TN) +
                   " s" + std::to_string(ST) + " g" + std::to_string(GM) + " o" + std::to_string(ORDER) + " m" +
                   std::to_string(MAP) + (SPREAD ? " spread" + std::to_string(SPREAD) : ""),
-              false, &launch_double_buffer_config<Cfg>, {}};
+              false, &launch_double_buffer_config<Cfg>, {},
+              &resident_blocks<double_buffer<Cfg>, Cfg::kThreads, Cfg::kSharedBytes>};
   TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer<Cfg>));
   return c;
 }
@@ -60,7 +70,8 @@ Candidate listing_candidate() {
   Candidate c{"listing " + std::to_string(BM) + "x" + std::to_string(BN) + "x" + std::to_string(BK) + " w" +
                   std::to_string(WM) + "x" + std::to_string(WN) + " t" + std::to_string(TM) + "x" + std::to_string(TN) +
                   " s" + std::to_string(ST) + " g" + std::to_string(GM),
-              false, &launch_double_buffer_listing<Cfg>, {}};
+              false, &launch_double_buffer_listing<Cfg>, {},
+              &resident_blocks<double_buffer_listing<Cfg>, Cfg::kThreads, Cfg::kSharedBytes>};
   TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer_listing<Cfg>));
   return c;
 }
@@ -100,6 +111,17 @@ std::vector<Candidate> candidates() {
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
       listing_candidate<128, 256, 32, 64, 64, 8, 16, 4, 0>(),
       listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
+      // Run 21: the listing's warps (64 x 64, 16 x 8 cells per lane) in blocks of
+      // 4 warps, so that two or three blocks share an SM and one block's barrier
+      // and copy burst fall where another block's multiply-adds issue.
+      listing_candidate<128, 128, 32, 64, 64, 16, 8, 3, 0>(),
+      listing_candidate<128, 128, 32, 64, 64, 16, 8, 3, 8>(),
+      listing_candidate<128, 128, 32, 64, 64, 16, 8, 2, 0>(),
+      listing_candidate<128, 128, 16, 64, 64, 16, 8, 4, 0>(),
+      listing_candidate<128, 128, 16, 64, 64, 16, 8, 6, 0>(),
+      listing_candidate<128, 128, 32, 64, 64, 8, 16, 3, 0>(),
+      listing_candidate<64, 256, 32, 64, 64, 16, 8, 2, 0>(),
+      listing_candidate<64, 128, 32, 32, 64, 8, 8, 3, 0>(),  // fp32-best's small tile, 3 blocks per SM
   };
 }
 
@@ -138,8 +160,9 @@ int tune(const std::vector<int>& sizes, const std::string& only) {
       const auto r = gpu::check_output(hc, rm, rn, ref, nullptr, all[i].tf32 ? gpu::kTf32Tolerance : gpu::kFp32Tolerance);
       ok[i] = ok[i] && r.ok;
       if (!r.ok || rm == 1000)
-        std::printf("check %-44s %dx%dx%d %s err %.2e  regs %d local %zu B\n", all[i].name.c_str(), rm, rn, rk,
-                    r.ok ? "ok  " : "FAIL", r.rel_err_ref, all[i].attributes.numRegs, all[i].attributes.localSizeBytes);
+        std::printf("check %-44s %dx%dx%d %s err %.2e  regs %d local %zu B  blocks/SM %d\n", all[i].name.c_str(), rm,
+                    rn, rk, r.ok ? "ok  " : "FAIL", r.rel_err_ref, all[i].attributes.numRegs,
+                    all[i].attributes.localSizeBytes, all[i].blocks_per_sm ? all[i].blocks_per_sm() : 0);
     }
   }
   std::size_t passed = 0;
