@@ -102,7 +102,8 @@ std::vector<Candidate> candidates() {
   // Run 14 (docs/ladder-notes.md): the listing kernels/double_buffer.h, its
   // copies written per pass, at the tuned kernel's tiles and around them, next
   // to the tuned kernel (run 7's choice), in one process with cuBLAS. (The
-  // trials of runs 14, 15, 17, 18 and 20 are in the history: kernels/ladder/double_buffer_trials.cuh.)
+  // trials of runs 14, 15, 17, 18 and 20 are in the history: kernels/ladder/double_buffer_trials.cuh; run 21's
+  // blocks of 4 warps in commit ee103b7.)
   return {
       fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 4, 0>(),        // the benchmark's double-buffer
@@ -111,17 +112,6 @@ std::vector<Candidate> candidates() {
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
       listing_candidate<128, 256, 32, 64, 64, 8, 16, 4, 0>(),
       listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
-      // Run 21: the listing's warps (64 x 64, 16 x 8 cells per lane) in blocks of
-      // 4 warps, so that two or three blocks share an SM and one block's barrier
-      // and copy burst fall where another block's multiply-adds issue.
-      listing_candidate<128, 128, 32, 64, 64, 16, 8, 3, 0>(),
-      listing_candidate<128, 128, 32, 64, 64, 16, 8, 3, 8>(),
-      listing_candidate<128, 128, 32, 64, 64, 16, 8, 2, 0>(),
-      listing_candidate<128, 128, 16, 64, 64, 16, 8, 4, 0>(),
-      listing_candidate<128, 128, 16, 64, 64, 16, 8, 6, 0>(),
-      listing_candidate<128, 128, 32, 64, 64, 8, 16, 3, 0>(),
-      listing_candidate<64, 256, 32, 64, 64, 16, 8, 2, 0>(),
-      listing_candidate<64, 128, 32, 32, 64, 8, 8, 3, 0>(),  // fp32-best's small tile, 3 blocks per SM
   };
 }
 
