@@ -178,7 +178,7 @@ Command add_bench_command(CLI::App& parent) {
   app->add_option("--max-seconds", o->max_seconds, "Skip timing a kernel whose runs would take longer than this")
       ->check(CLI::Range(0.1, 86400.0))
       ->capture_default_str();
-  app->add_option("--seed", o->seed, "Seed of the random inputs")->capture_default_str();
+  app->add_option("--seed", o->seed, "Seed of the random inputs")->capture_default_str()->check(kWholeNumber);
   app->add_flag("--no-ceilings", o->no_ceilings, "Skip measuring copy bandwidth and cuBLAS at 8192");
   app->add_flag("--apart", o->apart,
                 "Time each kernel on its own, back to back (default: in alternating rounds with the cuBLAS of its "

@@ -155,11 +155,13 @@ Command add_record_command(CLI::App& parent) {
   app->add_option("-o,--output", *out, "Trace file to write")->capture_default_str();
   CLI::Option* blocks_flag = app->add_option("--blocks", focus->blocks,
                   "Record only these blocks, at any N: \"x,y;x,y\", row:Y, col:X or wave:W (a focused trace)");
-  app->add_option("--gpu", focus->preset, "GPU preset whose waves wave:W counts (" + gpu_preset_names() + ")")
-      ->capture_default_str();
+  CLI::Option* gpu_flag =
+      app->add_option("--gpu", focus->preset, "With --blocks wave:W: the GPU preset whose waves it counts (" +
+                                                  gpu_preset_names() + ")")
+          ->capture_default_str();
   app->add_flag("--counters", focus->counters,
                 "With --blocks: also count the whole launch (as `tilescope counters`) into OUTPUT.counters.json");
-  return {app, [opts, out, focus, check, blocks_flag]() -> int {
+  return {app, [opts, out, focus, check, blocks_flag, gpu_flag]() -> int {
             RecordParams params;
             if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err);
             if (params.user && (!focus->blocks.empty() || focus->counters))
@@ -167,6 +169,11 @@ Command add_record_command(CLI::App& parent) {
             // Neither may silently record the whole launch instead of what was asked.
             if (blocks_flag->count() > 0 && focus->blocks.empty())
               return fail("--blocks names no block (\"x,y;x,y\", row:Y, col:X or wave:W)"), kExitUsage;
+            if (gpu_flag->count() > 0 && !focus->blocks.starts_with("wave:"))
+              return fail("--gpu picks the GPU whose waves --blocks wave:W counts; it goes with wave:W"), kExitUsage;
+            if (!find_gpu_preset(focus->preset))
+              return fail("unknown GPU preset '" + focus->preset + "' (choose one of " + gpu_preset_names() + ")"),
+                     kExitUsage;
             if (focus->counters && focus->blocks.empty())
               return fail("--counters goes with --blocks (a focused trace); `tilescope counters` counts a whole "
                           "launch on its own"),

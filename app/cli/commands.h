@@ -3,6 +3,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <charconv>
+#include <cstdint>
 #include <functional>
 #include <string>
 
@@ -23,6 +25,19 @@ Command add_occupancy_command(CLI::App& parent);
 Command add_timeline_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
 Command add_counters_command(CLI::App& parent);
+
+// A 64-bit seed: CLI11 reads "-1" into an unsigned 64-bit option as 2^64 - 1
+// and a number past it as 2^64 - 1 too, so such an option takes only digits
+// of a number that fits.
+inline const CLI::Validator kWholeNumber(
+    [](std::string& text) -> std::string {
+      std::uint64_t value = 0;
+      const char* end = text.data() + text.size();
+      const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+      if (text.empty() || ec != std::errc{} || ptr != end) return "expects a whole number from 0 to 2^64 - 1";
+      return {};
+    },
+    "", "whole number");
 
 // The table of `tilescope stats`, for a trace or for counted events.
 void print_stats_table(const LaunchInfo& launch, std::uint64_t events, std::uint64_t threads, const TraceStats& stats);

@@ -1,6 +1,7 @@
 // record_options.cpp — parse and check the recording flags.
 #include "app/cli/record_options.h"
 
+#include "app/cli/commands.h"
 #include "kernels/catalog.h"
 
 namespace ts::cli {
@@ -12,7 +13,7 @@ void add_launch_options(CLI::App& app, RecordOptions& o) {
   app.add_option("--m", o.m, "Rows of A and C (overrides --size)");
   app.add_option("--k", o.k, "Columns of A, rows of B (overrides --size)");
   app.add_option("--n", o.n, "Columns of B and C (overrides --size)");
-  app.add_option("--seed", o.seed, "Seed of the inputs (0: a fresh one)");
+  app.add_option("--seed", o.seed, "Seed of the inputs (0: a fresh one)")->check(kWholeNumber);
 }
 
 void add_record_options(CLI::App& app, RecordOptions& o) {

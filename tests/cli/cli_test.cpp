@@ -137,6 +137,15 @@ TEST(Cli, BadInputGetsOneClearLine) {
   expect_one_line_error(run("record --device cpu --size 8 --blocks ''" + out), "--blocks names no block");
   expect_one_line_error(run("record --device cpu --size 8 --counters" + out), "--counters goes with --blocks");
   expect_one_line_error(run("record --device tpu" + out), "unknown device");
+  // A 64-bit seed is digits of a number that fits (CLI11 alone reads -1 and 2^64 as 2^64 - 1).
+  for (const char* seed : {"-1", "18446744073709551616", "1e5", "+5"})
+    expect_one_line_error(run("record --device cpu --size 8 --seed " + std::string(seed) + out),
+                          "--seed: expects a whole number from 0 to 2^64 - 1");
+  expect_one_line_error(run("bench --seed -1"), "--seed: expects a whole number");
+  // --gpu names the preset whose waves wave:W counts: a name it does not know, or no wave:W, is a usage error.
+  expect_one_line_error(run("record --device cpu --size 8 --gpu h100" + out), "it goes with wave:W");
+  expect_one_line_error(run("record --device cpu --size 8 --blocks wave:0 --gpu nonsense" + out),
+                        "unknown GPU preset 'nonsense'");
   expect_one_line_error(run("record --device cpu -o /nonexistent/dir/x.tstrace"), "cannot write");
   expect_one_line_error(run("record --device cpu -o " + fs::temp_directory_path().string()), "directory");
   expect_one_line_error(run("record --frobnicate"), "frobnicate");

@@ -69,7 +69,15 @@ TEST(MemoryCli, CompareTransposedAndPaddedAtOneCellAndStep) {
   EXPECT_NE(text.out.find("\nb: tiled-padded  TILE=32  M=64 N=64 K=64 (CPU emulator)\n"), std::string::npos)
       << text.out;
 
-  expect_one_line_error(run("compare " + a.string() + " " + b.string() + " --cell 64,0"), "C[64][0]");
+  expect_one_line_error(run("compare " + a.string() + " " + b.string() + " --cell 64,0"),
+                        "C[64][0] is outside C, which is 64 x 64");
+  // A focused trace holds one block: a cell of another block is named as such.
+  const fs::path f = temp("compare_focused.tstrace");
+  ASSERT_EQ(run("record --device cpu --kernel tiled-padded --tile 32 --size 64 --blocks 0,0 -o " + f.string()).code, 0);
+  EXPECT_EQ(run("compare " + f.string() + " " + b.string() + " --cell 5,20").code, 0);
+  expect_one_line_error(run("compare " + f.string() + " " + b.string() + " --cell 40,40"),
+                        "no traced block of this focused trace of tiled-padded wrote C[40][40] (it holds 1 of 4 blocks)");
+  fs::remove(f);
   // K = 64 at TILE 32: iterations 0 and 1, then step 2, the store of C; past it, nothing to compare.
   EXPECT_EQ(run("compare " + a.string() + " " + b.string() + " --step 2").code, 0);
   expect_one_line_error(run("compare " + a.string() + " " + b.string() + " --step 3"), "has steps 0..2");

@@ -33,6 +33,19 @@ ThreadScope thread_scope(const Trace& t, std::uint64_t thread, std::uint32_t ste
 
 namespace {
 
+// Why no thread of T wrote CELL: outside C, not among a focused trace's blocks, or not written at all.
+std::string no_writer_message(const Trace& t, ElementCoord cell) {
+  const std::string name = "C[" + std::to_string(cell.row) + "][" + std::to_string(cell.col) + "]";
+  const ArrayLayout& c = t.launch.arrays[static_cast<int>(ArrayId::C)];
+  if (cell.row >= c.rows || cell.col >= c.cols)
+    return name + " is outside C, which is " + std::to_string(c.rows) + " x " + std::to_string(c.cols);
+  if (t.launch.focused())
+    return "no traced block of this focused trace of " + t.launch.kernel + " wrote " + name + " (it holds " +
+           std::to_string(t.launch.traced_blocks.size()) + " of " + std::to_string(t.launch.grid.count()) +
+           " blocks): record the cell's block with --blocks, or pick a cell of a traced block";
+  return "no thread of " + t.launch.kernel + " wrote " + name;
+}
+
 nlohmann::json side(const Trace& t, const CompareOptions& o) {
   nlohmann::json j = {{"launch", launch_to_json(t.launch)}};
   nlohmann::json counters = memory_counters_json(analyze_memory(t, 0, o.step));
@@ -43,9 +56,7 @@ nlohmann::json side(const Trace& t, const CompareOptions& o) {
   j["counters"] = counters;
   if (o.cell) {
     const auto thread = c_writer_thread(t, o.cell->row, o.cell->col);
-    if (!thread)
-      throw std::invalid_argument("no thread of " + t.launch.kernel + " wrote C[" + std::to_string(o.cell->row) +
-                                  "][" + std::to_string(o.cell->col) + "]");
+    if (!thread) throw std::invalid_argument(no_writer_message(t, *o.cell));
     const ThreadScope scope = thread_scope(t, *thread, o.step);
     const ThreadCoord c = t.thread_coord(*thread);
     j["cell"] = {{"block", {c.block.x, c.block.y}}, {"thread", {c.thread.x, c.thread.y}}, {"warp", scope.warp}};
