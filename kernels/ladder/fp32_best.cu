@@ -29,11 +29,18 @@ using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
 // ahead by 0.3-0.7 points. The rule runs it in place of 128x256 in one round.
 using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 
-enum TileIndex { k128x256, k64x128, k128x256OneRound };
+// 128 x 64 x 32, 4 warps of 64 x 32, 8 x 8 per thread: the 64x128 tile's
+// work and shared memory (three blocks per SM) in the other aspect, for C
+// narrower than a few 128-column tiles (n = 319 runs as 5 x 64 + 63 where
+// 128-column tiles compute 384 columns).
+using Tile128x64 = Fp32AnyConfig<128, 64, 32, 64, 32, 8, 8, 3, 8, 6, 3>;
+
+enum TileIndex { k128x256, k64x128, k128x256OneRound, k128x64 };
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes},
     {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytes},
     {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytes, false},
+    {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytes},
 };
 // The CUDA runtime keeps 1 KB of each block's shared memory for itself.
 constexpr int kSharedReservedPerBlock = 1024;
@@ -67,6 +74,11 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
 }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
+// Cells of C a grid of the tile computes, edges included.
+double covered_cells(const Fp32Tile& t, int m, int n) {
+  return double(ceil_div(m, t.block_m)) * t.block_m * double(ceil_div(n, t.block_n)) * t.block_n;
+}
 
 }  // namespace
 
@@ -104,7 +116,7 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
   // Blocks on the busiest SM.
   const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, gpu.sm_count);
   double cost;
-  if (t.block_m == 128) {
+  if (t.blocks_per_sm == 1) {
     // One block at a time per SM; each pays ~1 k-tile of start and end (fit at k = 1024 and 4096).
     // And the 32-long k-tile once per launch ~1.8 more (~10 us on an H100),
     // where another kernel ran before it, as in an application and as the
@@ -141,6 +153,11 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
   const int k_tiles = ceil_div(k, 32);
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
     if (!kTiles[tile].ruled) continue;
+    // The 128x64 tile ran 3-6 points behind 64x128 where both grids cover C
+    // alike (2865x4418x4528) and ahead only where C is narrow enough for
+    // 64-column tiles to compute clearly less (n = 319: 320 columns against
+    // 384): it is weighed only where its grid covers at least 5% fewer cells.
+    if (tile == k128x64 && covered_cells(kTiles[k128x64], m, n) > 0.95 * covered_cells(kTiles[k64x128], m, n)) continue;
     const int blocks = ceil_div(m, kTiles[tile].block_m) * ceil_div(n, kTiles[tile].block_n);
     const int per_round = gpu.sm_count * std::max(fp32_blocks_per_sm(kTiles[tile], gpu), 1);
     // At least 4 k-tiles per split. The 128x256 tile splits only to fill one
@@ -148,7 +165,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
     // run 11); the 64x128 tile also where its last round would be a sliver
     // (run 19: 2560^3 98.1% of cuBLAS split in four, against 84.4% for the
     // 128x256 tile unsplit; every pick this changed measured faster).
-    const bool splits_past_one_round = tile == k64x128;
+    const bool splits_past_one_round = tile == k64x128 || tile == k128x64;
     for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round)));
          ++s) {
       const Fp32Plan plan = as_run({tile, s});
@@ -185,6 +202,7 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   switch (plan.tile) {
     case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
     case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
     default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
   }
 }

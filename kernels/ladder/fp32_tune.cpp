@@ -29,7 +29,7 @@ struct Shape {
 std::vector<Fp32Plan> plans() {
   std::vector<Fp32Plan> all;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (int splits : {1, 2, 3, 4, 6, 8}) all.push_back({tile, splits});
+    for (int splits = 1; splits <= 8; ++splits) all.push_back({tile, splits});  // every split the rule may pick
   return all;
 }
 
