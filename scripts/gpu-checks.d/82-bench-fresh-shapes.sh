@@ -19,19 +19,24 @@ if ldd "$BIN/tilescope" | grep -q "libcublas.*not found"; then
 fi
 seed=${FRESH_SEED:-$(date +%s)}
 count=${FRESH_SHAPES:-16}
-shapes=$(awk -v seed="$seed" -v n="$count" 'BEGIN {
-  srand(seed)
-  for (i = 0; i < n; ++i) {
-    for (d = 0; d < 3; ++d) {
-      v = 1000 + int(rand() * 5501)
-      if (i % 3 == 1) v -= v % 4
-      if (i % 3 == 2) v -= v % 128
-      s[d] = v
-    }
-    if (i % 4 == 3) s[int(rand() * 3)] = 256 + int(rand() * 744)
-    printf "--shape %dx%dx%d ", s[0], s[1], s[2]
-  }
-}')
+# Python's random.Random(seed) draws the same numbers on every machine (awk's
+# srand/rand did not: one seed gave two lists on two runs of the GPU server).
+shapes=$(python3 - "$seed" "$count" <<'PY'
+import random, sys
+rng = random.Random(int(sys.argv[1]))
+flags = []
+for i in range(int(sys.argv[2])):
+    dims = [rng.randint(1000, 6500) for _ in range(3)]
+    if i % 3 == 1:
+        dims = [d - d % 4 for d in dims]
+    if i % 3 == 2:
+        dims = [d - d % 128 for d in dims]
+    if i % 4 == 3:
+        dims[rng.randrange(3)] = rng.randint(256, 999)
+    flags.append("--shape %dx%dx%d" % tuple(dims))
+print(" ".join(flags))
+PY
+)
 echo "seed $seed: $shapes"
 rc=0
 # shellcheck disable=SC2086 # $shapes is a list of flags

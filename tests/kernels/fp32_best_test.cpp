@@ -115,6 +115,14 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
   // of cuBLAS, where the 128 x 256 tile in 1.5 rounds was at 84.4%.
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(2560, 2560, 2560, h100)), "64x128 split 4");
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(3328, 3328, 3328, h100)), "64x128 split 2");
+  // Run 22: where C is narrow, the 128x64 tile computes clearly fewer cells
+  // than 64x128 (n = 319: 320 columns against 384) and ran 3-13 points ahead
+  // at eight shapes of nine; where both grids cover C alike it is not weighed
+  // (it ran 5 points behind at 2865x4418x4528), so no shape of the sweep changes.
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(4156, 319, 3156, h100)), "128x64 split 4");
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(3708, 799, 1942, h100)), "128x64");
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(2865, 4418, 4528, h100)), "64x128");
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(4224, 324, 6400, h100)), "64x128 split 2") << "the same cells: not weighed";
   for (const int e : {128, 1000, 2048, 3001, 8192}) {
     const Fp32Plan p = fp32_best_plan(e, e, e, h100);
     ASSERT_GE(p.tile, 0);
@@ -125,8 +133,8 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
 
 // GPUs with less shared memory than Hopper's: an RTX 4090-like sm_89 (128
 // SMs, 99 KB a block, 100 KB an SM) cannot hold the 32-long 128x256 tile (149
-// KB) and holds one 64x128 block (75 KB) per SM; an A100-like sm_80 (108 SMs,
-// 163 KB a block, 164 KB an SM) holds the 128x256 tile and two 64x128 blocks.
+// KB) and holds one 64x128 or 128x64 block (75 KB) per SM; an A100-like sm_80
+// (108 SMs, 163 KB a block, 164 KB an SM) holds the 128x256 tile and two of either.
 TEST(Fp32BestRule, PicksOnlyTilesTheGpuHolds) {
   const Fp32Gpu ada{128, 99 * 1024, 100 * 1024}, ampere{108, 163 * 1024, 164 * 1024};
   const std::span<const Fp32Tile> tiles = fp32_tiles();
@@ -136,10 +144,14 @@ TEST(Fp32BestRule, PicksOnlyTilesTheGpuHolds) {
   EXPECT_EQ(fp32_blocks_per_sm(tiles[0], ampere), 1);
   EXPECT_EQ(fp32_blocks_per_sm(tiles[1], ampere), 2);
   EXPECT_EQ(fp32_blocks_per_sm(tiles[1], hopper_gpu(132)), 3);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[3], ada), 1);  // 128x64: 75 KB, as 64x128
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[3], ampere), 2);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[3], hopper_gpu(132)), 3);
   EXPECT_TRUE(std::isinf(fp32_plan_cost({0, 1}, 4096, 4096, 4096, ada)));
   for (const Fp32Gpu& gpu : {ada, ampere, hopper_gpu(132), hopper_gpu(114)})
     for (const auto& s : {std::array<int, 3>{4096, 4096, 4096}, {8192, 8192, 8192}, {2048, 2048, 2048}, {1024, 1024, 1024},
-                          {2560, 2560, 2560}, {3001, 4097, 2999}, {8192, 1024, 8192}, {128, 128, 128}}) {
+                          {2560, 2560, 2560}, {3001, 4097, 2999}, {8192, 1024, 8192}, {128, 128, 128},
+                          {4156, 319, 3156}}) {
       const Fp32Plan p = fp32_best_plan(s[0], s[1], s[2], gpu);
       EXPECT_GT(fp32_blocks_per_sm(tiles[p.tile], gpu), 0) << fp32_plan_name(p) << " at " << s[0] << "x" << s[1] << "x" << s[2];
       EXPECT_TRUE(std::isfinite(fp32_plan_cost(p, s[0], s[1], s[2], gpu)));
