@@ -87,6 +87,7 @@ std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
 std::string fp32_plan_name(const Fp32Plan& plan) {
   std::string name(kTiles[plan.tile].name);
   if (plan.splits > 1) name += " split " + std::to_string(plan.splits);
+  if (plan.a_in_place) name += " A in place";
   return name;
 }
 
@@ -183,7 +184,7 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
                       cudaStream_t stream) {
   // A's rows on 32-byte sectors (its word copies read runs of 8), B's on 16
   // bytes (float4 copies): where they are not, the kernel reads padded copies.
-  const bool pad_a = k % 8 != 0, pad_b = n % 4 != 0 || !aligned16(b);
+  const bool pad_a = k % 8 != 0 && !plan.a_in_place, pad_b = n % 4 != 0 || !aligned16(b);
   const int lda = pad_a ? (k + 7) / 8 * 8 : k, ldb = pad_b ? (n + 3) / 4 * 4 : n;
   const std::size_t a_floats = pad_a ? std::size_t(m) * lda : 0, b_floats = pad_b ? std::size_t(k) * ldb : 0;
   if (pad_a || pad_b) {

@@ -40,8 +40,10 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu);
 std::span<const Fp32Tile> fp32_tiles();
 
 struct Fp32Plan {
-  int tile = 0;    // index into fp32_tiles()
-  int splits = 1;  // k split this many ways, partial tiles added into C (zeroed first)
+  int tile = 0;             // index into fp32_tiles()
+  int splits = 1;           // k split this many ways, partial tiles added into C (zeroed first)
+  bool a_in_place = false;  // where k is not a multiple of 8: read A's rows where they lie, off 32-byte
+                            // sectors (two sectors a run of 8 words), instead of from a padded copy
 };
 
 // The rule: the plan fp32-best runs for this shape on this GPU, the one of

@@ -32,8 +32,9 @@ std::vector<Case> all_cases() {
   const int shapes[][3] = {{260, 516, 200}, {130, 132, 68}, {37, 29, 45}, {131, 133, 301}, {1, 4, 4}, {3, 1, 7}};
   std::vector<Case> cases;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (const Fp32Plan plan : {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}})
-      for (const auto& s : shapes) cases.push_back({plan, s[0], s[1], s[2]});
+    for (const Fp32Plan plan : {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}, Fp32Plan{tile, 1, true}, Fp32Plan{tile, 3, true}})
+      for (const auto& s : shapes)
+        if (!plan.a_in_place || s[2] % 8 != 0) cases.push_back({plan, s[0], s[1], s[2]});  // in place: rows off sectors
   return cases;
 }
 
