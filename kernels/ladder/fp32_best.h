@@ -1,10 +1,10 @@
 // fp32_best.h — `fp32-best`, the FP32 entry of the ladder that holds at every
 // shape: it picks, per shape, a block tile of fp32_any.cuh and a split of k
 // (so that small grids still fill the SMs) by the rule in fp32_best.cu, whose
-// measurements are in docs/ladder-notes.md. Any M, N, K: where k or n leaves
-// the rows of A or B off 32- or 16-byte boundaries, the plan runs on padded
-// copies of them, kept in one process-wide workspace that grows to the
-// largest shape seen (so calls on streams that overlap must not need it).
+// measurements are in docs/ladder-notes.md. Any M, N, K: where n leaves the
+// rows of B off 16-byte boundaries, the plan runs on a padded copy of B, kept
+// in one process-wide workspace that grows to the largest shape seen (so
+// calls on streams that overlap must not need it); A is read where it lies.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -40,10 +40,8 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu);
 std::span<const Fp32Tile> fp32_tiles();
 
 struct Fp32Plan {
-  int tile = 0;             // index into fp32_tiles()
-  int splits = 1;           // k split this many ways, partial tiles added into C (zeroed first)
-  bool a_in_place = false;  // where k is not a multiple of 8: read A's rows where they lie, off 32-byte
-                            // sectors (two sectors a run of 8 words), instead of from a padded copy
+  int tile = 0;    // index into fp32_tiles()
+  int splits = 1;  // k split this many ways, partial tiles added into C (zeroed first)
 };
 
 // The rule: the plan fp32-best runs for this shape on this GPU, the one of

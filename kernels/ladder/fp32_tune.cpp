@@ -1,7 +1,6 @@
 // fp32_tune.cpp — the measurements behind fp32-best's rule (fp32_best.cu):
-// every plan (block tile x split of k x A copied or read in place) checked
-// against cuBLAS over the whole matrix, then timed against cuBLAS SGEMM in the
-// same run, per shape; the rule's own pick is marked '*'.
+// every plan (block tile x split of k) checked against cuBLAS over the whole matrix, then timed against cuBLAS
+// SGEMM in the same run, per shape; the rule's own pick is marked '*'.
 // docs/ladder-notes.md records the output and the rule drawn from it.
 //
 //   cmake -S . -B build-tune -DCMAKE_CUDA_ARCHITECTURES=90 -DTILESCOPE_LADDER_TUNE=ON
@@ -30,8 +29,7 @@ struct Shape {
 std::vector<Fp32Plan> plans() {
   std::vector<Fp32Plan> all;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (int splits = 1; splits <= 8; ++splits)  // every split the rule may pick, A copied and in place
-      for (bool in_place : {false, true}) all.push_back({tile, splits, in_place});
+    for (int splits = 1; splits <= 8; ++splits) all.push_back({tile, splits});  // every split the rule may pick
   return all;
 }
 
@@ -67,7 +65,7 @@ int tune(const std::vector<Shape>& shapes, int runs) {
     const Fp32Plan pick = fp32_best_plan(s.m, s.n, s.k, gpu);
     const int k_tiles = (s.k + 31) / 32;
     for (const Fp32Plan& p : plans()) {
-      if ((p.splits > 1 && k_tiles / p.splits < 2) || (p.a_in_place && s.k % 8 == 0)) continue;
+      if (p.splits > 1 && k_tiles / p.splits < 2) continue;
       if (fp32_blocks_per_sm(fp32_tiles()[p.tile], gpu) == 0) {
         std::printf("%-16s  %-22s does not fit this GPU's shared memory (%d bytes a block, %d allowed)\n", shape,
                     fp32_plan_name(p).c_str(), fp32_tiles()[p.tile].shared_bytes, gpu.shared_per_block);
@@ -83,7 +81,7 @@ int tune(const std::vector<Shape>& shapes, int runs) {
       }
       const double err = std::sqrt(diff / norm);
       const bool ok = std::isfinite(err) && err < gpu::kFp32Tolerance;
-      const bool picked = p.tile == pick.tile && p.splits == pick.splits && p.a_in_place == pick.a_in_place;
+      const bool picked = p.tile == pick.tile && p.splits == pick.splits;
       const std::string name = (picked ? "*" : " ") + fp32_plan_name(p);
       if (!ok) {
         ++wrong;
