@@ -5,7 +5,9 @@
 //
 //   cmake -S . -B build-tune -DCMAKE_CUDA_ARCHITECTURES=90 -DTILESCOPE_LADDER_TUNE=ON
 //   cmake --build build-tune --target fp32_tune && build-tune/kernels/ladder/fp32_tune 1024x1024x1024 ...
+//   [--plan="128x256 k16" ...: those plans alone] [--runs=N]
 // (Every plan's correctness at small ragged shapes: tests/kernels/fp32_best_test.cpp.)
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -35,7 +37,7 @@ std::vector<Fp32Plan> plans() {
 
 double gflops(const Shape& s, double ms) { return 2.0 * s.m * double(s.n) * s.k / (ms * 1e6); }
 
-int tune(const std::vector<Shape>& shapes, int runs) {
+int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::string>& only) {
   const Fp32Gpu gpu = current_fp32_gpu();
   gpu::CublasHandle cublas;
   cudaStream_t stream = nullptr;
@@ -65,6 +67,7 @@ int tune(const std::vector<Shape>& shapes, int runs) {
     const Fp32Plan pick = fp32_best_plan(s.m, s.n, s.k, gpu);
     const int k_tiles = (s.k + 31) / 32;
     for (const Fp32Plan& p : plans()) {
+      if (!only.empty() && std::find(only.begin(), only.end(), fp32_plan_name(p)) == only.end()) continue;
       if (p.splits > 1 && k_tiles / p.splits < 2) continue;
       if (fp32_blocks_per_sm(fp32_tiles()[p.tile], gpu) == 0) {
         std::printf("%-16s  %-22s does not fit this GPU's shared memory (%d bytes a block, %d allowed)\n", shape,
@@ -117,14 +120,16 @@ int tune(const std::vector<Shape>& shapes, int runs) {
 int main(int argc, char** argv) {
   std::vector<ts::ladder::Shape> shapes;
   int runs = 20;
+  std::vector<std::string> only;  // --plan=NAME (repeatable): these plans alone, e.g. --plan="128x256 k16"
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     ts::ladder::Shape s{};
     if (arg.rfind("--runs=", 0) == 0) runs = std::atoi(arg.c_str() + 7);
+    else if (arg.rfind("--plan=", 0) == 0) only.push_back(arg.substr(7));
     else if (std::sscanf(arg.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) == 3 && s.m > 0 && s.n > 0 && s.k > 0)
       shapes.push_back(s);
     else {
-      std::fprintf(stderr, "fp32_tune: arguments are MxNxK shapes or --runs=N (not '%s')\n", arg.c_str());
+      std::fprintf(stderr, "fp32_tune: arguments are MxNxK shapes, --runs=N or --plan=NAME (not '%s')\n", arg.c_str());
       return 2;
     }
   }
@@ -136,7 +141,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::printf("%s, %d SMs\n", st.name.c_str(), st.sm_count);
-    return ts::ladder::tune(shapes, runs);
+    return ts::ladder::tune(shapes, runs, only);
   } catch (const ts::gpu::GpuError& e) {
     std::fprintf(stderr, "fp32_tune: %s\n", e.what());
     return 1;
