@@ -26,7 +26,10 @@ using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
 // of the two (run 17, H100: 99.6% of cuBLAS at 2048^3 against 93.5%; 98.4%
 // unsplit at 1024x4096x4096 against 95.6% split in two) and pays nothing
 // measurable after another kernel; over several rounds the 32-long k-tile is
-// ahead by 0.3-0.7 points. The rule runs it in place of 128x256 in one round.
+// ahead by 0.3-0.7 points, unless the rounds are whole (blocks a multiple of
+// the SMs: run 24, 4.6-7.8 points behind at seven such shapes), where every
+// block of a round starts, fills its pipeline and ends with every other. The
+// rule runs it in place of 128x256 in one round and in whole rounds.
 using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 
 // 128 x 64 x 32, 4 warps of 64 x 32, 8 x 8 per thread: the 64x128 tile's
@@ -35,7 +38,7 @@ using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 // 128-column tiles compute 384 columns).
 using Tile128x64 = Fp32AnyConfig<128, 64, 32, 64, 32, 8, 8, 3, 8, 6, 3>;
 
-enum TileIndex { k128x256, k64x128, k128x256OneRound, k128x64 };
+enum TileIndex { k128x256, k64x128, k128x256k16, k128x64 };
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes},
     {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytes},
@@ -138,14 +141,16 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
 }
 
 Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
-  // Measured, not modelled (run 17): a launch of 128x256 blocks that is one
-  // round of the SMs runs the tile over k-tiles of 16; so does every launch
-  // of the tile on a GPU whose blocks cannot hold the 32-long k-tile's 3
-  // stages (149 KB; the k16 tile's 4 stages take 99 KB: sm_86, sm_89, sm_120).
+  // Measured, not modelled (runs 17 and 24): a launch of 128x256 blocks that
+  // is one round of the SMs, or whole rounds, runs the tile over k-tiles of
+  // 16; so does every launch of the tile on a GPU whose blocks cannot hold the
+  // 32-long k-tile's 3 stages (149 KB; the k16 tile's 4 stages take 99 KB:
+  // sm_86, sm_89, sm_120).
   const bool k32_fits = fp32_blocks_per_sm(kTiles[k128x256], gpu) > 0;
   const auto as_run = [&](Fp32Plan plan) {
-    const int blocks = ceil_div(m, kTiles[k128x256].block_m) * ceil_div(n, kTiles[k128x256].block_n);
-    if (plan.tile == k128x256 && (blocks * plan.splits <= gpu.sm_count || !k32_fits)) plan.tile = k128x256OneRound;
+    const int blocks = ceil_div(m, kTiles[k128x256].block_m) * ceil_div(n, kTiles[k128x256].block_n) * plan.splits;
+    const bool whole_rounds = blocks <= gpu.sm_count || blocks % gpu.sm_count == 0;
+    if (plan.tile == k128x256 && (whole_rounds || !k32_fits)) plan.tile = k128x256k16;
     return plan;
   };
   Fp32Plan best = as_run({k128x256, 1});  // where no 128x256 tile fits, its cost is infinite: any other wins
