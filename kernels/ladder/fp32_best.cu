@@ -33,8 +33,9 @@ using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
 using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 
 // 128 x 64 x 32, 4 warps of 64 x 32, 8 x 8 per thread: the 64x128 tile's
-// work and shared memory (three blocks per SM) in the other aspect, for C
-// narrower than a few 128-column tiles (n = 319 runs as 5 x 64 + 63 where
+// work and shared memory (three blocks per SM) in the other aspect; the rule
+// weighs it with the same model (runs 22 and 25): where its grid fits C or
+// the SMs' rounds better it wins (n = 319 runs as 5 x 64 + 63 where
 // 128-column tiles compute 384 columns).
 using Tile128x64 = Fp32AnyConfig<128, 64, 32, 64, 32, 8, 8, 3, 8, 6, 3>;
 
@@ -77,11 +78,6 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
 }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
-// Cells of C a grid of the tile computes, edges included.
-double covered_cells(const Fp32Tile& t, int m, int n) {
-  return double(ceil_div(m, t.block_m)) * t.block_m * double(ceil_div(n, t.block_n)) * t.block_n;
-}
 
 }  // namespace
 
@@ -158,11 +154,6 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
   const int k_tiles = ceil_div(k, 32);
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
     if (!kTiles[tile].ruled) continue;
-    // The 128x64 tile ran 3-6 points behind 64x128 where both grids cover C
-    // alike (2865x4418x4528) and ahead only where C is narrow enough for
-    // 64-column tiles to compute clearly less (n = 319: 320 columns against
-    // 384): it is weighed only where its grid covers at least 5% fewer cells.
-    if (tile == k128x64 && covered_cells(kTiles[k128x64], m, n) > 0.95 * covered_cells(kTiles[k64x128], m, n)) continue;
     const int blocks = ceil_div(m, kTiles[tile].block_m) * ceil_div(n, kTiles[tile].block_n);
     const int per_round = gpu.sm_count * std::max(fp32_blocks_per_sm(kTiles[tile], gpu), 1);
     // At least 4 k-tiles per split. The 128x256 tile splits only to fill one
