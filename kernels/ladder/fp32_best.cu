@@ -30,8 +30,8 @@ using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
 // rounds are whole (blocks a multiple of the SMs: run 24, 4.6-7.9 points at
 // seven such shapes, where every block of a round starts, fills its pipeline
 // and ends with every other) and behind or level at shorter k (run 26: 0.1
-// to 5.2 points at nine shapes with k from 778 to 1406). The rule runs it in
-// place of 128x256 everywhere but long k over partial rounds.
+// to 5.2 points at nine shapes with k from 778 to 1406). The rule runs it
+// in place of 128x256 but for long and very short k over partial rounds.
 using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 
 // 128 x 64 x 32, 4 warps of 64 x 32, 8 x 8 per thread: the 64x128 tile's
@@ -140,18 +140,22 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
 
 Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
   // Measured, not modelled (runs 17, 24 and 26): the 128x256 tile runs over
-  // k-tiles of 16 unless its blocks have a long k (4096 or more each) over
-  // rounds of the SMs of which the last is partial, the one case where the
-  // 32-long k-tile was ahead (0.5-0.8 points at 4096^3, 8192^3 and
-  // 8192x1024x8192); and over k-tiles of 16 on a GPU whose blocks cannot hold
-  // the 32-long k-tile's 3 stages (149 KB; the k16 tile's 4 stages take 99 KB:
-  // sm_86, sm_89, sm_120).
+  // k-tiles of 16 in one round or whole rounds of the SMs, and over partial
+  // rounds where a block's k is 768 to 4095 (24 to 127 k-tiles of 32, the
+  // range measured); the 32-long k-tile keeps long k over partial rounds
+  // (0.5-0.8 points ahead at 4096^3, 8192^3 and 8192x1024x8192) and very
+  // short k (at 2048x3328x403, 13 k-tiles, the k16 tile's smaller start
+  // cost made it the pick at 90.9% of cuBLAS where 64x128 ran 97.3%). On a
+  // GPU whose blocks cannot hold the 32-long k-tile's 3 stages (149 KB; the
+  // k16 tile's 4 stages take 99 KB: sm_86, sm_89, sm_120) the k16 tile runs
+  // everywhere.
   const bool k32_fits = fp32_blocks_per_sm(kTiles[k128x256], gpu) > 0;
   const auto as_run = [&](Fp32Plan plan) {
     const int blocks = ceil_div(m, kTiles[k128x256].block_m) * ceil_div(n, kTiles[k128x256].block_n) * plan.splits;
     const bool whole_rounds = blocks <= gpu.sm_count || blocks % gpu.sm_count == 0;
-    const bool long_k = ceil_div(k, 32) / plan.splits >= 128;
-    if (plan.tile == k128x256 && (whole_rounds || !long_k || !k32_fits)) plan.tile = k128x256k16;
+    const int k_tiles = ceil_div(k, 32) / plan.splits;  // a block's, of 32
+    const bool measured_k = k_tiles >= 24 && k_tiles < 128;  // run 26 measured 25 to 44; run 24 up to 125
+    if (plan.tile == k128x256 && (whole_rounds || measured_k || !k32_fits)) plan.tile = k128x256k16;
     return plan;
   };
   Fp32Plan best = as_run({k128x256, 1});  // where no 128x256 tile fits, its cost is infinite: any other wins
