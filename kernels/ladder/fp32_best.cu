@@ -1,7 +1,7 @@
 // fp32_best.cu — `fp32-best`: the block tiles of fp32_any.cuh that ship, the
 // rule that picks a tile and a split of k for each shape, and the padded copy
-// of B that gives misaligned rows of B 16-byte boundaries. The rule and the figures
-// behind it are in docs/ladder-notes.md ("Every shape").
+// that puts misaligned rows of B on 16-byte boundaries. The rule and the
+// figures behind it are in docs/ladder-notes.md ("Every shape").
 #include <algorithm>
 #include <cstdint>
 #include <limits>

@@ -1,9 +1,8 @@
 // On a real GPU (label gpu): every plan fp32-best can pick (each block tile,
 // with and without a split of k) computes C = A * B against a double-precision
 // reference, its output poisoned first, at aligned shapes and at ragged ones
-// (A's rows read off 32-byte sectors, B from a padded copy); and the rule picks a split where
-// the grid alone cannot fill the SMs, or where its last round would leave
-// most of them idle.
+// (A's rows read off 32-byte sectors, B from a padded copy); and the rule
+// picks its tiles and splits as runs 16-26 measured (docs/ladder-notes.md).
 #include <gtest/gtest.h>
 
 #include <array>
@@ -27,8 +26,8 @@ struct Case {
 
 std::vector<Case> all_cases() {
   // Aligned (k a multiple of 8, n of 4: rows on sectors, no padded copy),
-  // ragged everywhere, n aligned with k not, a single row and column, k shorter than one k-tile,
-  // and splits of a few k-tiles.
+  // ragged everywhere, n aligned with k not, a single row and column, k
+  // shorter than one k-tile, and splits of a few k-tiles.
   const int shapes[][3] = {{260, 516, 200}, {130, 132, 68}, {37, 29, 45}, {131, 133, 301}, {1, 4, 4}, {3, 1, 7}};
   std::vector<Case> cases;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
@@ -103,11 +102,11 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
   // tile split in two (112.7% of cuBLAS) beats the 128 x 256 split in four (93.6%;
   // run 17: 110.1% over k-tiles of 16).
   EXPECT_EQ(fp32_plan_name(small), "64x128 split 2");
-  // The 32-long k-tile only ever runs long or very short k (128 k-tiles of 32
-  // a block or more, or under 24) over rounds of which the last is partial: run 24, 4.6-7.9 points
-  // behind the k16 tile where the blocks are a multiple of the SMs
-  // (4224x4096x4096, 528 blocks: 98.5% of cuBLAS against 103.1%), 0.5 ahead
-  // at 4096^3 (512 blocks, 3.88 rounds).
+  // The 32-long k-tile only ever runs long or very short k (128 k-tiles of
+  // 32 a block or more, or under 24) over rounds of which the last is
+  // partial: run 24, 4.6-7.9 points behind the k16 tile where the blocks are
+  // a multiple of the SMs (4224x4096x4096, 528 blocks: 98.5% of cuBLAS
+  // against 103.1%), 0.5 ahead at 4096^3 (512 blocks, 3.88 rounds).
   for (int m = 256; m <= 8192; m += 384)
     for (int n = 256; n <= 8192; n += 640)
       for (int k : {256, 2048, 8192}) {
