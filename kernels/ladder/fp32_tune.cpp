@@ -134,6 +134,14 @@ int main(int argc, char** argv) {
     }
   }
   if (runs < 1) runs = 20;
+  const std::vector<ts::ladder::Fp32Plan> all = ts::ladder::plans();
+  for (const std::string& name : only)
+    if (std::none_of(all.begin(), all.end(),
+                     [&](const ts::ladder::Fp32Plan& p) { return ts::ladder::fp32_plan_name(p) == name; })) {
+      std::fprintf(stderr, "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16\")\n",
+                   name.c_str());
+      return 2;
+    }
   try {
     const ts::gpu::DeviceStatus st = ts::gpu::probe();
     if (!st.available) {
