@@ -87,31 +87,34 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ld
     }
 }
 
-// One 16-byte chunk of a row of B into shared memory: one copy of B_BYTES =
-// 16, or 2 of 8 or 4 of 4 bytes where B's rows are not on 16-byte boundaries
-// (B read in place, not from a padded copy). Copy j reads src + step[j]:
-// each copy's column is clamped into the row on its own, so that a chunk
-// across the row's end keeps its columns inside it in place.
+// One 16-byte chunk of a row of B into shared memory, as one copy of
+// B_BYTES = 16, or as 2 of 8 or 4 of 4 bytes where B's rows are not on
+// 16-byte boundaries (B read in place, not from a padded copy).
 template <int B_BYTES>
-__device__ __forceinline__ void copy_b_chunk(std::uint32_t dst, const float* src, const int (&step)[16 / B_BYTES]) {
+__device__ __forceinline__ void copy_b_chunk(std::uint32_t dst, const float* src) {
   static_assert(B_BYTES == 16 || B_BYTES == 8 || B_BYTES == 4, "cp.async copies 4, 8 or 16 bytes");
+  if constexpr (B_BYTES == 16) {
+    cp_async_16(dst, src);
+  } else {
 #pragma unroll
-  for (int j = 0; j < 16 / B_BYTES; ++j) {
-    if constexpr (B_BYTES == 16) cp_async_16(dst, src);
-    else if constexpr (B_BYTES == 8) cp_async_8(dst + 8 * j, src + step[j]);
-    else cp_async_4(dst + 4 * j, src + step[j]);
+    for (int j = 0; j < 16 / B_BYTES; ++j) {
+      if constexpr (B_BYTES == 8) cp_async_8(dst + 8 * j, src + 2 * j);
+      else cp_async_4(dst + 4 * j, src + j);
+    }
   }
 }
 // The same where the chunk may lie past the split's k: zero-filled, nothing read.
 template <int B_BYTES>
-__device__ __forceinline__ void copy_b_chunk(float* dst, const float* src, bool in_bounds,
-                                             const int (&step)[16 / B_BYTES]) {
+__device__ __forceinline__ void copy_b_chunk(float* dst, const float* src, bool in_bounds) {
+  if constexpr (B_BYTES == 16) {
+    cp_async_16(dst, src, in_bounds);
+  } else {
 #pragma unroll
-  for (int j = 0; j < 16 / B_BYTES; ++j) {
-    const float* from = in_bounds ? src + step[j] : src;
-    if constexpr (B_BYTES == 16) cp_async_16(dst, from, in_bounds);
-    else if constexpr (B_BYTES == 8) cp_async_8(dst + 2 * j, from, in_bounds);
-    else cp_async_4(dst + j, from, in_bounds);
+    for (int j = 0; j < 16 / B_BYTES; ++j) {
+      const int w = j * B_BYTES / 4;  // the chunk's word this copy starts at
+      if constexpr (B_BYTES == 8) cp_async_8(dst + w, in_bounds ? src + w : src, in_bounds);
+      else cp_async_4(dst + w, in_bounds ? src + w : src, in_bounds);
+    }
   }
 }
 
@@ -136,16 +139,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   const float* a_src[Cfg::kAPasses];
 #pragma unroll
   for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * lda + k0 + ac;
-  // B: the chunk's first column clamped into the row (for a copy of B_BYTES),
-  // and the steps from it to the chunk's later copies, each clamped alike.
-  constexpr int kBCopyWords = B_BYTES / 4;
-  const int b_col = min(col0 + bc, ldb - kBCopyWords);
-  int b_step[16 / B_BYTES];
-#pragma unroll
-  for (int j = 0; j < 16 / B_BYTES; ++j) b_step[j] = min(col0 + bc + j * kBCopyWords, ldb - kBCopyWords) - b_col;
   const float* b_src[Cfg::kBPasses];
 #pragma unroll
-  for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * Cfg::kBRows) * ldb + b_col;
+  for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * Cfg::kBRows) * ldb + min(col0 + bc, ldb - 4);
   const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
   const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
   int k_next = 0;  // the k (within the split) where the next tile issued starts
@@ -164,7 +160,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
       cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
     } else {
       const int q = c - Cfg::kACopies;
-      copy_b_chunk<B_BYTES>(b_sh + q * Cfg::kBRows * BN * 4, b_src[q], b_step);
+      copy_b_chunk<B_BYTES>(b_sh + q * Cfg::kBRows * BN * 4, b_src[q]);
     }
   };
   // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
@@ -185,7 +181,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
 #pragma unroll
       for (int q = 0; q < Cfg::kBPasses; ++q) {
         const bool in = k_next + br + q * Cfg::kBRows < klen;
-        copy_b_chunk<B_BYTES>(base + Cfg::kAFloats + (br + q * Cfg::kBRows) * BN + bc, in ? b_src[q] : B, in, b_step);
+        copy_b_chunk<B_BYTES>(base + Cfg::kAFloats + (br + q * Cfg::kBRows) * BN + bc, in ? b_src[q] : B, in);
       }
     }
     advance();
