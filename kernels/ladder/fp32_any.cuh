@@ -4,9 +4,8 @@
 //  - any M, N, K, with row strides of their own (lda, ldb, ldc): A is copied
 //    one word at a time (stored transposed), so its rows need no alignment
 //    (but rows that start on 32-byte sectors cost half the sectors); B is
-//    copied 16 bytes at a time where its rows allow (ldb a multiple of 4),
-//    else 8 or 4 (B_BYTES), or from a padded copy (fp32_best.cu chooses);
-//    ldb >= 4; C is stored as float4 where ldc and C allow,
+//    copied as float4, so ldb must be a multiple of 4 (fp32_best.cu pads B
+//    into a copy where n is not); C is stored as float4 where ldc and C allow,
 //    else word by word. Rows and columns past the edge are clamped to the
 //    last valid one (they reach only cells of C that are never stored); only
 //    the last k-tile, if partial, zero-fills.
@@ -87,38 +86,7 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ld
     }
 }
 
-// One 16-byte chunk of a row of B into shared memory, as one copy of
-// B_BYTES = 16, or as 2 of 8 or 4 of 4 bytes where B's rows are not on
-// 16-byte boundaries (B read in place, not from a padded copy).
-template <int B_BYTES>
-__device__ __forceinline__ void copy_b_chunk(std::uint32_t dst, const float* src) {
-  static_assert(B_BYTES == 16 || B_BYTES == 8 || B_BYTES == 4, "cp.async copies 4, 8 or 16 bytes");
-  if constexpr (B_BYTES == 16) {
-    cp_async_16(dst, src);
-  } else {
-#pragma unroll
-    for (int j = 0; j < 16 / B_BYTES; ++j) {
-      if constexpr (B_BYTES == 8) cp_async_8(dst + 8 * j, src + 2 * j);
-      else cp_async_4(dst + 4 * j, src + j);
-    }
-  }
-}
-// The same where the chunk may lie past the split's k: zero-filled, nothing read.
-template <int B_BYTES>
-__device__ __forceinline__ void copy_b_chunk(float* dst, const float* src, bool in_bounds) {
-  if constexpr (B_BYTES == 16) {
-    cp_async_16(dst, src, in_bounds);
-  } else {
-#pragma unroll
-    for (int j = 0; j < 16 / B_BYTES; ++j) {
-      const int w = j * B_BYTES / 4;  // the chunk's word this copy starts at
-      if constexpr (B_BYTES == 8) cp_async_8(dst + w, in_bounds ? src + w : src, in_bounds);
-      else cp_async_4(dst + w, in_bounds ? src + w : src, in_bounds);
-    }
-  }
-}
-
-template <class Cfg, int B_BYTES = 16>
+template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
              int M, int N, int K, int k_chunk, bool vec_c) {
@@ -160,7 +128,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
       cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
     } else {
       const int q = c - Cfg::kACopies;
-      copy_b_chunk<B_BYTES>(b_sh + q * Cfg::kBRows * BN * 4, b_src[q]);
+      cp_async_16(b_sh + q * Cfg::kBRows * BN * 4, b_src[q]);
     }
   };
   // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
@@ -181,7 +149,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
 #pragma unroll
       for (int q = 0; q < Cfg::kBPasses; ++q) {
         const bool in = k_next + br + q * Cfg::kBRows < klen;
-        copy_b_chunk<B_BYTES>(base + Cfg::kAFloats + (br + q * Cfg::kBRows) * BN + bc, in ? b_src[q] : B, in);
+        cp_async_16(base + Cfg::kAFloats + (br + q * Cfg::kBRows) * BN + bc, in ? b_src[q] : B, in);
       }
     }
     advance();

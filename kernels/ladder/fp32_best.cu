@@ -68,15 +68,15 @@ Workspace g_workspace;  // the padded copy of B's memory
 
 template <class Cfg>
 void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, int splits,
-                 int b_bytes, cudaStream_t stream) {
+                 cudaStream_t stream) {
   const int k_tiles = ceil_div(k, Cfg::BK);
   const int chunk = ceil_div(k_tiles, splits) * Cfg::BK;
   const int z = ceil_div(k, chunk);  // every split has at least one k
   if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
   const bool vec_c = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0;
   const dim3 grid(ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN), 1, z);
-  const auto kernel = b_bytes == 16 ? fp32_any<Cfg, 16> : b_bytes == 8 ? fp32_any<Cfg, 8> : fp32_any<Cfg, 4>;
-  launch_checked(kernel, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, vec_c);
+  launch_checked(fp32_any<Cfg>, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk,
+                 vec_c);
 }
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
@@ -88,7 +88,6 @@ std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
 std::string fp32_plan_name(const Fp32Plan& plan) {
   std::string name(kTiles[plan.tile].name);
   if (plan.splits > 1) name += " split " + std::to_string(plan.splits);
-  if (plan.b_in_place) name += " B in place";
   return name;
 }
 
@@ -193,11 +192,7 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   // points slower than the sectors it saves, most where C is narrow (the copy
   // moves all of A for few columns of work).
   const int lda = k;
-  const bool b_on_16 = n % 4 == 0 && aligned16(b);
-  // B read in place off 16-byte boundaries: 8-byte copies where its rows are on 8, else 4 (rows of 4 words at least).
-  const bool b_in_place = !b_on_16 && plan.b_in_place && n >= 4;
-  const int b_bytes = b_on_16 ? 16 : !b_in_place ? 16 : n % 2 == 0 && reinterpret_cast<std::uintptr_t>(b) % 8 == 0 ? 8 : 4;
-  const bool pad_b = !b_on_16 && !b_in_place;
+  const bool pad_b = n % 4 != 0 || !aligned16(b);
   const int ldb = pad_b ? (n + 3) / 4 * 4 : n;
   if (pad_b) {
     float* pb = g_workspace.get(std::size_t(k) * ldb);  // cudaMalloc: 256-byte aligned
@@ -206,10 +201,10 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   }
   const int splits = std::max(plan.splits, 1);
   switch (plan.tile) {
-    case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, b_bytes, stream); break;
-    case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, b_bytes, stream); break;
-    case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, b_bytes, stream); break;
-    default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, b_bytes, stream); break;
+    case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
   }
 }
 

@@ -40,10 +40,8 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu);
 std::span<const Fp32Tile> fp32_tiles();
 
 struct Fp32Plan {
-  int tile = 0;             // index into fp32_tiles()
-  int splits = 1;           // k split this many ways, partial tiles added into C (zeroed first)
-  bool b_in_place = false;  // where B's rows are off 16-byte boundaries (and n >= 4): read them where they lie,
-                            // 8 or 4 bytes a copy, instead of from a padded copy of B
+  int tile = 0;    // index into fp32_tiles()
+  int splits = 1;  // k split this many ways, partial tiles added into C (zeroed first)
 };
 
 // The rule: the plan fp32-best runs for this shape on this GPU, the one of

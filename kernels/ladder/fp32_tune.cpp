@@ -1,8 +1,6 @@
 // fp32_tune.cpp — the measurements behind fp32-best's rule (fp32_best.cu):
-// every plan (block tile x split of k x B copied or read in place, where its
-// rows are off 16 bytes) checked against cuBLAS over the whole matrix, then
-// timed against cuBLAS SGEMM in the same run, per shape; the rule's own pick
-// is marked '*'.
+// every plan (block tile x split of k) checked against cuBLAS over the whole matrix, then timed against cuBLAS
+// SGEMM in the same run, per shape; the rule's own pick is marked '*'.
 // docs/ladder-notes.md records the output and the rule drawn from it.
 //
 //   cmake -S . -B build-tune -DCMAKE_CUDA_ARCHITECTURES=90 -DTILESCOPE_LADDER_TUNE=ON
@@ -33,8 +31,7 @@ struct Shape {
 std::vector<Fp32Plan> plans() {
   std::vector<Fp32Plan> all;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (int splits = 1; splits <= 8; ++splits)  // every split the rule may pick, B copied or read in place
-      for (bool in_place : {false, true}) all.push_back({tile, splits, in_place});
+    for (int splits = 1; splits <= 8; ++splits) all.push_back({tile, splits});  // every split the rule may pick
   return all;
 }
 
@@ -71,7 +68,7 @@ int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::stri
     const int k_tiles = (s.k + 31) / 32;
     for (const Fp32Plan& p : plans()) {
       if (!only.empty() && std::find(only.begin(), only.end(), fp32_plan_name(p)) == only.end()) continue;
-      if ((p.splits > 1 && k_tiles / p.splits < 2) || (p.b_in_place && s.n % 4 == 0)) continue;
+      if (p.splits > 1 && k_tiles / p.splits < 2) continue;
       if (fp32_blocks_per_sm(fp32_tiles()[p.tile], gpu) == 0) {
         std::printf("%-16s  %-22s does not fit this GPU's shared memory (%d bytes a block, %d allowed)\n", shape,
                     fp32_plan_name(p).c_str(), fp32_tiles()[p.tile].shared_bytes, gpu.shared_per_block);
@@ -87,7 +84,7 @@ int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::stri
       }
       const double err = std::sqrt(diff / norm);
       const bool ok = std::isfinite(err) && err < gpu::kFp32Tolerance;
-      const bool picked = p.tile == pick.tile && p.splits == pick.splits && p.b_in_place == pick.b_in_place;
+      const bool picked = p.tile == pick.tile && p.splits == pick.splits;
       const std::string name = (picked ? "*" : " ") + fp32_plan_name(p);
       if (!ok) {
         ++wrong;
@@ -101,7 +98,7 @@ int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::stri
       const double flushed_ms = gpu::time_launches(launch, 3, runs, stream, flush).median_ms;
       const gpu::PairedTiming paired =
           gpu::time_paired([&] { cublas.gemm_fp32(a, b, c, s.m, s.n, s.k, stream); }, launch, 3, runs, stream, flush);
-      const Fp32Plan other{p.tile == 1 ? 0 : 1, 1, p.b_in_place};  // a 128x256 tile's other kernel is 64x128's, and back
+      const Fp32Plan other{p.tile == 1 ? 0 : 1, 1};  // a 128x256 tile's other kernel is 64x128's, and back
       const gpu::PairedTiming after_other = gpu::time_paired(
           [&] { launch_fp32_plan(other, a, b, c, s.m, s.n, s.k, stream); }, launch, 3, runs, stream, flush);
       std::printf("%-16s %-22s %10.4f %10.1f %8.1f %10.2e %8.1f   %.4f | %.4f, %5.1f | %.4f\n", shape, name.c_str(), ms,

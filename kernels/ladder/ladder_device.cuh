@@ -87,20 +87,10 @@ __device__ __forceinline__ void cp_async_4(void* shared_dst, const void* global_
                "l"(global_src), "r"(src_bytes));
 }
 
-// And for two words (a source 8-byte aligned, not 16).
-__device__ __forceinline__ void cp_async_8(void* shared_dst, const void* global_src, bool in_bounds) {
-  const int src_bytes = in_bounds ? 8 : 0;
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;\n" ::"r"(shared_address(shared_dst)),
-               "l"(global_src), "r"(src_bytes));
-}
-
-// The copies for a source known to be in bounds (no zero-fill operand),
+// The two copies for a source known to be in bounds (no zero-fill operand),
 // to a shared-memory address the caller keeps as a 32-bit value.
 __device__ __forceinline__ void cp_async_16(std::uint32_t shared_dst, const void* global_src) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(shared_dst), "l"(global_src));
-}
-__device__ __forceinline__ void cp_async_8(std::uint32_t shared_dst, const void* global_src) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;\n" ::"r"(shared_dst), "l"(global_src));
 }
 __device__ __forceinline__ void cp_async_4(std::uint32_t shared_dst, const void* global_src) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(shared_dst), "l"(global_src));
