@@ -37,7 +37,7 @@ std::vector<Fp32Plan> plans() {
 
 double gflops(const Shape& s, double ms) { return 2.0 * s.m * double(s.n) * s.k / (ms * 1e6); }
 
-int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::string>& only) {
+int tune(const std::vector<Shape>& shapes, int runs, const std::vector<Fp32Plan>& timed) {
   const Fp32Gpu gpu = current_fp32_gpu();
   gpu::CublasHandle cublas;
   cudaStream_t stream = nullptr;
@@ -66,8 +66,7 @@ int tune(const std::vector<Shape>& shapes, int runs, const std::vector<std::stri
     std::printf("%-16s %-22s %10.4f %10.1f %8.1f\n", shape, "cublas-fp32", cublas_ms, gflops(s, cublas_ms), 100.0);
     const Fp32Plan pick = fp32_best_plan(s.m, s.n, s.k, gpu);
     const int k_tiles = (s.k + 31) / 32;
-    for (const Fp32Plan& p : plans()) {
-      if (!only.empty() && std::find(only.begin(), only.end(), fp32_plan_name(p)) == only.end()) continue;
+    for (const Fp32Plan& p : timed) {
       if (p.splits > 1 && k_tiles / p.splits < 2) continue;
       if (fp32_blocks_per_sm(fp32_tiles()[p.tile], gpu) == 0) {
         std::printf("%-16s  %-22s does not fit this GPU's shared memory (%d bytes a block, %d allowed)\n", shape,
@@ -134,14 +133,19 @@ int main(int argc, char** argv) {
     }
   }
   if (runs < 1) runs = 20;
+  // The plans to time: every one, or those named, in the order named.
   const std::vector<ts::ladder::Fp32Plan> all = ts::ladder::plans();
-  for (const std::string& name : only)
-    if (std::none_of(all.begin(), all.end(),
-                     [&](const ts::ladder::Fp32Plan& p) { return ts::ladder::fp32_plan_name(p) == name; })) {
+  std::vector<ts::ladder::Fp32Plan> timed = only.empty() ? all : std::vector<ts::ladder::Fp32Plan>{};
+  for (const std::string& name : only) {
+    const auto named = std::find_if(all.begin(), all.end(),
+                                    [&](const ts::ladder::Fp32Plan& p) { return ts::ladder::fp32_plan_name(p) == name; });
+    if (named == all.end()) {
       std::fprintf(stderr, "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16\")\n",
                    name.c_str());
       return 2;
     }
+    timed.push_back(*named);
+  }
   try {
     const ts::gpu::DeviceStatus st = ts::gpu::probe();
     if (!st.available) {
@@ -149,7 +153,7 @@ int main(int argc, char** argv) {
       return 1;
     }
     std::printf("%s, %d SMs\n", st.name.c_str(), st.sm_count);
-    return ts::ladder::tune(shapes, runs, only);
+    return ts::ladder::tune(shapes, runs, timed);
   } catch (const ts::gpu::GpuError& e) {
     std::fprintf(stderr, "fp32_tune: %s\n", e.what());
     return 1;
