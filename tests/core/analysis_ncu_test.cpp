@@ -225,8 +225,8 @@ CounterComparison find_pair(const std::vector<CounterComparison>& c, std::string
 // (WK), 8 four-byte and 2 sixteen-byte cp.async, whose reads op_ld already
 // counts (the op_ldgsts_cache_access metrics count the 4-byte ones again) and
 // whose writes the shared-store instructions leave out; 64 float4 shared
-// loads, which ncu serves in fewer wavefronts than the model's quarter-warp
-// phases. The trace's side is the model's.
+// loads, 3 wavefronts each on average (A's fragments 2, a half-warp's lane
+// pairs sharing their float4; B's 4). The trace's side is the model's.
 NcuRow double_buffer_row() {
   constexpr double WK = 1024.0 * 8 * 256;
   NcuRow r;
@@ -235,7 +235,7 @@ NcuRow double_buffer_row() {
   r.n = 4096;
   r.trace = {{"global_load_requests", 10 * WK},     {"global_load_sectors", 160 * WK},
              {"global_store_requests", 131072},     {"global_store_sectors", 2097152},
-             {"shared_load_requests", 64 * WK},     {"shared_load_wavefronts", 256 * WK},
+             {"shared_load_requests", 64 * WK},     {"shared_load_wavefronts", 192 * WK},
              {"shared_bank_conflicts_load", 0},     {"shared_store_requests", 10 * WK},
              {"shared_store_wavefronts", 24 * WK},  {"shared_bank_conflicts_store", 8 * WK}};
   r.hardware = {{"l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", 20971520},
@@ -337,11 +337,16 @@ TEST(NcuTable, BypassCopiesIntoPaddedRowsCountMoreSectorsAsMeasured) {
 
 TEST(NcuTable, ExplainsWhatARungsPlainBuildAddsOrMerges) {
   const std::vector<CounterComparison> c = compare_row(double_buffer_row());
+  // The float4 fragment loads: the model's wavefronts (A's lane pairs share
+  // their float4) are Nsight's per instruction; the hardware counter's excess
+  // is its conflicts'.
   const CounterComparison wavefronts = find_pair(c, "shared_load_wavefronts");
-  EXPECT_EQ(wavefronts.agreement, Agreement::Differs);
+  EXPECT_EQ(wavefronts.agreement, Agreement::Close);
   EXPECT_TRUE(wavefronts.explained);
-  EXPECT_NE(wavefronts.why.find("half-warp"), std::string::npos) << wavefronts.why;
-  EXPECT_NE(wavefronts.why.find("LDS.128 x68"), std::string::npos) << wavefronts.why;
+  EXPECT_NE(wavefronts.why.find("extra bank conflicts (2385715)"), std::string::npos) << wavefronts.why;
+  NcuRow patched = double_buffer_row();
+  patched.hardware["smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] = 192 * 1024.0 * 8 * 256;
+  EXPECT_EQ(find_pair(compare_row(patched), "shared_load_wavefronts").per_instruction_agreement, Agreement::Equal);
 
   // Where ncu counts never-executing padding loads (`@!PT LDS`, 3 per cp.async), the excess is named exactly.
   NcuRow padded = double_buffer_row();

@@ -1,6 +1,7 @@
 // Vector (8- and 16-byte) and cp.async accesses in the analysis: one request
 // per warp instruction, sectors of every byte touched, shared wavefronts by
-// half-warp (8 bytes) and quarter-warp (16 bytes) phases.
+// half-warp (8 bytes) and quarter-warp (16 bytes) phases, a 16-byte load's
+// half-warp one phase where its lane pairs share their addresses.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -130,14 +131,66 @@ TEST(VectorAccess, SharedFloat2IsServedByHalfWarps) {
   EXPECT_EQ(half.wavefronts(), 1u);
 }
 
-TEST(VectorAccess, BroadcastFloat4CostsOneWavefrontPerPhase) {
-  const std::vector<std::uint64_t> same(32, 64);
+std::vector<std::uint32_t> all_lanes() {
   std::vector<std::uint32_t> lanes(32);
   for (std::uint32_t l = 0; l < 32; ++l) lanes[l] = l;
-  const BankAccess b = shared_bank_access(same, 16, lanes);
+  return lanes;
+}
+
+TEST(VectorAccess, BroadcastFloat4LoadTakesOneWavefrontPerHalfWarp) {
+  // Every lane the same 16 bytes (the textbook kernels' LDS.128 of one row of
+  // As at TILE 32): Nsight counts 2 wavefronts, one per half-warp.
+  const std::vector<std::uint64_t> same(32, 64);
+  const BankAccess b = shared_bank_access(same, 16, all_lanes());
   EXPECT_EQ(b.distinct_words, 4u);
-  EXPECT_EQ(b.wavefronts(), 4u);
+  EXPECT_EQ(b.phases, 2u);
+  EXPECT_EQ(b.wavefronts(), 2u);
   EXPECT_EQ(b.conflicts(), 0u);
+  // The same as a store keeps the quarter-warps.
+  const BankAccess st = shared_bank_access(same, 16, all_lanes(), Op::Store);
+  EXPECT_EQ(st.phases, 4u);
+  EXPECT_EQ(st.wavefronts(), 4u);
+  // Only the lanes of one half-warp: one wavefront.
+  const std::vector<std::uint32_t> lanes = all_lanes();
+  const BankAccess half = shared_bank_access(std::span(same).subspan(0, 16), 16, std::span(lanes).subspan(0, 16));
+  EXPECT_EQ(half.wavefronts(), 1u);
+}
+
+TEST(VectorAccess, Float4FragmentsOfAWarpTile) {
+  // warptile's lanes as an 8 x 4 grid, row-major (warp_tile.cuh, LANE_MAP 0):
+  // A's fragment depends on lane / 4, so lanes 2i and 2i + 1 share their
+  // float4: 2 wavefronts, as Nsight counts. B's depends on lane % 4: lanes 0-3
+  // apart, 4-7 the same again, 64 bytes a quarter-warp in distinct banks;
+  // pairs apart, so the quarter-warps stay: 4.
+  std::vector<std::uint64_t> a, b;
+  for (std::uint64_t l = 0; l < 32; ++l) {
+    a.push_back(16 * (l / 4));
+    b.push_back(16 * (l % 4));
+  }
+  const BankAccess fa = shared_bank_access(a, 16, all_lanes());
+  EXPECT_EQ(fa.wavefronts(), 2u);
+  EXPECT_EQ(fa.conflicts(), 0u);
+  const BankAccess fb = shared_bank_access(b, 16, all_lanes());
+  EXPECT_EQ(fb.wavefronts(), 4u);
+  EXPECT_EQ(fb.conflicts(), 0u);
+  // Paired lanes whose 8 float4 of a half-warp meet in one bank: that bank's 8 words, per half.
+  std::vector<std::uint64_t> rows;
+  for (std::uint64_t l = 0; l < 32; ++l) rows.push_back(128 * (l / 2));
+  const BankAccess fr = shared_bank_access(rows, 16, all_lanes());
+  EXPECT_EQ(fr.wavefronts(), 16u);
+  EXPECT_EQ(fr.conflicts(), 14u);
+  // One pair apart (lane 5 reads elsewhere): that half-warp goes by quarters.
+  a[5] = 16 * 7;
+  EXPECT_EQ(shared_bank_access(a, 16, all_lanes()).wavefronts(), 3u);
+  // A lane whose pair lane is inactive does not break the pairing.
+  std::vector<std::uint64_t> odd_out;
+  std::vector<std::uint32_t> odd_lanes;
+  for (std::uint32_t l = 0; l < 16; ++l)
+    if (l != 3) {
+      odd_out.push_back(16 * (l / 2));
+      odd_lanes.push_back(l);
+    }
+  EXPECT_EQ(shared_bank_access(odd_out, 16, odd_lanes).wavefronts(), 1u);
 }
 
 TEST(VectorAccess, AsyncCopiesAreTheirOwnInstructions) {

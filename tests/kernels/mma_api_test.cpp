@@ -259,7 +259,7 @@ TEST(MmaEmulator, AnalysisCountsLdmatrixAsOneRequestOfFourWavefronts) {
   int a_fragment = 0, b_fragment = 0;
   for (const WarpRequest& r : aligner.requests()) {
     if (r.op != Op::Load || r.space() != Space::Shared) continue;
-    const BankAccess banks = shared_bank_access(aligner.addresses(r), r.width_bytes(), aligner.lane_numbers(r));
+    const BankAccess banks = shared_bank_access(aligner.addresses(r), r.width_bytes(), aligner.lane_numbers(r), r.op);
     if (r.array == ArrayId::As) {
       ++a_fragment;
       EXPECT_EQ(r.width, Width::B16);

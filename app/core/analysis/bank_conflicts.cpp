@@ -22,10 +22,21 @@ void add_phase(BankAccess& b, std::span<const std::uint64_t> word_bytes) {
   b.broadcast_lanes += words.repeats();
 }
 
+// Whether each lane whose pair lane (lane ^ 1) is active too reads the same
+// address as it. lanes empty: offsets[i] is lane i's.
+bool pairs_share_addresses(std::span<const std::uint64_t> offsets, std::span<const std::uint32_t> lanes) {
+  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
+    const std::uint32_t lane = lanes.empty() ? static_cast<std::uint32_t>(i) : lanes[i];
+    const std::uint32_t next = lanes.empty() ? lane + 1 : lanes[i + 1];
+    if (lane % 2 == 0 && next == lane + 1 && offsets[i] != offsets[i + 1]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
-                              std::span<const std::uint32_t> lanes) {
+                              std::span<const std::uint32_t> lanes, Op op) {
   BankAccess b;
   b.lanes = static_cast<std::uint32_t>(byte_offsets.size());
   const AccessWords touched(byte_offsets, access_bytes);
@@ -37,12 +48,24 @@ BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::
   }
   // Lanes come in ascending order: a phase is a run of lanes that move 128 bytes together.
   const std::uint32_t phase_lanes = 128 / access_bytes;
+  const auto lane_at = [&](std::size_t i) { return static_cast<std::uint32_t>(i < lanes.size() ? lanes[i] : i); };
+  const auto words_of = [&](std::size_t from, std::size_t to) { return touched.bytes().subspan(from * per, (to - from) * per); };
   std::size_t i = 0;
   while (i < byte_offsets.size()) {
-    const std::size_t phase = (i < lanes.size() ? lanes[i] : i) / phase_lanes;
+    const std::uint32_t phase = lane_at(i) / phase_lanes;
     std::size_t j = i + 1;
-    while (j < byte_offsets.size() && (j < lanes.size() ? lanes[j] : j) / phase_lanes == phase) ++j;
-    add_phase(b, touched.bytes().subspan(i * per, (j - i) * per));
+    while (j < byte_offsets.size() && lane_at(j) / phase_lanes == phase) ++j;
+    // A 128-bit load's half-warp whose lane pairs each read one address is one phase.
+    if (access_bytes == 16 && op == Op::Load && phase % 2 == 0) {
+      std::size_t k = j;
+      while (k < byte_offsets.size() && lane_at(k) / phase_lanes == phase + 1) ++k;
+      if (pairs_share_addresses(byte_offsets.subspan(i, k - i), lanes.empty() ? lanes : lanes.subspan(i, k - i))) {
+        add_phase(b, words_of(i, k));
+        i = k;
+        continue;
+      }
+    }
+    add_phase(b, words_of(i, j));
     i = j;
   }
   // A word shared by lanes of one phase is a broadcast; in words, not lanes: back to lanes.

@@ -13,6 +13,8 @@
 #include <span>
 #include <vector>
 
+#include "app/core/event.h"
+
 namespace ts {
 
 inline constexpr std::uint32_t kBanks = 32;
@@ -26,6 +28,15 @@ constexpr std::uint32_t bank_of(std::uint64_t byte_offset) {
 // (phases of 16 and 8 lanes, each at most 128 bytes): each phase takes as many
 // wavefronts as its worst bank, and the access takes the phases' sum. Its
 // ideal is one wavefront per phase with an active lane.
+//
+// One exception, fitted to Nsight Compute's per-instruction shared wavefronts
+// on an H100 (docs/memory-analysis.md): a 128-bit load whose half-warp reads
+// one address per lane pair (lanes 2i and 2i + 1, where both are active) moves
+// at most 128 bytes and is served as one phase. The textbook kernels' LDS.128
+// of one row of As take 2 wavefronts a warp so, and the warp-tiled rungs'
+// float4 fragments of A (4 lanes to a float4) 2, while their fragments of B
+// (lanes 0-3 apart, 4-7 the same again) keep the quarter-warps' 4. Stores keep
+// the quarter-warp phases.
 struct BankAccess {
   std::uint32_t lanes = 0;            // active lanes
   std::uint32_t distinct_words = 0;   // words actually delivered
@@ -38,11 +49,12 @@ struct BankAccess {
 };
 
 // byte_offsets: one access of access_bytes (4, 8 or 16) per active lane
-// (offsets in the block's shared window), at most kWarpSize of them; lanes[i]
-// is the lane that made access i (needed for 8- and 16-byte accesses, whose
-// phases go by lane number).
+// (offsets in the block's shared window), at most kWarpSize of them, lanes in
+// ascending order; lanes[i] is the lane that made access i (needed for 8- and
+// 16-byte accesses, whose phases go by lane number). op: a load or a store
+// (the lane-pair rule above is a load's).
 BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes = 4,
-                              std::span<const std::uint32_t> lanes = {});
+                              std::span<const std::uint32_t> lanes = {}, Op op = Op::Load);
 
 // For the bank view: which lanes hit each bank, and with how many distinct words.
 struct BankLanes {

@@ -61,7 +61,7 @@ void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std
     t.ideal_sectors += f.ideal_sectors();
     ++t.histogram[std::min<std::uint32_t>(f.sectors, kWarpSize)];
   } else {
-    const BankAccess b = shared_bank_access(addresses, r.width_bytes(), lanes);
+    const BankAccess b = shared_bank_access(addresses, r.width_bytes(), lanes, r.op);
     t.wavefronts += b.wavefronts();
     t.bank_conflicts += b.conflicts();
     t.broadcast_lanes += b.broadcast_lanes;

@@ -289,16 +289,7 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
             " instructions per recorded request, where the trace records one store per element" + edges};
   }
 
-  // 128-bit shared loads whose lanes share their 16 bytes in groups.
   const bool merged = instructions > 0 && instructions < trace_requests - 0.5;
-  if (shared && load && wavefronts && !merged && hardware < trace && 2 * hardware >= trace &&
-      (row.sass.empty() || sass_count(row, "LDS.128") > 0))
-    return {"fewer wavefronts than the trace's model of 128-bit loads (quarter-warp phases of 8 lanes, each at least "
-            "one wavefront): the numbers fit the hardware serving both quarter-warps of a half-warp in one wavefront "
-            "when together they touch each bank at most once, as float4 broadcasts do (groups of lanes reading the "
-            "same 16 bytes); the textbook kernels' LDS.128 broadcasts show it too (2 wavefronts where quarter phases "
-            "make 4, assets/ncu/memory-vs-ncu.md); app/core/analysis/bank_conflicts.h does not merge phases" +
-            sass_summary(row, "LDS") + outside_note()};
 
   // Merging makes fewer requests, sectors and wavefronts, never more: where
   // ncu counts more (cp.async's copies counted apart), no rule here applies.

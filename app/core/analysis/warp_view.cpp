@@ -39,7 +39,7 @@ std::vector<WarpRequestView> warp_request_views(const Trace& trace, const WarpAl
         l.sector = static_cast<std::uint32_t>(std::lower_bound(v.sectors.begin(), v.sectors.end(), l.address / kSectorBytes) -
                                               v.sectors.begin());
     } else {
-      v.banks = shared_bank_access(addresses, r.width_bytes(), lane_numbers);
+      v.banks = shared_bank_access(addresses, r.width_bytes(), lane_numbers, r.op);
       v.bank_lanes = bank_lanes(addresses, lane_numbers, r.width_bytes());
       // Each bank serves its distinct words one wavefront after another, in address order.
       std::map<std::uint64_t, std::uint32_t> rank;
