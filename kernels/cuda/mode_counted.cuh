@@ -178,24 +178,21 @@ __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, 
     return;
   }
   // Shared: lanes move 128 bytes per phase; each phase costs its most loaded bank's distinct words.
-  // A 128-bit load's half-warp whose lane pairs each read one address is one
-  // phase (bank_conflicts.h).
-  const std::uint32_t phase_lanes = 32u / per;
-  std::uint32_t wavefronts = 0, phases = 0, worst = 0, repeats = 0;
-  for (std::uint32_t phase = 0; phase < 32u / phase_lanes; ++phase) {
-    std::uint32_t in_phase = lanes & (phase_lanes == 32 ? 0xFFFFFFFFu : ((1u << phase_lanes) - 1u) << (phase * phase_lanes));
-    if (per == 4 && combo % 2 == static_cast<int>(Op::Load) && phase % 2 == 0) {
-      const std::uint32_t half = lanes & (0xFFFFu << (phase * phase_lanes));
-      bool paired = true;
-      for (std::uint32_t m = half & 0x55555555u & (half >> 1); m; m &= m - 1) {
-        const int lane = __ffs(m) - 1;
-        paired = paired && first_word[lane] == first_word[lane + 1];
-      }
-      if (paired) {
-        in_phase = half;
-        ++phase;
+  // A 128-bit load whose lanes pair up with the same address (lane ^ 1 or
+  // lane ^ 2) moves half-warps (bank_conflicts.h).
+  bool uniform = false;
+  if (per == 4 && combo % 2 == static_cast<int>(Op::Load))
+    for (std::uint32_t x = 1; x <= 2 && !uniform; ++x) {
+      uniform = true;
+      for (std::uint32_t m = lanes; m; m &= m - 1) {
+        const std::uint32_t lane = __ffs(m) - 1;
+        if ((lanes >> (lane ^ x) & 1u) && first_word[lane] != first_word[lane ^ x]) uniform = false;
       }
     }
+  const std::uint32_t phase_lanes = uniform ? 16u : 32u / per;
+  std::uint32_t wavefronts = 0, phases = 0, worst = 0, repeats = 0;
+  for (std::uint32_t phase = 0; phase < 32u / phase_lanes; ++phase) {
+    const std::uint32_t in_phase = lanes & (phase_lanes == 32 ? 0xFFFFFFFFu : ((1u << phase_lanes) - 1u) << (phase * phase_lanes));
     if (!in_phase) continue;
     int count = 0;
     for (std::uint32_t m = in_phase; m; m &= m - 1)

@@ -198,20 +198,22 @@ class Recount {
     if (first.fragment == 'a') addrs = ldmatrix_rows(lane_rows, addrs);
     if (first.fragment) check_fragment_layout(lane_rows, lanes);
     // Phases of 128 bytes by lane number: the whole warp for 4-byte accesses,
-    // half-warps for 8, quarter-warps for 16, but a 16-byte load's half-warp
-    // whose lane pairs (2i, 2i + 1, both active) read one address each is one
-    // phase; each takes its worst bank's count of distinct words.
-    const std::uint32_t phase_lanes = first.width == 4 ? 32 : 128 / first.width;
+    // half-warps for 8, quarter-warps for 16, but half-warps for a 16-byte
+    // load whose lanes pair up with the same address (every active lane and
+    // its active partner lane ^ 1, or lane ^ 2); each phase takes its worst
+    // bank's count of distinct words.
     std::map<std::uint32_t, std::uint64_t> addr_of;
     for (std::size_t i = 0; i < lanes.size(); ++i) addr_of[lanes[i]] = addrs[i];
-    bool half_paired[2] = {first.width == 16 && !first.store, first.width == 16 && !first.store};
-    for (const auto& [lane, addr] : addr_of)
-      if (lane % 2 == 0 && addr_of.count(lane + 1) && addr_of[lane + 1] != addr) half_paired[lane / 16] = false;
+    const auto pairs_agree = [&](std::uint32_t x) {
+      for (const auto& [lane, addr] : addr_of)
+        if (addr_of.count(lane ^ x) && addr_of[lane ^ x] != addr) return false;
+      return true;
+    };
+    const bool uniform = first.width == 16 && !first.store && (pairs_agree(1) || pairs_agree(2));
+    const std::uint32_t phase_lanes = first.width == 4 ? 32 : uniform ? 16 : 128 / first.width;
     std::map<std::uint32_t, std::set<std::uint64_t>> phase_words;
-    for (std::size_t i = 0; i < lanes.size(); ++i) {
-      const std::uint32_t phase = half_paired[lanes[i] / 16] ? 100 + lanes[i] / 16 : lanes[i] / phase_lanes;
-      for (std::uint64_t b = addrs[i]; b < addrs[i] + first.width; b += 4) phase_words[phase].insert(b / 4);
-    }
+    for (std::size_t i = 0; i < lanes.size(); ++i)
+      for (std::uint64_t b = addrs[i]; b < addrs[i] + first.width; b += 4) phase_words[lanes[i] / phase_lanes].insert(b / 4);
     for (const auto& [phase, words] : phase_words) {
       std::map<std::uint64_t, std::uint64_t> per_bank;
       std::uint64_t ways = 0;

@@ -1,7 +1,7 @@
 // Vector (8- and 16-byte) and cp.async accesses in the analysis: one request
 // per warp instruction, sectors of every byte touched, shared wavefronts by
-// half-warp (8 bytes) and quarter-warp (16 bytes) phases, a 16-byte load's
-// half-warp one phase where its lane pairs share their addresses.
+// half-warp (8 bytes) and quarter-warp (16 bytes) phases, a 16-byte load by
+// half-warps where its lanes pair up with the same address.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -139,7 +139,7 @@ std::vector<std::uint32_t> all_lanes() {
 
 TEST(VectorAccess, BroadcastFloat4LoadTakesOneWavefrontPerHalfWarp) {
   // Every lane the same 16 bytes (the textbook kernels' LDS.128 of one row of
-  // As at TILE 32): Nsight counts 2 wavefronts, one per half-warp.
+  // As at TILE 32): uniform pairs, Nsight counts 2 wavefronts, one per half-warp.
   const std::vector<std::uint64_t> same(32, 64);
   const BankAccess b = shared_bank_access(same, 16, all_lanes());
   EXPECT_EQ(b.distinct_words, 4u);
@@ -158,31 +158,39 @@ TEST(VectorAccess, BroadcastFloat4LoadTakesOneWavefrontPerHalfWarp) {
 
 TEST(VectorAccess, Float4FragmentsOfAWarpTile) {
   // warptile's lanes as an 8 x 4 grid, row-major (warp_tile.cuh, LANE_MAP 0):
-  // A's fragment depends on lane / 4, so lanes 2i and 2i + 1 share their
-  // float4: 2 wavefronts, as Nsight counts. B's depends on lane % 4: lanes 0-3
-  // apart, 4-7 the same again, 64 bytes a quarter-warp in distinct banks;
-  // pairs apart, so the quarter-warps stay: 4.
+  // A's fragment depends on lane / 4, so lanes l and l ^ 1 share their
+  // float4: half-warps, 2 wavefronts, as Nsight counts. B's depends on
+  // lane % 4: lanes l and l ^ 1 apart, l and l ^ 2 too (only l ^ 4 agree), so
+  // quarter-warps: 4.
   std::vector<std::uint64_t> a, b;
   for (std::uint64_t l = 0; l < 32; ++l) {
     a.push_back(16 * (l / 4));
     b.push_back(16 * (l % 4));
   }
   const BankAccess fa = shared_bank_access(a, 16, all_lanes());
+  EXPECT_EQ(fa.phases, 2u);
   EXPECT_EQ(fa.wavefronts(), 2u);
   EXPECT_EQ(fa.conflicts(), 0u);
   const BankAccess fb = shared_bank_access(b, 16, all_lanes());
+  EXPECT_EQ(fb.phases, 4u);
   EXPECT_EQ(fb.wavefronts(), 4u);
   EXPECT_EQ(fb.conflicts(), 0u);
-  // Paired lanes whose 8 float4 of a half-warp meet in one bank: that bank's 8 words, per half.
+  // The tuned kernel's A (LANE_MAP 1, 4 x 8 lanes): lane bit 0 and bit 4 pick
+  // the float4, so l and l ^ 2 agree where l and l ^ 1 do not: half-warps.
+  std::vector<std::uint64_t> tuned;
+  for (std::uint64_t l = 0; l < 32; ++l) tuned.push_back(16 * ((l & 1) | (l >> 4) << 1));
+  EXPECT_EQ(shared_bank_access(tuned, 16, all_lanes()).wavefronts(), 2u);
+  // Paired lanes whose 8 float4 of a half-warp meet in banks 0-3: 8 words there, per half.
   std::vector<std::uint64_t> rows;
   for (std::uint64_t l = 0; l < 32; ++l) rows.push_back(128 * (l / 2));
   const BankAccess fr = shared_bank_access(rows, 16, all_lanes());
   EXPECT_EQ(fr.wavefronts(), 16u);
   EXPECT_EQ(fr.conflicts(), 14u);
-  // One pair apart (lane 5 reads elsewhere): that half-warp goes by quarters.
+  // One lane apart from its partners (lane 5 elsewhere): the whole warp goes by quarters.
   a[5] = 16 * 7;
-  EXPECT_EQ(shared_bank_access(a, 16, all_lanes()).wavefronts(), 3u);
-  // A lane whose pair lane is inactive does not break the pairing.
+  EXPECT_EQ(shared_bank_access(a, 16, all_lanes()).phases, 4u);
+  EXPECT_EQ(shared_bank_access(a, 16, all_lanes()).wavefronts(), 4u);
+  // A lane whose partner is inactive does not break the pairing.
   std::vector<std::uint64_t> odd_out;
   std::vector<std::uint32_t> odd_lanes;
   for (std::uint32_t l = 0; l < 16; ++l)

@@ -2,7 +2,9 @@
 #include "app/core/analysis/bank_conflicts.h"
 
 #include <algorithm>
+#include <array>
 
+#include "app/core/analysis/coalescing.h"
 #include "app/core/analysis/small_sort.h"
 
 namespace ts {
@@ -22,14 +24,18 @@ void add_phase(BankAccess& b, std::span<const std::uint64_t> word_bytes) {
   b.broadcast_lanes += words.repeats();
 }
 
-// Whether each lane whose pair lane (lane ^ 1) is active too reads the same
-// address as it. lanes empty: offsets[i] is lane i's.
-bool pairs_share_addresses(std::span<const std::uint64_t> offsets, std::span<const std::uint32_t> lanes) {
-  for (std::size_t i = 0; i + 1 < offsets.size(); ++i) {
-    const std::uint32_t lane = lanes.empty() ? static_cast<std::uint32_t>(i) : lanes[i];
-    const std::uint32_t next = lanes.empty() ? lane + 1 : lanes[i + 1];
-    if (lane % 2 == 0 && next == lane + 1 && offsets[i] != offsets[i + 1]) return false;
+// Whether every active lane whose partner (lane ^ x) is active too reads the
+// same address as it. lanes empty: offsets[i] is lane i's.
+bool partners_share(std::span<const std::uint64_t> offsets, std::span<const std::uint32_t> lanes, std::uint32_t x) {
+  std::array<std::uint64_t, kWarpSize> at{};
+  std::uint32_t active = 0;
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    const std::uint32_t lane = (lanes.empty() ? static_cast<std::uint32_t>(i) : lanes[i]) % kWarpSize;
+    at[lane] = offsets[i];
+    active |= 1u << lane;
   }
+  for (std::uint32_t lane = 0; lane < kWarpSize; ++lane)
+    if ((active >> lane & 1u) && (active >> (lane ^ x) & 1u) && at[lane] != at[lane ^ x]) return false;
   return true;
 }
 
@@ -47,25 +53,17 @@ BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::
     return b;
   }
   // Lanes come in ascending order: a phase is a run of lanes that move 128 bytes together.
-  const std::uint32_t phase_lanes = 128 / access_bytes;
+  // A 128-bit load whose lanes share their addresses in pairs moves half-warps.
+  const bool uniform = access_bytes == 16 && op == Op::Load &&
+                       (partners_share(byte_offsets, lanes, 1) || partners_share(byte_offsets, lanes, 2));
+  const std::uint32_t phase_lanes = uniform ? kWarpSize / 2 : 128 / access_bytes;
   const auto lane_at = [&](std::size_t i) { return static_cast<std::uint32_t>(i < lanes.size() ? lanes[i] : i); };
-  const auto words_of = [&](std::size_t from, std::size_t to) { return touched.bytes().subspan(from * per, (to - from) * per); };
   std::size_t i = 0;
   while (i < byte_offsets.size()) {
     const std::uint32_t phase = lane_at(i) / phase_lanes;
     std::size_t j = i + 1;
     while (j < byte_offsets.size() && lane_at(j) / phase_lanes == phase) ++j;
-    // A 128-bit load's half-warp whose lane pairs each read one address is one phase.
-    if (access_bytes == 16 && op == Op::Load && phase % 2 == 0) {
-      std::size_t k = j;
-      while (k < byte_offsets.size() && lane_at(k) / phase_lanes == phase + 1) ++k;
-      if (pairs_share_addresses(byte_offsets.subspan(i, k - i), lanes.empty() ? lanes : lanes.subspan(i, k - i))) {
-        add_phase(b, words_of(i, k));
-        i = k;
-        continue;
-      }
-    }
-    add_phase(b, words_of(i, j));
+    add_phase(b, touched.bytes().subspan(i * per, (j - i) * per));
     i = j;
   }
   // A word shared by lanes of one phase is a broadcast; in words, not lanes: back to lanes.

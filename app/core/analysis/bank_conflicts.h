@@ -29,14 +29,15 @@ constexpr std::uint32_t bank_of(std::uint64_t byte_offset) {
 // wavefronts as its worst bank, and the access takes the phases' sum. Its
 // ideal is one wavefront per phase with an active lane.
 //
-// One exception, fitted to Nsight Compute's per-instruction shared wavefronts
-// on an H100 (docs/memory-analysis.md): a 128-bit load whose half-warp reads
-// one address per lane pair (lanes 2i and 2i + 1, where both are active) moves
-// at most 128 bytes and is served as one phase. The textbook kernels' LDS.128
-// of one row of As take 2 wavefronts a warp so, and the warp-tiled rungs'
-// float4 fragments of A (4 lanes to a float4) 2, while their fragments of B
-// (lanes 0-3 apart, 4-7 the same again) keep the quarter-warps' 4. Stores keep
-// the quarter-warp phases.
+// One exception, for loads with uniform addresses: where lanes pair up with
+// the same address (every active lane and its partner lane ^ 1, or every one
+// and lane ^ 2), the hardware packs the returned registers and a 128-bit load
+// moves half-warps (phases of 16 lanes, at most 8 distinct float4 each): 2
+// wavefronts where quarter-warps take 4. NVIDIA documents the rule for
+// compute capability 7.x (the SASS `.U` hint of LDS); Nsight Compute's
+// per-instruction shared wavefronts on an H100 follow it for every 128-bit
+// load measured (docs/memory-analysis.md, "The uniform-pair rule"). Stores,
+// and 64-bit loads, for which nothing here measured it, keep their phases.
 struct BankAccess {
   std::uint32_t lanes = 0;            // active lanes
   std::uint32_t distinct_words = 0;   // words actually delivered
@@ -52,7 +53,7 @@ struct BankAccess {
 // (offsets in the block's shared window), at most kWarpSize of them, lanes in
 // ascending order; lanes[i] is the lane that made access i (needed for 8- and
 // 16-byte accesses, whose phases go by lane number). op: a load or a store
-// (the lane-pair rule above is a load's).
+// (the uniform-pair rule above is a load's).
 BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes = 4,
                               std::span<const std::uint32_t> lanes = {}, Op op = Op::Load);
 
