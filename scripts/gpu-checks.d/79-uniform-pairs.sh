@@ -11,7 +11,12 @@
 #   warptile-before       8 x 4 lanes row-major of 8 x 8: A 2, B 4                     -> 3.000
 #   fp32-best             LANE_MAP 1 (its 64 x 128 tile at 1024^3)                       -> 2.000
 # Quarter-warp phases alone would give 4.000, 3.333 (tuned), 3.000, 3.000.
-# Writes uniform_pairs.csv (ncu's CSV, every kernel) and uniform_pairs.txt.
+# Then shared_wavefront_probe (built with -DTILESCOPE_LADDER_TUNE=ON): lane
+# patterns no recorded kernel shows (64-bit loads in pairs, an inactive lane
+# of a pair, a paired load with bank conflicts, a 128-bit store of one
+# address), one launch each, the model's wavefronts per instruction against
+# Nsight's. Writes uniform_pairs.csv (ncu's CSV, every kernel),
+# uniform_pairs.txt, shared_wavefront_probe.{log,csv,txt}.
 set -uo pipefail
 results=${RESULTS:-${OUT:-.}}
 if ! command -v ncu > /dev/null; then
@@ -54,4 +59,46 @@ PY
   return "$rc"
 }
 profile_all | tee "$results/uniform_pairs.txt"
-exit "${PIPESTATUS[0]}"
+rc=${PIPESTATUS[0]}
+
+probe=$BIN/shared_wavefront_probe
+if [[ ! -x $probe ]]; then
+  echo "shared_wavefront_probe was not built (-DTILESCOPE_LADDER_TUNE=ON): skipped"
+  exit "$rc"
+fi
+"$probe" > "$results/shared_wavefront_probe.log" 2>&1 || { cat "$results/shared_wavefront_probe.log"; exit 1; }
+probe_metrics=$metrics,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+ncu --csv --print-units base --clock-control none --metrics "$probe_metrics" -k regex:probe "$probe" \
+  > "$results/shared_wavefront_probe.csv" 2> "$results/shared_wavefront_probe.ncu.log"
+python3 - "$results/shared_wavefront_probe.log" "$results/shared_wavefront_probe.csv" <<'PY' | tee "$results/shared_wavefront_probe.txt"
+import csv, re, sys
+model = {}
+for line in open(sys.argv[1]):
+    m = re.match(r"probe<(\d+)> (\S+)\s+(\d+)-byte (\w+)\s+model\s+(\d+) wavefronts", line)
+    if m:
+        model[int(m[1])] = (m[2], int(m[3]), m[4], int(m[5]))
+rows = [r for r in csv.reader(open(sys.argv[2])) if r and not r[0].startswith("==")]
+head = next(i for i, r in enumerate(rows) if "Metric Name" in r)
+launches = {}
+for r in rows[head + 1:]:
+    d = dict(zip(rows[head], r))
+    p = int(re.search(r"probe<(\d+)>", d["Kernel Name"])[1])
+    launches.setdefault(p, {})[d["Metric Name"]] = float(d["Metric Value"].replace(",", ""))
+bad = 0
+for p, (name, width, op, want) in sorted(model.items()):
+    m = launches.get(p, {})
+    side = "st" if op == "store" else "ld"
+    inst = m.get(f"smsp__sass_inst_executed_op_shared_{side}.sum", 0)
+    wave = m.get(f"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{side}.sum", 0)
+    got = wave / inst if inst else float("nan")
+    ok = abs(got - want) < 0.0005
+    bad += not ok
+    print(f"{name:22} {width:2}-byte {op:5} {inst:10.0f} instructions {wave:10.0f} wavefronts  {got:6.3f} per "
+          f"instruction, the model {want}  {'ok' if ok else 'DIFFERS'}")
+if len(launches) != len(model):
+    print(f"ncu profiled {len(launches)} launches, the probe ran {len(model)}")
+    bad += 1
+sys.exit(1 if bad else 0)
+PY
+[[ ${PIPESTATUS[0]} -eq 0 ]] || rc=1
+exit "$rc"
