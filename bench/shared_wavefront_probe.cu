@@ -45,15 +45,16 @@ enum Pattern {
   kLd128ByFour,         // lane % 4 picks the float4: only l ^ 4 agree
   kLd64Same,            // 8-byte loads, every lane the same 8 bytes
   kLd64PairsApart,      // 8-byte loads, lanes 2i, 2i + 1 share; 16 side by side
+  kLd64PairsConflict,   // 8-byte pairs, a half-warp's 8 on banks 0-1 (then 2-3): 8-way
   kSt128Same,           // 16-byte stores, every lane the same 16 bytes
   kPatterns
 };
 const char* const kNames[] = {"ld32-consecutive",    "ld128-same",      "ld128-pairs-apart", "ld128-pairs-one-idle",
                               "ld128-pairs-conflict", "ld128-pairs-by-two", "ld128-by-four", "ld64-same",
-                              "ld64-pairs-apart",    "st128-same"};
+                              "ld64-pairs-apart",    "ld64-pairs-conflict", "st128-same"};
 
 __host__ __device__ constexpr int width_of(int p) {
-  return p == kLd32Consecutive ? 4 : (p == kLd64Same || p == kLd64PairsApart) ? 8 : 16;
+  return p == kLd32Consecutive ? 4 : (p == kLd64Same || p == kLd64PairsApart || p == kLd64PairsConflict) ? 8 : 16;
 }
 __host__ __device__ constexpr bool is_store(int p) { return p == kSt128Same; }
 __host__ __device__ constexpr bool active(int p, int lane) { return !(p == kLd128PairsOneIdle && lane == 3); }
@@ -73,6 +74,7 @@ __host__ __device__ constexpr int byte_offset(int p, int lane) {
     case kLd128ByFour: return 16 * (lane % 4);
     case kLd64Same: return 0;
     case kLd64PairsApart: return 8 * (lane / 2);
+    case kLd64PairsConflict: return 256 * ((lane / 2) % 8) + 8 * (lane / 16);
     case kSt128Same: return 0;
     default: return 0;
   }
@@ -89,19 +91,19 @@ __global__ void __launch_bounds__(kThreads) probe(float* sums) {
   const auto at = static_cast<std::uint32_t>(__cvta_generic_to_shared(s)) + byte_offset(P, lane);
   float sum = 0.0f;
   if (active(P, lane)) {
-    // asm volatile: one shared instruction of the pattern's width per iteration, none hoisted or merged.
+    // Volatile shared accesses: one instruction of the pattern's width per iteration, none hoisted or merged.
 #pragma unroll 1
     for (int it = 0; it < kIters; ++it) {
       float x = 0.0f, y = 0.0f, z = 0.0f, w = 0.0f;
       if constexpr (is_store(P)) {
-        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(at), "f"(1.0f), "f"(2.0f), "f"(3.0f), "f"(4.0f)
+        asm volatile("st.volatile.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(at), "f"(1.0f), "f"(2.0f), "f"(3.0f), "f"(4.0f)
                      : "memory");
       } else if constexpr (width_of(P) == 16) {
-        asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(x), "=f"(y), "=f"(z), "=f"(w) : "r"(at) : "memory");
+        asm volatile("ld.volatile.shared.v4.f32 {%0, %1, %2, %3}, [%4];" : "=f"(x), "=f"(y), "=f"(z), "=f"(w) : "r"(at) : "memory");
       } else if constexpr (width_of(P) == 8) {
-        asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(x), "=f"(y) : "r"(at) : "memory");
+        asm volatile("ld.volatile.shared.v2.f32 {%0, %1}, [%2];" : "=f"(x), "=f"(y) : "r"(at) : "memory");
       } else {
-        asm volatile("ld.shared.f32 %0, [%1];" : "=f"(x) : "r"(at) : "memory");
+        asm volatile("ld.volatile.shared.f32 %0, [%1];" : "=f"(x) : "r"(at) : "memory");
       }
       sum += x + y + z + w;
     }

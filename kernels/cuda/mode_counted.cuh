@@ -142,6 +142,27 @@ __device__ __forceinline__ void sort_small(std::uint32_t* v, int n) {
   }
 }
 
+// Whether the words of the lanes in `mask` (each lane's per words from
+// first_word[lane]) touch each bank at most once: distinct words in distinct banks.
+__device__ __forceinline__ bool fits_one_wavefront(std::uint32_t mask, const std::uint32_t* first_word, int per) {
+  std::uint32_t banks = 0;
+  for (std::uint32_t m = mask; m; m &= m - 1) {
+    const std::uint32_t lane = __ffs(m) - 1;
+    for (int e = 0; e < per; ++e) {
+      const std::uint32_t w = first_word[lane] + e;
+      bool seen_word = false;  // the same word from another lane is a broadcast, not a second word
+      for (std::uint32_t o = mask & ((1u << lane) - 1u); o && !seen_word; o &= o - 1) {
+        const std::uint32_t other = first_word[__ffs(o) - 1];
+        seen_word = w >= other && w < other + static_cast<std::uint32_t>(per);
+      }
+      if (seen_word) continue;
+      if (banks >> (w % 32) & 1u) return false;
+      banks |= 1u << (w % 32);
+    }
+  }
+  return true;
+}
+
 // One request counted by a single lane from its lanes' first words, as
 // memory_stats.cpp's count_request does (the general path: vector accesses and
 // requests whose lanes arrived apart).
@@ -178,21 +199,30 @@ __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, 
     return;
   }
   // Shared: lanes move 128 bytes per phase; each phase costs its most loaded bank's distinct words.
-  // A 128-bit load whose lanes pair up with the same address (lane ^ 1 or
-  // lane ^ 2) moves half-warps (bank_conflicts.h).
-  bool uniform = false;
-  if (per == 4 && combo % 2 == static_cast<int>(Op::Load))
-    for (std::uint32_t x = 1; x <= 2 && !uniform; ++x) {
-      uniform = true;
-      for (std::uint32_t m = lanes; m; m &= m - 1) {
-        const std::uint32_t lane = __ffs(m) - 1;
-        if ((lanes >> (lane ^ x) & 1u) && first_word[lane] != first_word[lane ^ x]) uniform = false;
-      }
-    }
-  const std::uint32_t phase_lanes = uniform ? 16u : 32u / per;
+  // A load's two neighbouring phases whose lanes pair up with one address
+  // (lane ^ 1 or lane ^ 2) take one wavefront where together they touch each
+  // bank at most once (bank_conflicts.h).
+  const std::uint32_t phase_lanes = 32u / per;
   std::uint32_t wavefronts = 0, phases = 0, worst = 0, repeats = 0;
   for (std::uint32_t phase = 0; phase < 32u / phase_lanes; ++phase) {
-    const std::uint32_t in_phase = lanes & (phase_lanes == 32 ? 0xFFFFFFFFu : ((1u << phase_lanes) - 1u) << (phase * phase_lanes));
+    std::uint32_t in_phase = lanes & (phase_lanes == 32 ? 0xFFFFFFFFu : ((1u << phase_lanes) - 1u) << (phase * phase_lanes));
+    if (per > 1 && combo % 2 == static_cast<int>(Op::Load) && phase % 2 == 0) {
+      const std::uint32_t group = (phase_lanes == 16 ? 0xFFFFFFFFu : 0xFFFFu << (phase * phase_lanes));
+      const std::uint32_t both = lanes & group, next = both & ~in_phase;
+      bool paired = false;
+      for (std::uint32_t x = 1; x <= 2 && !paired && in_phase && next; ++x) {
+        paired = true;
+        for (std::uint32_t m = group; m; m &= m - 1) {
+          const std::uint32_t lane = __ffs(m) - 1;
+          const bool mine = lanes >> lane & 1u, theirs = lanes >> (lane ^ x) & 1u;
+          if (mine != theirs || (mine && first_word[lane] != first_word[lane ^ x])) paired = false;
+        }
+      }
+      if (paired && fits_one_wavefront(both, first_word, per)) {
+        in_phase = both;
+        ++phase;
+      }
+    }
     if (!in_phase) continue;
     int count = 0;
     for (std::uint32_t m = in_phase; m; m &= m - 1)

@@ -198,22 +198,35 @@ class Recount {
     if (first.fragment == 'a') addrs = ldmatrix_rows(lane_rows, addrs);
     if (first.fragment) check_fragment_layout(lane_rows, lanes);
     // Phases of 128 bytes by lane number: the whole warp for 4-byte accesses,
-    // half-warps for 8, quarter-warps for 16, but half-warps for a 16-byte
-    // load whose lanes pair up with the same address (every active lane and
-    // its active partner lane ^ 1, or lane ^ 2); each phase takes its worst
-    // bank's count of distinct words.
+    // half-warps for 8, quarter-warps for 16; but a load's phases 2j and
+    // 2j + 1 are one where their lanes pair up with one address (each lane and
+    // lane ^ 1 both active and equal, or each and lane ^ 2) and their words
+    // together fall in distinct banks. Each phase takes its worst bank's
+    // count of distinct words.
+    const std::uint32_t phase_lanes = first.width == 4 ? 32 : 128 / first.width;
     std::map<std::uint32_t, std::uint64_t> addr_of;
     for (std::size_t i = 0; i < lanes.size(); ++i) addr_of[lanes[i]] = addrs[i];
-    const auto pairs_agree = [&](std::uint32_t x) {
-      for (const auto& [lane, addr] : addr_of)
-        if (addr_of.count(lane ^ x) && addr_of[lane ^ x] != addr) return false;
-      return true;
-    };
-    const bool uniform = first.width == 16 && !first.store && (pairs_agree(1) || pairs_agree(2));
-    const std::uint32_t phase_lanes = first.width == 4 ? 32 : uniform ? 16 : 128 / first.width;
     std::map<std::uint32_t, std::set<std::uint64_t>> phase_words;
     for (std::size_t i = 0; i < lanes.size(); ++i)
       for (std::uint64_t b = addrs[i]; b < addrs[i] + first.width; b += 4) phase_words[lanes[i] / phase_lanes].insert(b / 4);
+    if (first.width > 4 && !first.store)
+      for (std::uint32_t p = 0; p < 32 / phase_lanes; p += 2) {
+        if (!phase_words.count(p) || !phase_words.count(p + 1)) continue;
+        const auto pairs_agree = [&](std::uint32_t x) {
+          for (std::uint32_t lane = p * phase_lanes; lane < (p + 2) * phase_lanes; ++lane)
+            if (addr_of.count(lane) != addr_of.count(lane ^ x) || (addr_of.count(lane) && addr_of[lane] != addr_of[lane ^ x]))
+              return false;
+          return true;
+        };
+        std::set<std::uint64_t> both = phase_words[p];
+        both.insert(phase_words[p + 1].begin(), phase_words[p + 1].end());
+        std::set<std::uint64_t> banks;
+        for (std::uint64_t w : both) banks.insert(w % 32);
+        if ((pairs_agree(1) || pairs_agree(2)) && banks.size() == both.size()) {
+          phase_words[p] = both;
+          phase_words.erase(p + 1);
+        }
+      }
     for (const auto& [phase, words] : phase_words) {
       std::map<std::uint64_t, std::uint64_t> per_bank;
       std::uint64_t ways = 0;

@@ -1,7 +1,8 @@
 // Vector (8- and 16-byte) and cp.async accesses in the analysis: one request
 // per warp instruction, sectors of every byte touched, shared wavefronts by
-// half-warp (8 bytes) and quarter-warp (16 bytes) phases, a 16-byte load by
-// half-warps where its lanes pair up with the same address.
+// half-warp (8 bytes) and quarter-warp (16 bytes) phases, two of a load's
+// phases in one wavefront where their lanes pair up with the same address
+// (what Nsight Compute measured on an H100: docs/memory-analysis.md).
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -180,25 +181,51 @@ TEST(VectorAccess, Float4FragmentsOfAWarpTile) {
   std::vector<std::uint64_t> tuned;
   for (std::uint64_t l = 0; l < 32; ++l) tuned.push_back(16 * ((l & 1) | (l >> 4) << 1));
   EXPECT_EQ(shared_bank_access(tuned, 16, all_lanes()).wavefronts(), 2u);
-  // Paired lanes whose 8 float4 of a half-warp meet in banks 0-3: 8 words there, per half.
+  // Paired lanes whose 8 float4 of a half-warp meet in banks 0-3: no single
+  // wavefront, so the quarter-warps, 4 each (the probe's ld128-pairs-conflict: 16).
   std::vector<std::uint64_t> rows;
   for (std::uint64_t l = 0; l < 32; ++l) rows.push_back(128 * (l / 2));
   const BankAccess fr = shared_bank_access(rows, 16, all_lanes());
+  EXPECT_EQ(fr.phases, 4u);
   EXPECT_EQ(fr.wavefronts(), 16u);
-  EXPECT_EQ(fr.conflicts(), 14u);
-  // One lane apart from its partners (lane 5 elsewhere): the whole warp goes by quarters.
+  EXPECT_EQ(fr.conflicts(), 12u);
+  // One lane apart from its partners (lane 5 elsewhere): its half-warp goes by quarters.
   a[5] = 16 * 7;
-  EXPECT_EQ(shared_bank_access(a, 16, all_lanes()).phases, 4u);
-  EXPECT_EQ(shared_bank_access(a, 16, all_lanes()).wavefronts(), 4u);
-  // A lane whose partner is inactive does not break the pairing.
-  std::vector<std::uint64_t> odd_out;
-  std::vector<std::uint32_t> odd_lanes;
-  for (std::uint32_t l = 0; l < 16; ++l)
+  EXPECT_EQ(shared_bank_access(a, 16, all_lanes()).phases, 3u);
+  EXPECT_EQ(shared_bank_access(a, 16, all_lanes()).wavefronts(), 3u);
+  // A lane whose partner is inactive breaks its half-warp's pairing (the
+  // probe's ld128-pairs-one-idle: 3 wavefronts, lane 3 idle).
+  std::vector<std::uint64_t> idle;
+  std::vector<std::uint32_t> idle_lanes;
+  for (std::uint32_t l = 0; l < 32; ++l)
     if (l != 3) {
-      odd_out.push_back(16 * (l / 2));
-      odd_lanes.push_back(l);
+      idle.push_back(16 * (l / 2));
+      idle_lanes.push_back(l);
     }
-  EXPECT_EQ(shared_bank_access(odd_out, 16, odd_lanes).wavefronts(), 1u);
+  EXPECT_EQ(shared_bank_access(idle, 16, idle_lanes).wavefronts(), 3u);
+}
+
+TEST(VectorAccess, Float2LoadsOfPairedLanesTakeOneWavefront) {
+  // The probe's ld64-same and ld64-pairs-apart: 1 wavefront on the H100.
+  const BankAccess same = shared_bank_access(std::vector<std::uint64_t>(32, 8), 8, all_lanes());
+  EXPECT_EQ(same.wavefronts(), 1u);
+  EXPECT_EQ(same.conflicts(), 0u);
+  std::vector<std::uint64_t> pairs, apart, conflict;
+  for (std::uint64_t l = 0; l < 32; ++l) {
+    pairs.push_back(8 * (l / 2));
+    apart.push_back(8 * l);
+    const std::uint64_t pair = l / 2;  // 0..15; 8 pairs a half-warp on banks 0-1, then 8 on banks 2-3
+    conflict.push_back(256 * (pair % 8) + 8 * (pair / 8));
+  }
+  EXPECT_EQ(shared_bank_access(pairs, 8, all_lanes()).wavefronts(), 1u);
+  // Lanes apart: the half-warps, one wavefront each.
+  EXPECT_EQ(shared_bank_access(apart, 8, all_lanes()).wavefronts(), 2u);
+  // Paired, but 8-way on banks 0-1 and 2-3: the half-warps' own 8 each.
+  const BankAccess c = shared_bank_access(conflict, 8, all_lanes());
+  EXPECT_EQ(c.wavefronts(), 16u);
+  EXPECT_EQ(c.conflicts(), 14u);
+  // A store keeps the half-warps.
+  EXPECT_EQ(shared_bank_access(pairs, 8, all_lanes(), Op::Store).wavefronts(), 2u);
 }
 
 TEST(VectorAccess, AsyncCopiesAreTheirOwnInstructions) {

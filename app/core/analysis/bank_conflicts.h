@@ -29,15 +29,17 @@ constexpr std::uint32_t bank_of(std::uint64_t byte_offset) {
 // wavefronts as its worst bank, and the access takes the phases' sum. Its
 // ideal is one wavefront per phase with an active lane.
 //
-// One exception, for loads with uniform addresses: where lanes pair up with
-// the same address (every active lane and its partner lane ^ 1, or every one
-// and lane ^ 2), the hardware packs the returned registers and a 128-bit load
-// moves half-warps (phases of 16 lanes, at most 8 distinct float4 each): 2
-// wavefronts where quarter-warps take 4. NVIDIA documents the rule for
-// compute capability 7.x (the SASS `.U` hint of LDS); Nsight Compute's
-// per-instruction shared wavefronts on an H100 follow it for every 128-bit
-// load measured (docs/memory-analysis.md, "The uniform-pair rule"). Stores,
-// and 64-bit loads, for which nothing here measured it, keep their phases.
+// One exception, for loads with uniform addresses: where the lanes of two
+// neighbouring phases (a half-warp of a 128-bit load, the warp of a 64-bit
+// one) pair up with the same address (each lane and its partner lane ^ 1 both
+// active and equal, or each and lane ^ 2), the hardware packs the returned
+// registers, and the two phases take one wavefront if together they touch
+// each bank at most once; otherwise they take their own. NVIDIA documents the
+// pairing for compute capability 7.x (the SASS `.U` hint of LDS); on an H100
+// Nsight Compute's per-instruction shared wavefronts follow this rule for
+// every load measured (docs/memory-analysis.md, "The uniform-pair rule"):
+// the rungs, the benchmark's warp-tiled kernels and shared_wavefront_probe's
+// patterns. Stores keep their phases.
 struct BankAccess {
   std::uint32_t lanes = 0;            // active lanes
   std::uint32_t distinct_words = 0;   // words actually delivered
