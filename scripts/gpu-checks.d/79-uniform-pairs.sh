@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The uniform-pair rule of 128-bit shared loads (app/core/analysis/
+# The uniform-pair rule of vector shared loads (app/core/analysis/
 # bank_conflicts.h) on kernels the trace does not record: the benchmark's
 # plain warp-tiled kernels, whose float4 fragment loads pair their lanes in
 # other ways than the recorded rungs. One launch each at 1024^3 (`tilescope
@@ -10,7 +10,8 @@
 #   double-buffer         the listing, 4 x 8 lanes row-major: A 2, B 4 (6 loads: 4 A, 2 B) -> 2.667
 #   warptile-before       8 x 4 lanes row-major of 8 x 8: A 2, B 4                     -> 3.000
 #   fp32-best             LANE_MAP 1 (its 64 x 128 tile at 1024^3)                       -> 2.000
-# Quarter-warp phases alone would give 4.000, 3.333 (tuned), 3.000, 3.000.
+# Quarter-warp phases alone would give 4.000 for all four; pairing by lane ^ 1
+# alone 3.333, 2.667, 3.000, 3.000.
 # Then shared_wavefront_probe (built with -DTILESCOPE_LADDER_TUNE=ON): lane
 # patterns no recorded kernel shows (64-bit loads in pairs, an inactive lane
 # of a pair, a paired load with bank conflicts, a 128-bit store of one
