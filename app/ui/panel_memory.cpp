@@ -181,50 +181,60 @@ struct PanelMemory : Panel {
     }
   }
 
-  // 32 banks across, one row per wavefront: each bank's distinct words in
+  // 32 banks across, one row per wavefront as the access is served: phase by
+  // phase (a line between them), each bank's distinct words of the phase in
   // address order, and the lanes that read each word; red rows are conflicts.
   void draw_bank_view(const WarpRequestView& v) {
     const BankAccess& b = v.banks;
-    ImGui::TextWrapped("%u lanes, %u distinct words: %u-way, %u wavefronts (%u bank conflicts)%s", b.lanes,
-                       b.distinct_words, b.ways, b.wavefronts(), b.conflicts(),
+    ImGui::TextWrapped("%u lanes, %u distinct words: %u-way, %u wavefronts in %u phases (%u bank conflicts)%s", b.lanes,
+                       b.distinct_words, b.ways, b.wavefronts(), b.phases, b.conflicts(),
                        b.broadcast_lanes ? "; lanes on the same word share it (broadcast)" : "");
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
     const float col_w = width / kBanks, font = ImGui::GetFontSize();
-    const std::uint32_t rows = std::max(1u, b.ways);
+    const auto rows = static_cast<std::uint32_t>(std::max<std::size_t>(1, v.wavefronts.size()));
     const float row_h = std::clamp(ImGui::GetContentRegionAvail().y / static_cast<float>(rows + 3), 4.0f, font * 1.3f);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     std::optional<std::pair<std::uint32_t, std::uint32_t>> hovered;  // (bank, wavefront)
-    for (std::uint32_t bank = 0; bank < kBanks; ++bank) {
-      const float x0 = origin.x + bank * col_w + 1, x1 = origin.x + (bank + 1) * col_w - 1;
-      if (col_w > font * 1.2f) {
-        char label[8];
-        std::snprintf(label, sizeof label, "%u", bank);
-        dl->AddText(ImVec2(x0 + 1, origin.y), IM_COL32(180, 180, 180, 255), label);
-      }
-      for (std::uint32_t w = 0; w < v.bank_lanes.distinct_words[bank]; ++w) {
-        const float y0 = origin.y + font * 1.2f + w * row_h, y1 = y0 + row_h - 1;
-        dl->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), to_u32(w == 0 ? kWordOk : kWordConflict), 1.0f);
+    for (std::uint32_t bank = 0; bank < kBanks && col_w > font * 1.2f; ++bank) {
+      char label[8];
+      std::snprintf(label, sizeof label, "%u", bank);
+      dl->AddText(ImVec2(origin.x + bank * col_w + 2, origin.y), IM_COL32(180, 180, 180, 255), label);
+    }
+    for (std::uint32_t w = 0; w < v.wavefronts.size(); ++w) {
+      const BankWavefront& row = v.wavefronts[w];
+      const float y0 = origin.y + font * 1.2f + w * row_h, y1 = y0 + row_h - 1;
+      if (w > 0 && row.phase != v.wavefronts[w - 1].phase)
+        dl->AddLine(ImVec2(origin.x, y0 - 0.5f), ImVec2(origin.x + width, y0 - 0.5f), IM_COL32(200, 200, 200, 255));
+      for (std::uint32_t bank = 0; bank < kBanks; ++bank) {
+        if (row.word[bank] < 0) continue;
+        const float x0 = origin.x + bank * col_w + 1, x1 = origin.x + (bank + 1) * col_w - 1;
+        dl->AddRectFilled(ImVec2(x0, y0 + 1), ImVec2(x1, y1), to_u32(row.conflict ? kWordConflict : kWordOk), 1.0f);
         if (mouse.x >= x0 && mouse.x < x1 && mouse.y >= y0 && mouse.y < y1) hovered = {{bank, w}};
       }
     }
     ImGui::Dummy(ImVec2(width, font * 1.2f + rows * row_h + 4));
-    ImGui::TextDisabled("columns: banks; rows: wavefronts (red: a conflict); hover for the lanes");
+    ImGui::TextDisabled("columns: banks; rows: wavefronts, phase by phase (red: a conflict); hover for the lanes");
     if (hovered) {
+      const auto [bank, w] = *hovered;
+      const BankWavefront& row = v.wavefronts[w];
       ImGui::BeginTooltip();
-      ImGui::Text("bank %u, wavefront %u", hovered->first, hovered->second);
+      ImGui::Text("bank %u, wavefront %u (phase %u)", bank, w, row.phase);
       std::string lanes;
       const LaneView* any = nullptr;
       for (const LaneView& l : v.lanes)
-        if (l.bank == hovered->first && l.word_in_bank == hovered->second) {
+        if (row.lanes[bank] >> (l.lane % 32) & 1u) {
           if (!lanes.empty()) lanes += ' ';
           lanes += std::to_string(l.lane);
-          any = &l;
+          if (!any) any = &l;
         }
       if (any) {
-        ImGui::Text("%s[%u][%u] (byte offset %llu)", array_name(v.request.array), any->element.row, any->element.col,
-                    static_cast<unsigned long long>(any->address));
+        // A lane's vector covers words from its first: the hovered one is that many floats on.
+        const auto along = static_cast<std::uint64_t>(row.word[bank]) - any->address / kBankWordBytes;
+        ImGui::Text("%s[%u][%u]%s (byte offset %llu)", array_name(v.request.array), any->element.row,
+                    any->element.col, along ? (" + " + std::to_string(along) + " floats").c_str() : "",
+                    static_cast<unsigned long long>(row.word[bank]) * kBankWordBytes);
         ImGui::TextWrapped("lanes: %s", lanes.c_str());
       }
       ImGui::EndTooltip();

@@ -1,6 +1,7 @@
 // n-way conflicts and wavefronts of one warp-level shared access, worked out by hand.
 #include <gtest/gtest.h>
 
+#include <bit>
 #include <vector>
 
 #include "app/core/analysis/bank_conflicts.h"
@@ -80,15 +81,61 @@ TEST(BankConflicts, NoLanesNoWavefronts) {
   EXPECT_EQ(b.conflicts(), 0u);
 }
 
-TEST(BankConflicts, BankViewListsTheLanesOfEachBank) {
+TEST(BankConflicts, BankViewServesEachBanksWordsInAddressOrder) {
   const std::vector<std::uint64_t> offsets = words_from(0, 16, 4);  // words 0, 16, 32, 48
   const std::vector<std::uint32_t> lanes = {0, 1, 2, 3};
-  const BankLanes v = bank_lanes(offsets, lanes);
-  EXPECT_EQ(v.lanes[0], (std::vector<std::uint32_t>{0, 2}));
-  EXPECT_EQ(v.lanes[16], (std::vector<std::uint32_t>{1, 3}));
-  EXPECT_EQ(v.distinct_words[0], 2u);
-  EXPECT_EQ(v.distinct_words[1], 0u);
+  const std::vector<BankWavefront> w = bank_wavefronts(offsets, 4, lanes);
+  ASSERT_EQ(w.size(), 2u);  // banks 0 and 16 deliver two words each
+  EXPECT_FALSE(w[0].conflict);
+  EXPECT_TRUE(w[1].conflict);
+  EXPECT_EQ(w[0].word[0], 0);
+  EXPECT_EQ(w[1].word[0], 32);
+  EXPECT_EQ(w[0].lanes[0], 1u << 0);
+  EXPECT_EQ(w[1].lanes[0], 1u << 2);
+  EXPECT_EQ(w[0].word[16], 16);
+  EXPECT_EQ(w[1].lanes[16], 1u << 3);
+  EXPECT_EQ(w[0].word[1], -1);
   EXPECT_EQ(bank_of(33 * 4), 1u);
+}
+
+TEST(BankConflicts, BankViewHasAsManyWavefrontsAsTheCount) {
+  // Random accesses of every width, lanes and op: the view's rows are the
+  // model's wavefronts, a phase's first row no conflict, every lane's words
+  // delivered once.
+  std::uint64_t state = 12345;
+  const auto next = [&state] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::uint32_t>(state >> 33);
+  };
+  for (int round = 0; round < 2000; ++round) {
+    const std::uint32_t bytes = 4u << (next() % 3);
+    const Op op = next() % 4 == 0 ? Op::Store : Op::Load;
+    const std::uint32_t spread = 1 + next() % 64;  // distinct slots to draw from: small means broadcasts and pairs
+    std::vector<std::uint64_t> offsets;
+    std::vector<std::uint32_t> lanes;
+    for (std::uint32_t l = 0; l < 32; ++l) {
+      if (next() % 8 == 0) continue;  // inactive
+      const std::uint32_t slot = next() % 3 == 0 && !offsets.empty() ? static_cast<std::uint32_t>(offsets.back() / bytes)
+                                                                     : next() % spread * (1 + next() % 3);
+      offsets.push_back(static_cast<std::uint64_t>(slot) * bytes);
+      lanes.push_back(l);
+    }
+    const BankAccess b = shared_bank_access(offsets, bytes, lanes, op);
+    const std::vector<BankWavefront> w = bank_wavefronts(offsets, bytes, lanes, op);
+    ASSERT_EQ(w.size(), b.wavefronts()) << round;
+    std::uint32_t conflicts = 0, delivered = 0;
+    for (const BankWavefront& row : w) {
+      conflicts += row.conflict;
+      for (std::uint32_t bank = 0; bank < kBanks; ++bank) {
+        if (row.word[bank] >= 0) {
+          EXPECT_EQ(static_cast<std::uint64_t>(row.word[bank]) % kBanks, bank);
+        }
+        delivered += static_cast<std::uint32_t>(std::popcount(row.lanes[bank]));
+      }
+    }
+    EXPECT_EQ(conflicts, b.conflicts()) << round;
+    EXPECT_EQ(delivered, offsets.size() * (bytes / 4)) << round;  // each lane's every word, once
+  }
 }
 
 }  // namespace

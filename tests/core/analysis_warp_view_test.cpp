@@ -51,11 +51,12 @@ TEST(WarpView, TransposedTileShowsAllLanesInOneBankOneWavefrontEach) {
   EXPECT_EQ(bs.request.ordinal, 5u);
   EXPECT_EQ(bs.banks.ways, 32u);
   const std::uint32_t bank = bs.lanes[0].bank;
-  EXPECT_EQ(bs.bank_lanes.lanes[bank].size(), 32u);
-  EXPECT_EQ(bs.bank_lanes.distinct_words[bank], 32u);
+  ASSERT_EQ(bs.wavefronts.size(), 32u);
   for (std::uint32_t l = 0; l < 32; ++l) {
     EXPECT_EQ(bs.lanes[l].bank, bank);
-    EXPECT_EQ(bs.lanes[l].word_in_bank, l);  // lane l's word is served in wavefront l
+    EXPECT_EQ(bs.lanes[l].wavefront, l);  // lane l's word is served in wavefront l
+    EXPECT_EQ(bs.wavefronts[l].lanes[bank], 1u << l);
+    EXPECT_EQ(bs.wavefronts[l].conflict, l > 0);
   }
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <map>
+#include <utility>
 
 #include "app/core/analysis/coalescing.h"
 #include "app/core/analysis/small_sort.h"
@@ -51,6 +53,52 @@ std::uint32_t banks_touched(std::span<const std::uint64_t> word_bytes) {
   return static_cast<std::uint32_t>(std::popcount(seen));
 }
 
+// The phases the access is served in, as runs [begin, end) of its accesses
+// (lanes ascending): the warp for 4-byte accesses, else runs of lanes that
+// move 128 bytes, a load's two neighbouring ones as one where their lanes pair
+// up with one address and their words fall in distinct banks.
+std::vector<std::pair<std::size_t, std::size_t>> served_phases(std::span<const std::uint64_t> byte_offsets,
+                                                               const AccessWords& touched, std::uint32_t access_bytes,
+                                                               std::span<const std::uint32_t> lanes, Op op) {
+  std::vector<std::pair<std::size_t, std::size_t>> out;
+  const std::uint32_t per = access_bytes > 4 ? access_bytes / 4 : 1;
+  if (per == 1) {
+    if (!byte_offsets.empty()) out.emplace_back(0, byte_offsets.size());
+    return out;
+  }
+  const std::uint32_t phase_lanes = 128 / access_bytes;
+  const auto lane_at = [&](std::size_t i) { return static_cast<std::uint32_t>(i < lanes.size() ? lanes[i] : i); };
+  std::array<std::size_t, kWarpSize + 1> first{};  // phase p: accesses [first[p], first[p + 1])
+  const std::uint32_t phase_count = kWarpSize / phase_lanes;
+  for (std::uint32_t p = 0, i = 0; p <= phase_count; ++p) {
+    while (i < byte_offsets.size() && lane_at(i) / phase_lanes < p) ++i;
+    first[p] = i;
+  }
+  std::array<std::uint64_t, kWarpSize> at{};
+  std::uint32_t active = 0;
+  if (op == Op::Load)
+    for (std::size_t i = 0; i < byte_offsets.size(); ++i) {
+      at[lane_at(i) % kWarpSize] = byte_offsets[i];
+      active |= 1u << (lane_at(i) % kWarpSize);
+    }
+  const auto add = [&](std::size_t from, std::size_t to) {
+    if (from != to) out.emplace_back(from, to);
+  };
+  for (std::uint32_t p = 0; p < phase_count; p += 2) {
+    const std::uint32_t group = (phase_lanes * 2 == kWarpSize ? ~0u : (1u << phase_lanes * 2) - 1u) << (p * phase_lanes);
+    const auto both = touched.bytes().subspan(first[p] * per, (first[p + 2] - first[p]) * per);
+    if (op == Op::Load && first[p] != first[p + 1] && first[p + 1] != first[p + 2] &&
+        (pairs_agree(at, active, group, 1) || pairs_agree(at, active, group, 2)) &&
+        SmallSorted(both, kBankWordBytes).distinct() == banks_touched(both)) {
+      add(first[p], first[p + 2]);
+      continue;
+    }
+    add(first[p], first[p + 1]);
+    add(first[p + 1], first[p + 2]);
+  }
+  return out;
+}
+
 }  // namespace
 
 BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
@@ -64,53 +112,46 @@ BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::
     add_phase(b, byte_offsets);
     return b;
   }
-  // Lanes come in ascending order: a phase is a run of lanes that move 128 bytes together.
-  const std::uint32_t phase_lanes = 128 / access_bytes;
-  const auto lane_at = [&](std::size_t i) { return static_cast<std::uint32_t>(i < lanes.size() ? lanes[i] : i); };
-  std::array<std::size_t, kWarpSize + 1> first{};  // phase p: accesses [first[p], first[p + 1])
-  const std::uint32_t phase_count = kWarpSize / phase_lanes;
-  for (std::uint32_t p = 0, i = 0; p <= phase_count; ++p) {
-    while (i < byte_offsets.size() && lane_at(i) / phase_lanes < p) ++i;
-    first[p] = i;
-  }
-  const auto words_of = [&](std::uint32_t from, std::uint32_t to) {  // phases [from, to)
-    return touched.bytes().subspan(first[from] * per, (first[to] - first[from]) * per);
-  };
-  // A load whose lanes pair up with one address: two phases served in one
-  // wavefront where together they touch each bank at most once.
-  std::array<std::uint64_t, kWarpSize> at{};
-  std::uint32_t active = 0;
-  if (op == Op::Load)
-    for (std::size_t i = 0; i < byte_offsets.size(); ++i) {
-      at[lane_at(i) % kWarpSize] = byte_offsets[i];
-      active |= 1u << (lane_at(i) % kWarpSize);
-    }
-  for (std::uint32_t p = 0; p < phase_count; p += 2) {
-    const std::uint32_t group = (phase_lanes * 2 == kWarpSize ? ~0u : (1u << phase_lanes * 2) - 1u) << (p * phase_lanes);
-    const std::span<const std::uint64_t> both = words_of(p, p + 2);
-    if (op == Op::Load && first[p] != first[p + 1] && first[p + 1] != first[p + 2] &&
-        (pairs_agree(at, active, group, 1) || pairs_agree(at, active, group, 2)) &&
-        SmallSorted(both, kBankWordBytes).distinct() == banks_touched(both)) {
-      add_phase(b, both);
-      continue;
-    }
-    add_phase(b, words_of(p, p + 1));
-    add_phase(b, words_of(p + 1, p + 2));
-  }
+  for (const auto& [from, to] : served_phases(byte_offsets, touched, access_bytes, lanes, op))
+    add_phase(b, touched.bytes().subspan(from * per, (to - from) * per));
   // A word shared by lanes of one phase is a broadcast; in words, not lanes: back to lanes.
   b.broadcast_lanes /= per;
   return b;
 }
 
-BankLanes bank_lanes(std::span<const std::uint64_t> byte_offsets, std::span<const std::uint32_t> lanes,
-                     std::uint32_t access_bytes) {
-  BankLanes out;
+std::vector<BankWavefront> bank_wavefronts(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
+                                           std::span<const std::uint32_t> lanes, Op op) {
+  std::vector<BankWavefront> out;
   const AccessWords touched(byte_offsets, access_bytes);
   const std::uint32_t per = access_bytes > 4 ? access_bytes / 4 : 1;
-  for (std::size_t i = 0; i < byte_offsets.size() && i < lanes.size(); ++i)
-    for (std::uint32_t w = 0; w < per; ++w) out.lanes[bank_of(byte_offsets[i] + 4u * w)].push_back(lanes[i]);
-  SmallSorted words(touched.bytes(), kBankWordBytes);
-  for (std::uint64_t w : words.values()) ++out.distinct_words[w % kBanks];
+  const auto phases = served_phases(byte_offsets, touched, access_bytes, lanes, op);
+  for (std::uint32_t p = 0; p < phases.size(); ++p) {
+    // Each bank's distinct words of the phase, in address order, with the lanes each serves.
+    std::array<std::map<std::uint64_t, std::uint32_t>, kBanks> words;
+    for (std::size_t i = phases[p].first; i < phases[p].second; ++i) {
+      const std::uint32_t lane = i < lanes.size() ? lanes[i] : static_cast<std::uint32_t>(i);
+      for (std::uint32_t e = 0; e < per; ++e) {
+        const std::uint64_t word = byte_offsets[i] / kBankWordBytes + e;
+        words[word % kBanks][word] |= 1u << (lane % kWarpSize);
+      }
+    }
+    std::size_t rows = 0;
+    for (const auto& bank : words) rows = std::max(rows, bank.size());
+    const std::size_t first_row = out.size();
+    out.resize(first_row + rows);
+    for (std::size_t r = 0; r < rows; ++r) {
+      out[first_row + r].phase = p;
+      out[first_row + r].conflict = r > 0;
+    }
+    for (std::uint32_t bank = 0; bank < kBanks; ++bank) {
+      std::size_t r = first_row;
+      for (const auto& [word, lane_mask] : words[bank]) {
+        out[r].word[bank] = static_cast<std::int64_t>(word);
+        out[r].lanes[bank] = lane_mask;
+        ++r;
+      }
+    }
+  }
   return out;
 }
 

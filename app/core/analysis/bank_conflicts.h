@@ -59,13 +59,25 @@ struct BankAccess {
 BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes = 4,
                               std::span<const std::uint32_t> lanes = {}, Op op = Op::Load);
 
-// For the bank view: which lanes hit each bank, and with how many distinct words.
-struct BankLanes {
-  std::array<std::vector<std::uint32_t>, kBanks> lanes;  // lane numbers per bank
-  std::array<std::uint32_t, kBanks> distinct_words{};
+// For the bank view: the access wavefront by wavefront, as the model serves
+// it (shared_bank_access's count of them): within each phase, wavefront r
+// delivers each bank's r-th distinct word in address order. word[bank]: the
+// word index (byte offset / 4) the bank delivers, -1 for none; lanes[bank]:
+// the lanes that receive it (bit l: lane l).
+struct BankWavefront {
+  std::uint32_t phase = 0;  // which served phase, from 0
+  bool conflict = false;    // beyond its phase's first wavefront
+  std::array<std::int64_t, kBanks> word = filled(-1);
+  std::array<std::uint32_t, kBanks> lanes{};
+
+ private:
+  static constexpr std::array<std::int64_t, kBanks> filled(std::int64_t v) {
+    std::array<std::int64_t, kBanks> a{};
+    a.fill(v);
+    return a;
+  }
 };
-// lanes[i] is the lane that made access byte_offsets[i], of access_bytes each.
-BankLanes bank_lanes(std::span<const std::uint64_t> byte_offsets, std::span<const std::uint32_t> lanes,
-                     std::uint32_t access_bytes = 4);
+std::vector<BankWavefront> bank_wavefronts(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
+                                           std::span<const std::uint32_t> lanes, Op op = Op::Load);
 
 }  // namespace ts

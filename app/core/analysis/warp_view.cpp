@@ -2,8 +2,6 @@
 #include "app/core/analysis/warp_view.h"
 
 #include <algorithm>
-#include <array>
-#include <map>
 
 namespace ts {
 
@@ -40,15 +38,16 @@ std::vector<WarpRequestView> warp_request_views(const Trace& trace, const WarpAl
                                               v.sectors.begin());
     } else {
       v.banks = shared_bank_access(addresses, r.width_bytes(), lane_numbers, r.op);
-      v.bank_lanes = bank_lanes(addresses, lane_numbers, r.width_bytes());
-      // Each bank serves its distinct words one wavefront after another, in address order.
-      std::map<std::uint64_t, std::uint32_t> rank;
-      for (const LaneView& l : v.lanes) rank.emplace(l.address / kBankWordBytes, 0);
-      std::array<std::uint32_t, kBanks> next{};
-      for (auto& [word, r] : rank) r = next[word % kBanks]++;
+      v.wavefronts = bank_wavefronts(addresses, r.width_bytes(), lane_numbers, r.op);
+      // The wavefront that delivers each lane's (first) word.
       for (LaneView& l : v.lanes) {
         l.bank = bank_of(l.address);
-        l.word_in_bank = rank[l.address / kBankWordBytes];
+        const auto word = static_cast<std::int64_t>(l.address / kBankWordBytes);
+        for (std::uint32_t w = 0; w < v.wavefronts.size(); ++w)
+          if (v.wavefronts[w].word[l.bank] == word && (v.wavefronts[w].lanes[l.bank] >> (l.lane % 32) & 1u)) {
+            l.wavefront = w;
+            break;
+          }
       }
     }
     out.push_back(std::move(v));

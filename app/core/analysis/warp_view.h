@@ -22,7 +22,7 @@ struct LaneView {
   std::uint64_t address = 0;   // global: device address; shared: offset in the block's window
   std::uint32_t sector = 0;    // global: index into WarpRequestView::sectors
   std::uint32_t bank = 0;      // shared: the bank of the word
-  std::uint32_t word_in_bank = 0;  // shared: which of the bank's distinct words (0 .. ways - 1): its wavefront
+  std::uint32_t wavefront = 0;  // shared: the wavefront (an index into WarpRequestView::wavefronts) that delivers its (first) word
 };
 
 struct WarpRequestView {
@@ -33,7 +33,7 @@ struct WarpRequestView {
   GlobalFootprint footprint;
   // Shared requests.
   BankAccess banks;
-  BankLanes bank_lanes;
+  std::vector<BankWavefront> wavefronts;  // as many as banks.wavefronts()
 };
 
 // The requests of warp `warp` of block `block` whose step (k-iteration; the
