@@ -57,10 +57,20 @@ std::uint32_t banks_touched(std::span<const std::uint64_t> word_bytes) {
 // (lanes ascending): the warp for 4-byte accesses, else runs of lanes that
 // move 128 bytes, a load's two neighbouring ones as one where their lanes pair
 // up with one address and their words fall in distinct banks.
-std::vector<std::pair<std::size_t, std::size_t>> served_phases(std::span<const std::uint64_t> byte_offsets,
-                                                               const AccessWords& touched, std::uint32_t access_bytes,
-                                                               std::span<const std::uint32_t> lanes, Op op) {
-  std::vector<std::pair<std::size_t, std::size_t>> out;
+// At most 4 (a 128-bit access's quarter-warps); no allocation on the counting path.
+struct Phases {
+  std::array<std::pair<std::size_t, std::size_t>, 4> run{};
+  std::size_t count = 0;
+  void emplace_back(std::size_t from, std::size_t to) { run[count++] = {from, to}; }
+  const std::pair<std::size_t, std::size_t>* begin() const { return run.data(); }
+  const std::pair<std::size_t, std::size_t>* end() const { return run.data() + count; }
+  std::size_t size() const { return count; }
+  const std::pair<std::size_t, std::size_t>& operator[](std::size_t i) const { return run[i]; }
+};
+
+Phases served_phases(std::span<const std::uint64_t> byte_offsets, const AccessWords& touched,
+                     std::uint32_t access_bytes, std::span<const std::uint32_t> lanes, Op op) {
+  Phases out;
   const std::uint32_t per = access_bytes > 4 ? access_bytes / 4 : 1;
   if (per == 1) {
     if (!byte_offsets.empty()) out.emplace_back(0, byte_offsets.size());

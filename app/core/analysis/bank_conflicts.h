@@ -36,8 +36,8 @@ constexpr std::uint32_t bank_of(std::uint64_t byte_offset) {
 // registers, and the two phases take one wavefront if together they touch
 // each bank at most once; otherwise they take their own. NVIDIA documents the
 // pairing for compute capability 7.x (the SASS `.U` hint of LDS); on an H100
-// Nsight Compute's per-instruction shared wavefronts follow this rule for
-// every load measured (docs/memory-analysis.md, "The uniform-pair rule"):
+// and an H200 Nsight Compute's per-instruction shared wavefronts follow this
+// rule for every load measured (docs/memory-analysis.md, "The uniform-pair rule"):
 // the rungs, the benchmark's warp-tiled kernels and shared_wavefront_probe's
 // patterns. Stores keep their phases.
 struct BankAccess {
