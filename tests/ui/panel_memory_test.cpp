@@ -83,6 +83,24 @@ std::string frame_text(Panel& panel, AppState& app) {
   return ImGui::GetClipboardText();
 }
 
+// The bank view of a float4 request: its rows are the wavefronts as the
+// model serves them, phase by phase. warptile at k = 1 of the first k-tile:
+// the replay follows the costliest request, a load of B's fragment (lanes 0-3
+// apart, 4-7 the same again: 4 quarter-warps, no conflict).
+TEST(PanelMemory, BankViewOfAFloat4LoadIsItsPhases) {
+  test::Headless ui;
+  AppState app;
+  std::unique_ptr<Panel> panel = make_panel_memory();
+  panel->open = true;
+  app.install(LoadedTrace::record(test::cpu_params(KernelKind::Warptile, 16, 128, InputKind::Random, 5)));
+  app.select_cell(5, 7);
+  app.set_step(3);
+  settled_frame(ui, *panel, app);
+  const std::string text = frame_text(*panel, app);
+  EXPECT_NE(text.find("Bs load"), std::string::npos) << text;
+  EXPECT_NE(text.find("16 distinct words: 1-way, 4 wavefronts in 4 phases (0 bank conflicts)"), std::string::npos) << text;
+}
+
 // Types `path` into the panel's path box (click, Ctrl+A, the characters) and clicks Load.
 void load_table(Panel& panel, AppState& app, const std::string& path) {
   ImGuiIO& io = ImGui::GetIO();
