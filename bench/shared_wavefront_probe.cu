@@ -47,16 +47,28 @@ enum Pattern {
   kLd64PairsApart,      // 8-byte loads, lanes 2i, 2i + 1 share; 16 side by side
   kLd64PairsConflict,   // 8-byte pairs, a half-warp's 8 on banks 0-1 (then 2-3): 8-way
   kSt128Same,           // 16-byte stores, every lane the same 16 bytes
+  // cp.async copies (LDGSTS), global -> shared; measured, not yet modelled:
+  kCopies,
+  kCp4Consecutive = kCopies,  // 4-byte cp.async.ca, lane l to word l
+  kCp4Stride2,                // 4-byte, lane l to word 2l (2-way as a store)
+  kCp8Consecutive,            // 8-byte cp.async.ca, side by side
+  kCp16Consecutive,           // 16-byte cp.async.cg, side by side
+  kCp16Rows64Pad80,           // 16-byte .cg, 8 rows x 64 bytes into rows 80 bytes apart (tf32-tensor-core's As)
+  kCp16Rows256Pad288,         // 16-byte .cg, 2 rows x 256 bytes into rows 288 bytes apart (its Bs)
   kPatterns
 };
 const char* const kNames[] = {"ld32-consecutive",    "ld128-same",      "ld128-pairs-apart", "ld128-pairs-one-idle",
                               "ld128-pairs-conflict", "ld128-pairs-by-two", "ld128-by-four", "ld64-same",
-                              "ld64-pairs-apart",    "ld64-pairs-conflict", "st128-same"};
+                              "ld64-pairs-apart",    "ld64-pairs-conflict", "st128-same",    "cp4-consecutive",
+                              "cp4-stride2",         "cp8-consecutive",  "cp16-consecutive",  "cp16-rows64-pad80",
+                              "cp16-rows256-pad288"};
 
 __host__ __device__ constexpr int width_of(int p) {
-  return p == kLd32Consecutive ? 4 : (p == kLd64Same || p == kLd64PairsApart || p == kLd64PairsConflict) ? 8 : 16;
+  if (p == kLd32Consecutive || p == kCp4Consecutive || p == kCp4Stride2) return 4;
+  return (p == kLd64Same || p == kLd64PairsApart || p == kLd64PairsConflict || p == kCp8Consecutive) ? 8 : 16;
 }
-__host__ __device__ constexpr bool is_store(int p) { return p == kSt128Same; }
+__host__ __device__ constexpr bool is_copy(int p) { return p >= kCopies; }
+__host__ __device__ constexpr bool is_store(int p) { return p == kSt128Same || is_copy(p); }
 __host__ __device__ constexpr bool active(int p, int lane) { return !(p == kLd128PairsOneIdle && lane == 3); }
 
 // Lane `lane`'s byte offset in the shared array.
@@ -76,12 +88,21 @@ __host__ __device__ constexpr int byte_offset(int p, int lane) {
     case kLd64PairsApart: return 8 * (lane / 2);
     case kLd64PairsConflict: return 256 * ((lane / 2) % 8) + 8 * (lane / 16);
     case kSt128Same: return 0;
+    case kCp4Consecutive: return 4 * lane;
+    case kCp4Stride2: return 8 * lane;
+    case kCp8Consecutive: return 8 * lane;
+    case kCp16Consecutive: return 16 * lane;
+    case kCp16Rows64Pad80: return 80 * (lane / 4) + 16 * (lane % 4);
+    case kCp16Rows256Pad288: return 288 * (lane / 16) + 16 * (lane % 16);
     default: return 0;
   }
 }
 
+// What lane `lane` copies from (floats): its own slot of the source, width_of(P) bytes.
+__host__ __device__ constexpr int source_float(int p, int lane) { return lane * width_of(p) / 4; }
+
 template <int P>
-__global__ void __launch_bounds__(kThreads) probe(float* sums) {
+__global__ void __launch_bounds__(kThreads) probe(float* sums, const float* source) {
   __shared__ __align__(16) float s[kSharedFloats];
   if constexpr (!is_store(P)) {  // a store pattern's only stores are its own
     for (int i = threadIdx.x; i < kSharedFloats; i += kThreads) s[i] = static_cast<float>(i % 97);
@@ -95,7 +116,16 @@ __global__ void __launch_bounds__(kThreads) probe(float* sums) {
 #pragma unroll 1
     for (int it = 0; it < kIters; ++it) {
       float x = 0.0f, y = 0.0f, z = 0.0f, w = 0.0f;
-      if constexpr (is_store(P)) {
+      if constexpr (is_copy(P)) {
+        const float* from = source + source_float(P, lane);
+        if constexpr (width_of(P) == 16)
+          asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(at), "l"(from) : "memory");
+        else if constexpr (width_of(P) == 8)
+          asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(at), "l"(from) : "memory");
+        else
+          asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"r"(at), "l"(from) : "memory");
+        asm volatile("cp.async.commit_group;\ncp.async.wait_all;" ::: "memory");
+      } else if constexpr (is_store(P)) {
         asm volatile("st.volatile.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(at), "f"(1.0f), "f"(2.0f), "f"(3.0f), "f"(4.0f)
                      : "memory");
       } else if constexpr (width_of(P) == 16) {
@@ -110,13 +140,14 @@ __global__ void __launch_bounds__(kThreads) probe(float* sums) {
   }
   if constexpr (is_store(P)) {
     __syncthreads();
-    sum = s[byte_offset(P, lane) / 4];
+    sum = active(P, lane) ? s[byte_offset(P, lane) / 4] : 0.0f;
   }
   sums[blockIdx.x * kThreads + threadIdx.x] = sum;
 }
 
 // What a thread's sum must be.
 float expected_sum(int p, int lane) {
+  if (is_copy(p)) return static_cast<float>(source_float(p, lane) % 97);  // the first float it copied
   if (is_store(p)) return 1.0f;
   if (!active(p, lane)) return 0.0f;
   float one = 0.0f;
@@ -125,9 +156,9 @@ float expected_sum(int p, int lane) {
 }
 
 template <int P>
-bool run(float* sums) {
+bool run(float* sums, const float* source) {
   PROBE_CHECK(cudaMemset(sums, 0xFF, sizeof(float) * kBlocks * kThreads));
-  probe<P><<<kBlocks, kThreads>>>(sums);
+  probe<P><<<kBlocks, kThreads>>>(sums, source);
   PROBE_CHECK(cudaGetLastError());
   PROBE_CHECK(cudaDeviceSynchronize());
   std::vector<float> got(kBlocks * kThreads);
@@ -148,21 +179,27 @@ bool run(float* sums) {
     }
   const ts::BankAccess b = ts::shared_bank_access(offsets, width_of(P), lanes, is_store(P) ? ts::Op::Store : ts::Op::Load);
   std::printf("probe<%d> %-22s %2d-byte %-5s model %2u wavefronts per instruction (%u phases)\n", P, kNames[P],
-              width_of(P), is_store(P) ? "store" : "load", b.wavefronts(), b.phases);
+              width_of(P), is_copy(P) ? "copy" : is_store(P) ? "store" : "load", b.wavefronts(), b.phases);
   return true;
 }
 
 template <int... P>
-bool run_all(float* sums, std::integer_sequence<int, P...>) {
-  return (run<P>(sums) & ...);
+bool run_all(float* sums, const float* source, std::integer_sequence<int, P...>) {
+  return (run<P>(sums, source) & ...);
 }
 
 }  // namespace
 
 int main() {
   float* sums = nullptr;
+  float* source = nullptr;
+  std::vector<float> values(32 * 4);
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 97);
   PROBE_CHECK(cudaMalloc(&sums, sizeof(float) * kBlocks * kThreads));
-  const bool ok = run_all(sums, std::make_integer_sequence<int, kPatterns>{});
+  PROBE_CHECK(cudaMalloc(&source, sizeof(float) * values.size()));
+  PROBE_CHECK(cudaMemcpy(source, values.data(), sizeof(float) * values.size(), cudaMemcpyHostToDevice));
+  const bool ok = run_all(sums, source, std::make_integer_sequence<int, kPatterns>{});
+  PROBE_CHECK(cudaFree(source));
   PROBE_CHECK(cudaFree(sums));
   std::printf("%s\n", ok ? "every pattern's sums checked" : "a pattern's sums were wrong");
   return ok ? 0 : 1;

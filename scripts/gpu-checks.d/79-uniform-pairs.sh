@@ -69,6 +69,7 @@ if [[ ! -x $probe ]]; then
 fi
 "$probe" > "$results/shared_wavefront_probe.log" 2>&1 || { cat "$results/shared_wavefront_probe.log"; exit 1; }
 probe_metrics=$metrics,smsp__sass_inst_executed_op_shared_st.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+probe_metrics+=,smsp__inst_executed_op_ldgsts.sum,smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum
 ncu --csv --print-units base --clock-control none --metrics "$probe_metrics" -k regex:probe "$probe" \
   > "$results/shared_wavefront_probe.csv" 2> "$results/shared_wavefront_probe.ncu.log"
 python3 - "$results/shared_wavefront_probe.log" "$results/shared_wavefront_probe.csv" <<'PY' | tee "$results/shared_wavefront_probe.txt"
@@ -88,14 +89,22 @@ for r in rows[head + 1:]:
 bad = 0
 for p, (name, width, op, want) in sorted(model.items()):
     m = launches.get(p, {})
-    side = "st" if op == "store" else "ld"
-    inst = m.get(f"smsp__sass_inst_executed_op_shared_{side}.sum", 0)
-    wave = m.get(f"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{side}.sum", 0)
+    if op == "copy":  # cp.async: ncu's LDGSTS wavefronts; the model counts the shared write as a store
+        inst = m.get("smsp__inst_executed_op_ldgsts.sum", 0)
+        wave = m.get("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", 0)
+    else:
+        side = "st" if op == "store" else "ld"
+        inst = m.get(f"smsp__sass_inst_executed_op_shared_{side}.sum", 0)
+        wave = m.get(f"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{side}.sum", 0)
     got = wave / inst if inst else float("nan")
     ok = abs(got - want) < 0.0005
-    bad += not ok
+    verdict = "ok" if ok else "DIFFERS"
+    if op == "copy":
+        verdict = "measured (copies are not checked: " + ("as the store" if ok else "not as the store") + ")"
+    else:
+        bad += not ok
     print(f"{name:22} {width:2}-byte {op:5} {inst:10.0f} instructions {wave:10.0f} wavefronts  {got:6.3f} per "
-          f"instruction, the model {want}  {'ok' if ok else 'DIFFERS'}")
+          f"instruction, the model {want}  {verdict}")
 if len(launches) != len(model):
     print(f"ncu profiled {len(launches)} launches, the probe ran {len(model)}")
     bad += 1
