@@ -142,25 +142,30 @@ __device__ __forceinline__ void sort_small(std::uint32_t* v, int n) {
   }
 }
 
-// Whether the words of the lanes in `mask` (each lane's per words from
-// first_word[lane]) touch each bank at most once: distinct words in distinct banks.
-__device__ __forceinline__ bool fits_one_wavefront(std::uint32_t mask, const std::uint32_t* first_word, int per) {
-  std::uint32_t banks = 0;
-  for (std::uint32_t m = mask; m; m &= m - 1) {
-    const std::uint32_t lane = __ffs(m) - 1;
-    for (int e = 0; e < per; ++e) {
-      const std::uint32_t w = first_word[lane] + e;
-      bool seen_word = false;  // the same word from another lane is a broadcast, not a second word
-      for (std::uint32_t o = mask & ((1u << lane) - 1u); o && !seen_word; o &= o - 1) {
-        const std::uint32_t other = first_word[__ffs(o) - 1];
-        seen_word = w >= other && w < other + static_cast<std::uint32_t>(per);
-      }
-      if (seen_word) continue;
-      if (banks >> (w % 32) & 1u) return false;
-      banks |= 1u << (w % 32);
-    }
+// What one phase of a shared request costs: the lanes in `mask`, each
+// reading `per` words from first_word[lane]. ways: the most distinct words one
+// bank delivers (the phase's wavefronts); repeats: the words read by more than
+// one lane, counted per reading lane and word. `words`: room for 128.
+struct PhaseCost {
+  std::uint32_t ways = 0, repeats = 0;
+};
+__device__ __forceinline__ PhaseCost phase_cost(std::uint32_t mask, const std::uint32_t* first_word, int per,
+                                                std::uint32_t* words) {
+  int count = 0;
+  for (std::uint32_t m = mask; m; m &= m - 1)
+    for (int e = 0; e < per; ++e) words[count++] = first_word[__ffs(m) - 1] + e;
+  sort_small(words, count);
+  std::uint32_t per_bank[32] = {};
+  PhaseCost cost;
+  for (int i = 0; i < count;) {
+    int run = 1;
+    while (i + run < count && words[i + run] == words[i]) ++run;
+    if (run > 1) cost.repeats += run;
+    const std::uint32_t w = ++per_bank[words[i] % 32];
+    cost.ways = w > cost.ways ? w : cost.ways;
+    i += run;
   }
-  return true;
+  return cost;
 }
 
 // One request counted by a single lane from its lanes' first words, as
@@ -205,7 +210,10 @@ __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, 
   const std::uint32_t phase_lanes = 32u / per;
   std::uint32_t wavefronts = 0, phases = 0, worst = 0, repeats = 0;
   for (std::uint32_t phase = 0; phase < 32u / phase_lanes; ++phase) {
-    std::uint32_t in_phase = lanes & (phase_lanes == 32 ? 0xFFFFFFFFu : ((1u << phase_lanes) - 1u) << (phase * phase_lanes));
+    const std::uint32_t in_phase =
+        lanes & (phase_lanes == 32 ? 0xFFFFFFFFu : ((1u << phase_lanes) - 1u) << (phase * phase_lanes));
+    PhaseCost cost;
+    bool merged = false;
     if (per > 1 && combo % 2 == static_cast<int>(Op::Load) && phase % 2 == 0) {
       const std::uint32_t group = (phase_lanes == 16 ? 0xFFFFFFFFu : 0xFFFFu << (phase * phase_lanes));
       const std::uint32_t both = lanes & group, next = both & ~in_phase;
@@ -218,29 +226,21 @@ __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, 
           if (mine != theirs || (mine && first_word[lane] != first_word[lane ^ x])) paired = false;
         }
       }
-      if (paired && fits_one_wavefront(both, first_word, per)) {
-        in_phase = both;
-        ++phase;
+      if (paired) {
+        cost = phase_cost(both, first_word, per, words);
+        merged = cost.ways == 1;
       }
     }
-    if (!in_phase) continue;
-    int count = 0;
-    for (std::uint32_t m = in_phase; m; m &= m - 1)
-      for (int e = 0; e < per; ++e) words[count++] = first_word[__ffs(m) - 1] + e;
-    sort_small(words, count);
-    std::uint32_t per_bank[32] = {};
-    std::uint32_t ways = 0;
-    for (int i = 0; i < count;) {
-      int run = 1;
-      while (i + run < count && words[i + run] == words[i]) ++run;
-      if (run > 1) repeats += run;
-      const std::uint32_t w = ++per_bank[words[i] % 32];
-      ways = w > ways ? w : ways;
-      i += run;
+    if (merged) {
+      ++phase;  // the odd phase went with it
+    } else {
+      if (!in_phase) continue;
+      cost = phase_cost(in_phase, first_word, per, words);
     }
-    wavefronts += ways;
+    repeats += cost.repeats;
+    wavefronts += cost.ways;
     ++phases;
-    worst = ways > worst ? ways : worst;
+    worst = cost.ways > worst ? cost.ways : worst;
   }
   atomicAdd(&c[kSectors], wavefronts);
   atomicAdd(&c[kLines], wavefronts - phases);

@@ -14,13 +14,20 @@ namespace ts {
 
 namespace {
 
+// The most distinct words one bank must deliver, of these distinct words:
+// the wavefronts a phase of them takes.
+std::uint32_t worst_bank(std::span<const std::uint64_t> distinct_words) {
+  std::array<std::uint32_t, kBanks> per_bank{};
+  std::uint32_t ways = 0;
+  for (std::uint64_t w : distinct_words) ways = std::max(ways, ++per_bank[w % kBanks]);
+  return ways;
+}
+
 // One phase: the lanes' words, each bank's distinct words.
 void add_phase(BankAccess& b, std::span<const std::uint64_t> word_bytes) {
   if (word_bytes.empty()) return;
   SmallSorted words(word_bytes, kBankWordBytes);
-  std::array<std::uint32_t, kBanks> per_bank{};
-  std::uint32_t ways = 0;
-  for (std::uint64_t w : words.values()) ways = std::max(ways, ++per_bank[w % kBanks]);
+  const std::uint32_t ways = worst_bank(words.values());
   b.ways = std::max(b.ways, ways);
   b.wavefront_count += ways;
   ++b.phases;
@@ -44,13 +51,6 @@ bool pairs_agree(const std::array<std::uint64_t, kWarpSize>& at, std::uint32_t a
     if (at[lane] != at[lane ^ x]) return false;
   }
   return true;
-}
-
-// How many banks the words at these byte offsets fall in.
-std::uint32_t banks_touched(std::span<const std::uint64_t> word_bytes) {
-  std::uint32_t seen = 0;
-  for (std::uint64_t byte : word_bytes) seen |= 1u << bank_of(byte);
-  return static_cast<std::uint32_t>(std::popcount(seen));
 }
 
 // The phases the access is served in, as runs [begin, end) of its accesses
@@ -99,7 +99,7 @@ Phases served_phases(std::span<const std::uint64_t> byte_offsets, const AccessWo
     const auto both = touched.bytes().subspan(first[p] * per, (first[p + 2] - first[p]) * per);
     if (op == Op::Load && first[p] != first[p + 1] && first[p + 1] != first[p + 2] &&
         (pairs_agree(at, active, group, 1) || pairs_agree(at, active, group, 2)) &&
-        SmallSorted(both, kBankWordBytes).distinct() == banks_touched(both)) {
+        worst_bank(SmallSorted(both, kBankWordBytes).values()) == 1) {
       add(first[p], first[p + 2]);
       continue;
     }
