@@ -17,8 +17,9 @@
 #include <cuda_runtime.h>
 
 #include <cstdio>
-#include <cstdlib>
 #include <vector>
+
+#include "kernels/cuda/cuda_check.cuh"
 
 namespace {
 
@@ -33,15 +34,6 @@ enum Kind { kCpAsyncCg, kCpAsyncCa, kLdgV4, kCpAsyncCgSized, kCpAsyncCaSized };
 const char* const kKindNames[] = {"cp.async.cg 16 (LDGSTS.E.BYPASS.128)", "cp.async.ca 16 (LDGSTS.E.128)",
                                   "ld.global.v4 (LDG.E.128)", "cp.async.cg, src-size in ? 16 : 0",
                                   "cp.async.ca, src-size in ? 16 : 0"};
-
-#define PROBE_CHECK(call)                                                                              \
-  do {                                                                                                 \
-    const cudaError_t err_ = (call);                                                                   \
-    if (err_ != cudaSuccess) {                                                                         \
-      std::fprintf(stderr, "copy_sectors_probe: %s: %s\n", #call, cudaGetErrorString(err_));            \
-      std::exit(1);                                                                                    \
-    }                                                                                                  \
-  } while (0)
 
 // The float offset of lane `lane`'s 16 bytes in iteration `it` of warp `gw`.
 template <int ROW_BYTES, bool DOWN_FIRST, bool APART>
@@ -106,10 +98,10 @@ float value_at(long long i) { return static_cast<float>(i % 509) * 0.25f; }  // 
 
 template <int KIND, int ROW_BYTES, bool DOWN_FIRST, bool APART, int PAD = 0>
 int run(const float* src, float* sums, std::vector<float>& out) {
-  PROBE_CHECK(cudaMemset(sums, 0xFF, out.size() * sizeof(float)));
+  TS_CUDA_CHECK(cudaMemset(sums, 0xFF, out.size() * sizeof(float)));
   probe<KIND, ROW_BYTES, DOWN_FIRST, APART, PAD><<<kBlocks, kThreads>>>(src, sums, 16);
-  PROBE_CHECK(cudaGetLastError());
-  PROBE_CHECK(cudaMemcpy(out.data(), sums, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+  TS_CUDA_CHECK(cudaGetLastError());
+  TS_CUDA_CHECK(cudaMemcpy(out.data(), sums, out.size() * sizeof(float), cudaMemcpyDeviceToHost));
   int wrong = 0;
   for (int t = 0; t < kBlocks * kThreads; ++t) {  // the data landed where the read-back expects it
     const int gw = t / 32, lane = t % 32;
@@ -166,20 +158,25 @@ int main(int argc, char**) {
     std::fprintf(stderr, "copy_sectors_probe: no GPU found\n");
     return 1;
   }
-  // Rows 16 KB apart: kBlocks * kWarps warps x up to 16 rows (32-byte rows) of 4096 floats.
-  const long long floats = static_cast<long long>(kBlocks) * kWarps * 16 * kRowFloats;
-  std::vector<float> host(floats);
-  for (long long i = 0; i < floats; ++i) host[i] = value_at(i);
-  float *src = nullptr, *sums = nullptr;
-  PROBE_CHECK(cudaMalloc(&src, floats * sizeof(float)));
-  PROBE_CHECK(cudaMalloc(&sums, kBlocks * kThreads * sizeof(float)));
-  PROBE_CHECK(cudaMemcpy(src, host.data(), floats * sizeof(float), cudaMemcpyHostToDevice));
-  std::vector<float> out(kBlocks * kThreads);
-  const int wrong = run_kind<kCpAsyncCg>(src, sums, out) + run_kind<kCpAsyncCa>(src, sums, out) +
-                    run_kind<kLdgV4>(src, sums, out) + run_kind<kCpAsyncCgSized>(src, sums, out) +
-                    run_kind<kCpAsyncCaSized>(src, sums, out);
-  PROBE_CHECK(cudaFree(src));
-  PROBE_CHECK(cudaFree(sums));
-  if (wrong) std::fprintf(stderr, "copy_sectors_probe: %d variants copied wrong data\n", wrong);
-  return wrong ? 1 : 0;
+  try {
+    // Rows 16 KB apart: kBlocks * kWarps warps x up to 16 rows (32-byte rows) of 4096 floats.
+    const long long floats = static_cast<long long>(kBlocks) * kWarps * 16 * kRowFloats;
+    std::vector<float> host(floats);
+    for (long long i = 0; i < floats; ++i) host[i] = value_at(i);
+    float *src = nullptr, *sums = nullptr;
+    TS_CUDA_CHECK(cudaMalloc(&src, floats * sizeof(float)));
+    TS_CUDA_CHECK(cudaMalloc(&sums, kBlocks * kThreads * sizeof(float)));
+    TS_CUDA_CHECK(cudaMemcpy(src, host.data(), floats * sizeof(float), cudaMemcpyHostToDevice));
+    std::vector<float> out(kBlocks * kThreads);
+    const int wrong = run_kind<kCpAsyncCg>(src, sums, out) + run_kind<kCpAsyncCa>(src, sums, out) +
+                      run_kind<kLdgV4>(src, sums, out) + run_kind<kCpAsyncCgSized>(src, sums, out) +
+                      run_kind<kCpAsyncCaSized>(src, sums, out);
+    TS_CUDA_CHECK(cudaFree(src));
+    TS_CUDA_CHECK(cudaFree(sums));
+    if (wrong) std::fprintf(stderr, "copy_sectors_probe: %d variants copied wrong data\n", wrong);
+    return wrong ? 1 : 0;
+  } catch (const ts::gpu::GpuError& e) {
+    std::fprintf(stderr, "copy_sectors_probe: %s\n", e.what());
+    return 1;
+  }
 }

@@ -15,25 +15,16 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <utility>
 #include <vector>
 
 #include "app/core/analysis/bank_conflicts.h"
+#include "kernels/cuda/cuda_check.cuh"
 
 namespace {
 
 constexpr int kWarps = 4, kThreads = 32 * kWarps, kBlocks = 132, kIters = 64;
 constexpr int kSharedFloats = 4096;  // 16 KB, every offset below lies inside
-
-#define PROBE_CHECK(call)                                                                        \
-  do {                                                                                           \
-    const cudaError_t err_ = (call);                                                             \
-    if (err_ != cudaSuccess) {                                                                   \
-      std::fprintf(stderr, "shared_wavefront_probe: %s: %s\n", #call, cudaGetErrorString(err_)); \
-      std::exit(1);                                                                              \
-    }                                                                                            \
-  } while (0)
 
 enum Pattern {
   kLd32Consecutive,     // 4-byte loads of 32 consecutive words
@@ -157,12 +148,12 @@ float expected_sum(int p, int lane) {
 
 template <int P>
 bool run(float* sums, const float* source) {
-  PROBE_CHECK(cudaMemset(sums, 0xFF, sizeof(float) * kBlocks * kThreads));
+  TS_CUDA_CHECK(cudaMemset(sums, 0xFF, sizeof(float) * kBlocks * kThreads));
   probe<P><<<kBlocks, kThreads>>>(sums, source);
-  PROBE_CHECK(cudaGetLastError());
-  PROBE_CHECK(cudaDeviceSynchronize());
+  TS_CUDA_CHECK(cudaGetLastError());
+  TS_CUDA_CHECK(cudaDeviceSynchronize());
   std::vector<float> got(kBlocks * kThreads);
-  PROBE_CHECK(cudaMemcpy(got.data(), sums, sizeof(float) * got.size(), cudaMemcpyDeviceToHost));
+  TS_CUDA_CHECK(cudaMemcpy(got.data(), sums, sizeof(float) * got.size(), cudaMemcpyDeviceToHost));
   for (int t = 0; t < kBlocks * kThreads; ++t)
     if (got[t] != expected_sum(P, t % 32)) {
       std::fprintf(stderr, "shared_wavefront_probe: %s: thread %d summed %g, expected %g\n", kNames[P], t,
@@ -191,16 +182,21 @@ bool run_all(float* sums, const float* source, std::integer_sequence<int, P...>)
 }  // namespace
 
 int main() {
-  float* sums = nullptr;
-  float* source = nullptr;
-  std::vector<float> values(32 * 4);
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 97);
-  PROBE_CHECK(cudaMalloc(&sums, sizeof(float) * kBlocks * kThreads));
-  PROBE_CHECK(cudaMalloc(&source, sizeof(float) * values.size()));
-  PROBE_CHECK(cudaMemcpy(source, values.data(), sizeof(float) * values.size(), cudaMemcpyHostToDevice));
-  const bool ok = run_all(sums, source, std::make_integer_sequence<int, kPatterns>{});
-  PROBE_CHECK(cudaFree(source));
-  PROBE_CHECK(cudaFree(sums));
-  std::printf("%s\n", ok ? "every pattern's sums checked" : "a pattern's sums were wrong");
-  return ok ? 0 : 1;
+  try {
+    float* sums = nullptr;
+    float* source = nullptr;
+    std::vector<float> values(32 * 4);
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 97);
+    TS_CUDA_CHECK(cudaMalloc(&sums, sizeof(float) * kBlocks * kThreads));
+    TS_CUDA_CHECK(cudaMalloc(&source, sizeof(float) * values.size()));
+    TS_CUDA_CHECK(cudaMemcpy(source, values.data(), sizeof(float) * values.size(), cudaMemcpyHostToDevice));
+    const bool ok = run_all(sums, source, std::make_integer_sequence<int, kPatterns>{});
+    TS_CUDA_CHECK(cudaFree(source));
+    TS_CUDA_CHECK(cudaFree(sums));
+    std::printf("%s\n", ok ? "every pattern's sums checked" : "a pattern's sums were wrong");
+    return ok ? 0 : 1;
+  } catch (const ts::gpu::GpuError& e) {
+    std::fprintf(stderr, "shared_wavefront_probe: %s\n", e.what());
+    return 1;
+  }
 }
