@@ -5,7 +5,12 @@
 // flight (cp.async: global -> shared without passing through registers), so
 // loads and math overlap instead of taking turns. One barrier per k-tile, after
 // its multiply-adds: it says both "the next tile has landed for everyone" and
-// "everyone is done with the buffer refilled next". A is copied transposed, 4
+// "everyone is done with the buffer refilled next". With two buffers the refill
+// is issued before the multiply-adds, or nothing would overlap them; with three
+// or more it is issued after them, while the tiles in between are in flight:
+// the compiler then spreads the copies among the last k's multiply-adds, and the
+// next tile's first fragment reads do not wait behind them (a cp.async writes
+// shared memory, so no later shared read moves above it). A is copied transposed, 4
 // bytes at a time, a warp taking runs of 8 k of 4 rows (4 whole sectors read,
 // 32 different banks written); B 16 bytes at a time; slots past the matrices
 // are zero-filled. As in warptile.h, the fragments of k + 1 are read while k's
@@ -87,7 +92,8 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
   for (int t = 0; t < tiles; ++t) {
     // Refill the buffer everyone finished reading before the last barrier.
     const int refill = stage == 0 ? STAGES - 1 : stage - 1;
-    if (t + STAGES - 1 < tiles) load_tile(t + STAGES - 1, refill);
+    const bool refill_due = t + STAGES - 1 < tiles;
+    if (STAGES == 2 && refill_due) load_tile(t + STAGES - 1, refill);  // two buffers: before the multiply-adds
     const int s0 = stage * BK;
     load_fragments(s0, regM[0], regN[0]);
     TS_UNROLL for (int k = 0; k < BK; ++k) {
@@ -95,6 +101,7 @@ TS_DEVICE inline void matmul_double_buffer(InMatrix A, InMatrix B, OutMatrix C, 
       TS_UNROLL for (int i = 0; i < TM; ++i)
         TS_UNROLL for (int j = 0; j < TN; ++j) threadResults[i][j] += regM[k % 2][i] * regN[k % 2][j];  // the outer product
     }
+    if (STAGES > 2 && refill_due) load_tile(t + STAGES - 1, refill);  // more: after them
     cp_async_commit();            // this k-tile's copies (none near the end) form one group
     cp_async_wait<STAGES - 2>();  // tile t + 1 has landed for this thread ...
     __syncthreads();              // [barrier] ... and for all; all are done reading buffer `stage`

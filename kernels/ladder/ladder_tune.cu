@@ -26,7 +26,6 @@
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/ladder/double_buffer.cuh"
-#include "kernels/ladder/double_buffer_trials.cuh"
 #include "kernels/ladder/ladder.h"
 #include "kernels/ladder/tf32_tensor_core.cuh"
 #include "kernels/ladder/tf32_wgmma.cuh"
@@ -77,30 +76,6 @@ Candidate listing_candidate() {
   return c;
 }
 
-// Run 28's trial: the listing with its refill copies at another place (double_buffer_trials.cuh).
-template <class Cfg, int PLACE>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
-    double_buffer_trial(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m, int n,
-                        int k) {
-  plain::matmul_double_buffer_trial<Cfg::BM, Cfg::BN, Cfg::BK, Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN, Cfg::STAGES,
-                                    Cfg::GROUP_M, PLACE>(a, b, c, m, n, k);
-}
-template <class Cfg, int PLACE>
-void launch_double_buffer_trial(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
-  const int rows = ceil_div(m, Cfg::BM), cols = ceil_div(n, Cfg::BN);
-  const dim3 grid = Cfg::GROUP_M > 0 ? dim3(rows * cols) : dim3(cols, rows);
-  launch_checked(double_buffer_trial<Cfg, PLACE>, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, b, c, m, n, k);
-}
-template <int ST, int PLACE>
-Candidate trial_candidate() {
-  using Cfg = ListingConfig<128, 256, 32, 64, 64, 16, 8, ST, 0>;
-  const char* places[] = {"copies at the top", "copies at the end", "copies in the last k", "A top, B end"};
-  Candidate c{"listing-trial s" + std::to_string(ST) + " " + places[PLACE], false, &launch_double_buffer_trial<Cfg, PLACE>,
-              {}, &resident_blocks<double_buffer_trial<Cfg, PLACE>, Cfg::kThreads, Cfg::kSharedBytes>};
-  TS_CUDA_CHECK(cudaFuncGetAttributes(&c.attributes, double_buffer_trial<Cfg, PLACE>));
-  return c;
-}
-
 template <int BM, int BN, int BK, int WM, int WN, int ST, int MB, int GM>
 Candidate tf32_candidate() {
   using Cfg = Tf32Config<BM, BN, BK, WM, WN, ST, MB, GM>;
@@ -127,7 +102,7 @@ std::vector<Candidate> candidates() {
   // Run 14 (docs/ladder-notes.md): the listing kernels/double_buffer.h, its
   // copies written per pass, at the tuned kernel's tiles and around them, next
   // to the tuned kernel (run 7's choice), in one process with cuBLAS. (The
-  // trials of runs 14, 15, 17, 18 and 20 are in the history: kernels/ladder/double_buffer_trials.cuh; run 21's
+  // trials of runs 14, 15, 17, 18, 20 and 28 are in the history: kernels/ladder/double_buffer_trials.cuh; run 21's
   // blocks of 4 warps in commit ee103b7.)
   return {
       fp32_candidate<128, 256, 32, 64, 64, 16, 8, 3, 8, 0, 1, 6>(),  // the tuned kernel
@@ -137,8 +112,6 @@ std::vector<Candidate> candidates() {
       listing_candidate<128, 256, 32, 64, 64, 16, 8, 3, 0>(),
       listing_candidate<128, 256, 32, 64, 64, 8, 16, 4, 0>(),
       listing_candidate<128, 128, 16, 64, 32, 8, 8, 2, 0>(),  // the configuration the app records
-      trial_candidate<4, 0>(), trial_candidate<4, 1>(), trial_candidate<4, 2>(), trial_candidate<4, 3>(),
-      trial_candidate<3, 1>(),
   };
 }
 
