@@ -307,13 +307,10 @@ __device__ __forceinline__ void count_together(int combo, unsigned group, std::u
   const unsigned same_bank = __match_any_sync(group, word_leader ? word % 32 : 32 + lane);
   const std::uint32_t ways = max_over(group, word_leader ? __popc(same_bank) : 0u);
   const std::uint32_t repeats = __popc(__ballot_sync(group, __popc(same_word) > 1));
-  std::uint32_t further = 0;  // a copy's further source lines (a vote first: most accesses are no copy)
-  if (__any_sync(group, line != kNoLine)) {
-    const unsigned same_line = __match_any_sync(group, line);
-    const std::uint32_t lines =
-        __popc(__ballot_sync(group, line != kNoLine && static_cast<std::uint32_t>(__ffs(same_line) - 1) == lane));
-    further = lines > 1 ? lines - 1 : 0;
-  }
+  const unsigned same_line = __match_any_sync(group, line);
+  const std::uint32_t lines =
+      __popc(__ballot_sync(group, line != kNoLine && static_cast<std::uint32_t>(__ffs(same_line) - 1) == lane));
+  const std::uint32_t further = lines > 1 ? lines - 1 : 0;  // a copy's further source lines
   if (lane != leader) return;
   atomicAdd(&c[kRequests], 1u);
   atomicAdd(&c[kAccesses], static_cast<std::uint32_t>(__popc(group)));
