@@ -189,10 +189,6 @@ struct PanelMemory : Panel {
     ImGui::TextWrapped("%u lanes, %u distinct words: %u-way, %u wavefronts in %u phases (%u bank conflicts)%s", b.lanes,
                        b.distinct_words, b.ways, b.wavefronts(), b.phases, b.conflicts(),
                        b.broadcast_lanes ? "; lanes on the same word share it (broadcast)" : "");
-    if (b.line_wavefronts)
-      ImGui::TextWrapped("of them %u for the copy's further source lines: a cp.async of 4 or 8 bytes takes a wavefront "
-                         "per 128-byte line of global memory its phase reads beyond the first (measured on Hopper)",
-                         b.line_wavefronts);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const float width = std::max(200.0f, ImGui::GetContentRegionAvail().x);
     const float col_w = width / kBanks, font = ImGui::GetFontSize();
@@ -224,8 +220,7 @@ struct PanelMemory : Panel {
       const auto [bank, w] = *hovered;
       const BankWavefront& row = v.wavefronts[w];
       ImGui::BeginTooltip();
-      ImGui::Text("bank %u, wavefront %u (phase %u)%s", bank, w, row.phase,
-                  row.source_line ? ": a further source line of the copy" : "");
+      ImGui::Text("bank %u, wavefront %u (phase %u)", bank, w, row.phase);
       std::string lanes;
       const LaneView* any = nullptr;
       for (const LaneView& l : v.lanes)

@@ -53,11 +53,6 @@ enum Field : int {
   kFields = kHistogram + kBins
 };
 
-// A cp.async copy's source line (bank_conflicts.h: a copy of 4 or 8 bytes takes
-// a wavefront more per further 128-byte line its phase reads): the line of its
-// global read (device address / 128, low 32 bits), or kNoLine for any other access.
-inline constexpr std::uint32_t kNoLine = 0xFFFFFFFFu;
-
 inline constexpr std::uint32_t kErrOutOfBounds = 1u << 0;
 inline constexpr std::uint32_t kErrMisaligned = 1u << 1;
 inline constexpr std::uint32_t kErrDivergentBarrier = 1u << 2;
@@ -92,7 +87,6 @@ struct OpenRow {
   std::uint16_t combo;
   std::uint16_t per;      // floats per lane access
   std::uint32_t word[32];  // per lane: its access's first word (byte address / 4, low 32 bits)
-  std::uint32_t line[32];  // per lane: its copy's source line, or kNoLine
 };
 struct WarpRows {
   std::uint32_t open_combos;  // bit c: some row of combo c is open
@@ -101,7 +95,7 @@ struct WarpRows {
   std::uint32_t unused;
   std::uint64_t used;         // bit i: the warp's row i is open
   // One meeting's accesses, for the lane that groups them when lanes differ.
-  std::uint32_t stage_word[32], stage_line[32];
+  std::uint32_t stage_word[32];
   std::uint8_t stage_kind[32], stage_per[32];
   // Per combo, this epoch: each lane's word less the key of the request it
   // first joined (lanes of bit l in `known`); an access's key is its word
@@ -174,24 +168,11 @@ __device__ __forceinline__ PhaseCost phase_cost(std::uint32_t mask, const std::u
   return cost;
 }
 
-// A copy's wavefronts for the further source lines its phase (the lanes in
-// `mask`) reads: its distinct lines less one. `scratch`: room for 32.
-__device__ __forceinline__ std::uint32_t further_lines(std::uint32_t mask, const std::uint32_t* line,
-                                                       std::uint32_t* scratch) {
-  int count = 0;
-  for (std::uint32_t m = mask; m; m &= m - 1)
-    if (const std::uint32_t l = line[__ffs(m) - 1]; l != kNoLine) scratch[count++] = l;
-  sort_small(scratch, count);
-  std::uint32_t distinct = 0;
-  for (int i = 0; i < count; ++i) distinct += i == 0 || scratch[i] != scratch[i - 1];
-  return distinct > 1 ? distinct - 1 : 0;
-}
-
 // One request counted by a single lane from its lanes' first words, as
 // memory_stats.cpp's count_request does (the general path: vector accesses and
 // requests whose lanes arrived apart).
 __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, const std::uint32_t* first_word,
-                                       std::uint32_t padding, const std::uint32_t* line) {
+                                       std::uint32_t padding) {
   std::uint32_t* c = s_counts[combo];
   const std::uint32_t n = __popc(lanes);
   atomicAdd(&c[kRequests], 1u);
@@ -257,7 +238,7 @@ __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, 
       cost = phase_cost(in_phase, first_word, per, words);
     }
     repeats += cost.repeats;
-    wavefronts += cost.ways + (per <= 2 ? further_lines(in_phase, line, words) : 0u);
+    wavefronts += cost.ways;
     ++phases;
     worst = cost.ways > worst ? cost.ways : worst;
   }
@@ -277,8 +258,7 @@ __device__ __forceinline__ std::uint32_t max_over(unsigned group, std::uint32_t 
 }
 
 // A scalar request of every lane in `group`, counted by the lanes together.
-__device__ __forceinline__ void count_together(int combo, unsigned group, std::uint32_t word, bool padding,
-                                               std::uint32_t line) {
+__device__ __forceinline__ void count_together(int combo, unsigned group, std::uint32_t word, bool padding) {
   const std::uint32_t lane = lane_id();
   const unsigned same_word = __match_any_sync(group, word);
   const bool word_leader = static_cast<std::uint32_t>(__ffs(same_word) - 1) == lane;
@@ -307,23 +287,19 @@ __device__ __forceinline__ void count_together(int combo, unsigned group, std::u
   const unsigned same_bank = __match_any_sync(group, word_leader ? word % 32 : 32 + lane);
   const std::uint32_t ways = max_over(group, word_leader ? __popc(same_bank) : 0u);
   const std::uint32_t repeats = __popc(__ballot_sync(group, __popc(same_word) > 1));
-  const unsigned same_line = __match_any_sync(group, line);
-  const std::uint32_t lines =
-      __popc(__ballot_sync(group, line != kNoLine && static_cast<std::uint32_t>(__ffs(same_line) - 1) == lane));
-  const std::uint32_t further = lines > 1 ? lines - 1 : 0;  // a copy's further source lines
   if (lane != leader) return;
   atomicAdd(&c[kRequests], 1u);
   atomicAdd(&c[kAccesses], static_cast<std::uint32_t>(__popc(group)));
   atomicAdd(&c[kEvents], static_cast<std::uint32_t>(__popc(group)));
   if (padding_lanes) atomicAdd(&c[kPadding], padding_lanes);
-  atomicAdd(&c[kSectors], ways + further);
-  atomicAdd(&c[kLines], ways - 1 + further);
+  atomicAdd(&c[kSectors], ways);
+  atomicAdd(&c[kLines], ways - 1);
   atomicAdd(&c[kIdeal], repeats);
   atomicAdd(&c[kHistogram + (ways < 32 ? ways : 32)], 1u);
 }
 
 __device__ __forceinline__ void count_and_free(OpenRow& r) {
-  count_row(r.combo, r.per, r.lanes, r.word, r.padding, r.line);
+  count_row(r.combo, r.per, r.lanes, r.word, r.padding);
   r.lanes = 0;
 }
 
@@ -343,8 +319,8 @@ __device__ __forceinline__ int row_for(const WarpRows& w, const OpenRow* rows, i
 
 // Run by one lane: the lanes of `group` (all at one combo, each with its word)
 // join the open rows; complete rows are counted.
-__device__ void join_rows(int combo, int per, unsigned group, const std::uint32_t* words, const std::uint32_t* lines,
-                          std::uint32_t padding, unsigned all) {
+__device__ void join_rows(int combo, int per, unsigned group, const std::uint32_t* words, std::uint32_t padding,
+                          unsigned all) {
   WarpRows& w = my_rows();
   OpenRow* rows = my_open_rows();
   const std::uint64_t capacity = c_count.open_rows >= 64 ? ~0ull : (1ull << c_count.open_rows) - 1;
@@ -386,7 +362,6 @@ __device__ void join_rows(int combo, int per, unsigned group, const std::uint32_
     }
     r.lanes |= 1u << lane;
     r.word[lane] = words[lane];
-    r.line[lane] = lines[lane];
     r.padding |= padding & (1u << lane);
   }
   std::uint32_t open = 0;
@@ -416,8 +391,7 @@ __device__ void flush_rows() {
 // Every lane of the warp calls this at each access (kind = its combo), while
 // waiting at a barrier (kAtBarrier) and once finished (kFinished); returns the
 // lanes that are waiting or finished.
-__device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, bool padding,
-                                      std::uint32_t line = kNoLine) {
+__device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, bool padding) {
   const unsigned all = warp_lanes();
   const std::uint32_t lane = lane_id();
   const std::uint32_t first = __ffs(all) - 1;
@@ -449,14 +423,13 @@ __device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, boo
         __syncwarp(group);
         if (lane == static_cast<std::uint32_t>(__ffs(group) - 1)) w.known[kind] |= group;
       }
-      count_together(kind, group, word, padding, line);
+      count_together(kind, group, word, padding);
     }
     return idle;
   }
   // Otherwise one lane groups the meeting's accesses by kind and width, and
   // each group joins the open requests (or is counted, when complete).
   w.stage_word[lane] = word;
-  w.stage_line[lane] = line;
   w.stage_kind[lane] = static_cast<std::uint8_t>(kind);
   w.stage_per[lane] = static_cast<std::uint8_t>(per);
   const unsigned padding_lanes = __ballot_sync(all, padding);
@@ -479,9 +452,9 @@ __device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, boo
       }
       keyed_apart |= (same & w.known[k]) != 0 && (same & w.known[k]) != same;
       if ((same | w.finished) == all && (w.open_combos >> k & 1u) == 0 && !keyed_apart && (same & w.known[k]) != 0)
-        count_row(k, p, same, w.stage_word, padding_lanes & same, w.stage_line);
+        count_row(k, p, same, w.stage_word, padding_lanes & same);
       else
-        join_rows(k, p, same, w.stage_word, w.stage_line, padding_lanes & same, all);
+        join_rows(k, p, same, w.stage_word, padding_lanes & same, all);
       pending &= ~same;
     }
   }
@@ -500,9 +473,9 @@ struct Sink {
     return static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(base + index) / 4);
   }
   __device__ static void access(ArrayId array, Op op, const float* base, std::uint32_t index, bool ok, Width width,
-                                bool padding, std::uint32_t line = kNoLine) {
+                                bool padding) {
     meet(static_cast<int>(array) * 2 + static_cast<int>(op), ok ? word_of(array, base, index) : 0,
-         static_cast<int>(floats_of(width)), padding, line);
+         static_cast<int>(floats_of(width)), padding);
   }
   __device__ static float load(ArrayId array, const float* base, std::uint32_t index) {
     const bool ok = inside(array, index);
@@ -547,11 +520,7 @@ struct Sink {
     }
     if (dst_ok)
       for (std::uint32_t i = 0; i < floats_of(width); ++i) dst_base[dst_index + i] = values[i];
-    // The source line of a copy of 4 or 8 bytes (a zero fill reads none).
-    const std::uint32_t line = src_base && width != Width::B16
-                                   ? static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(src_base + src_index) / 128)
-                                   : kNoLine;
-    access(dst, Op::Store, dst_base, dst_index, dst_ok, width, src_base == nullptr, line);
+    access(dst, Op::Store, dst_base, dst_index, dst_ok, width, src_base == nullptr);
   }
   __device__ static void commit_async() {}
   __device__ static void wait_async(int) {}

@@ -227,31 +227,12 @@ class Recount {
           phase_words.erase(p + 1);
         }
       }
-    // A cp.async copy's write of 4 or 8 bytes: a phase takes one wavefront
-    // more per 128-byte global line its copies read beyond the first. A
-    // copy's read is the lane's rows just before its write, in the same
-    // thread; a zero fill has none.
-    std::map<std::uint32_t, std::set<std::uint64_t>> phase_lines;
-    if (first.store && first.async && first.width <= 8)
-      for (std::size_t i = 0; i < lanes.size(); ++i) {
-        const auto at = static_cast<std::size_t>(lane_rows[lanes[i]]);
-        const std::size_t floats = first.width / 4;
-        if (at < floats) continue;
-        const Row& w = rows_[at];
-        const Row& src = rows_[at - floats];
-        const bool same_thread = src.block_x == w.block_x && src.block_y == w.block_y && src.thread_x == w.thread_x &&
-                                 src.thread_y == w.thread_y && src.seq + floats == w.seq;
-        if (same_thread && src.async && !src.store && !src.shared && !w.padding)
-          phase_lines[lanes[i] / phase_lanes].insert(src.addr / 128);
-      }
     for (const auto& [phase, words] : phase_words) {
       std::map<std::uint64_t, std::uint64_t> per_bank;
       std::uint64_t ways = 0;
       for (std::uint64_t w : words) ways = std::max(ways, ++per_bank[w % 32]);
-      const std::uint64_t lines = phase_lines.count(phase) ? phase_lines[phase].size() : 0;
-      const std::uint64_t further = lines > 1 ? lines - 1 : 0;
-      t.wavefronts += ways + further;
-      t.bank_conflicts += ways - 1 + further;
+      t.wavefronts += ways;
+      t.bank_conflicts += ways - 1;
     }
   }
 

@@ -120,75 +120,22 @@ TEST(BankConflicts, BankViewHasAsManyWavefrontsAsTheCount) {
       offsets.push_back(static_cast<std::uint64_t>(slot) * bytes);
       lanes.push_back(l);
     }
-    // A store is a cp.async copy's write one time in two: each lane reads one of a few source lines, or none.
-    std::vector<std::uint64_t> sources;
-    if (op == Op::Store && next() % 2 == 0)
-      for (std::size_t i = 0; i < offsets.size(); ++i) sources.push_back(next() % 5 == 0 ? kNoSourceLine : next() % 6);
-    const BankAccess b = shared_bank_access(offsets, bytes, lanes, op, sources);
-    const std::vector<BankWavefront> w = bank_wavefronts(offsets, bytes, lanes, op, sources);
+    const BankAccess b = shared_bank_access(offsets, bytes, lanes, op);
+    const std::vector<BankWavefront> w = bank_wavefronts(offsets, bytes, lanes, op);
     ASSERT_EQ(w.size(), b.wavefronts()) << round;
-    std::uint32_t conflicts = 0, delivered = 0, line_rows = 0;
+    std::uint32_t conflicts = 0, delivered = 0;
     for (const BankWavefront& row : w) {
       conflicts += row.conflict;
-      line_rows += row.source_line;
-      EXPECT_TRUE(!row.source_line || row.conflict) << round;
       for (std::uint32_t bank = 0; bank < kBanks; ++bank) {
         if (row.word[bank] >= 0) {
           EXPECT_EQ(static_cast<std::uint64_t>(row.word[bank]) % kBanks, bank);
         }
-        if (!row.source_line) delivered += static_cast<std::uint32_t>(std::popcount(row.lanes[bank]));
+        delivered += static_cast<std::uint32_t>(std::popcount(row.lanes[bank]));
       }
     }
     EXPECT_EQ(conflicts, b.conflicts()) << round;
-    EXPECT_EQ(line_rows, b.line_wavefronts) << round;
-    EXPECT_TRUE(b.line_wavefronts == 0 || (!sources.empty() && bytes <= 8)) << round;
     EXPECT_EQ(delivered, offsets.size() * (bytes / 4)) << round;  // each lane's every word, once
   }
-}
-
-// cp.async copies under Nsight Compute on an H100 (scripts/gpu-checks.d/
-// 83-copy-wavefronts.sh, 2026-11-26): LDGSTS wavefronts per instruction of
-// copies whose lanes read several 128-byte lines of global memory.
-TEST(BankConflicts, ACopyTakesAWavefrontPerFurtherSourceLine) {
-  struct Copy {
-    int run, pitch, measured;  // 4-byte copies: lane l to word (l % run) * pitch + l / run, reading row l / run
-  };
-  // double-buffer's copies of A (run 8, pitch 132: every bank once, 4 source rows), and conflicting ones.
-  for (const Copy c : {Copy{8, 132, 4}, Copy{4, 32, 11}, Copy{4, 132, 9}, Copy{8, 33, 7}, Copy{16, 32, 17}}) {
-    std::vector<std::uint64_t> offsets, sources;
-    std::vector<std::uint32_t> lanes;
-    for (int l = 0; l < 32; ++l) {
-      offsets.push_back(4u * static_cast<std::uint64_t>((l % c.run) * c.pitch + l / c.run));
-      sources.push_back(static_cast<std::uint64_t>(l / c.run) * 32);  // rows 4096 bytes apart
-      lanes.push_back(static_cast<std::uint32_t>(l));
-    }
-    const BankAccess b = shared_bank_access(offsets, 4, lanes, Op::Store, sources);
-    EXPECT_EQ(b.wavefronts(), static_cast<std::uint32_t>(c.measured)) << "run " << c.run << " pitch " << c.pitch;
-    EXPECT_EQ(b.line_wavefronts, 32u / c.run - 1);
-    EXPECT_EQ(b.conflicts(), b.wavefronts() - 1);  // Nsight counts them as conflicts too
-    // The same writes from one source line, and as zero fills: the store's count.
-    const BankAccess store = shared_bank_access(offsets, 4, lanes, Op::Store);
-    EXPECT_EQ(shared_bank_access(offsets, 4, lanes, Op::Store, std::vector<std::uint64_t>(32, 7)).wavefronts(),
-              store.wavefronts());
-    EXPECT_EQ(shared_bank_access(offsets, 4, lanes, Op::Store, std::vector<std::uint64_t>(32, kNoSourceLine)).wavefronts(),
-              store.wavefronts());
-  }
-  // 8-byte copies by half-warps: rows of 2 lanes 64 bytes apart, each half-warp's source one line: 8, as measured.
-  std::vector<std::uint64_t> offsets, sources;
-  std::vector<std::uint32_t> lanes;
-  for (int l = 0; l < 32; ++l) {
-    offsets.push_back(static_cast<std::uint64_t>(l / 2 * 64 + l % 2 * 8));
-    sources.push_back(static_cast<std::uint64_t>(l / 16));
-    lanes.push_back(static_cast<std::uint32_t>(l));
-  }
-  EXPECT_EQ(shared_bank_access(offsets, 8, lanes, Op::Store, sources).wavefronts(), 8u);
-  // Each lane its own line: 16 lines a half-warp, 15 more wavefronts each.
-  for (int l = 0; l < 32; ++l) sources[l] = static_cast<std::uint64_t>(l);
-  EXPECT_EQ(shared_bank_access(offsets, 8, lanes, Op::Store, sources).wavefronts(), 8u + 2 * 15);
-  // 16-byte copies keep the store's count: no rule is known for them (Nsight gave 32 for rows of one lane from 32 lines).
-  std::vector<std::uint64_t> rows16;
-  for (int l = 0; l < 32; ++l) rows16.push_back(static_cast<std::uint64_t>(16 * l));
-  EXPECT_EQ(shared_bank_access(rows16, 16, lanes, Op::Store, sources).wavefronts(), 4u);
 }
 
 }  // namespace

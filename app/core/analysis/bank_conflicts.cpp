@@ -109,57 +109,28 @@ Phases served_phases(std::span<const std::uint64_t> byte_offsets, const AccessWo
   return out;
 }
 
-// A copy's write of 4 or 8 bytes: the further 128-byte source lines the
-// phase's accesses [from, to) read, in ascending order (none for other accesses).
-struct FurtherLines {
-  std::array<std::uint64_t, kWarpSize> line{};
-  std::size_t count = 0;
-};
-FurtherLines further_source_lines(std::span<const std::uint64_t> source_lines, std::uint32_t access_bytes,
-                                  std::size_t from, std::size_t to) {
-  FurtherLines out;
-  if (source_lines.empty() || access_bytes > 8) return out;
-  std::array<std::uint64_t, kWarpSize> lines{};
-  std::size_t n = 0;
-  for (std::size_t i = from; i < to && i < source_lines.size() && n < kWarpSize; ++i)
-    if (source_lines[i] != kNoSourceLine) lines[n++] = source_lines[i];
-  std::sort(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n));
-  const auto end = std::unique(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(n));
-  for (auto it = lines.begin() + (n > 0 ? 1 : 0); it < end; ++it) out.line[out.count++] = *it;
-  return out;
-}
-
 }  // namespace
 
 BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
-                              std::span<const std::uint32_t> lanes, Op op, std::span<const std::uint64_t> source_lines) {
+                              std::span<const std::uint32_t> lanes, Op op) {
   BankAccess b;
   b.lanes = static_cast<std::uint32_t>(byte_offsets.size());
   const AccessWords touched(byte_offsets, access_bytes);
   b.distinct_words = SmallSorted(touched.bytes(), kBankWordBytes).distinct();
-  const auto add_lines = [&](std::size_t from, std::size_t to) {
-    const auto further = static_cast<std::uint32_t>(further_source_lines(source_lines, access_bytes, from, to).count);
-    b.wavefront_count += further;
-    b.line_wavefronts += further;
-  };
   const std::uint32_t per = access_bytes > 4 ? access_bytes / 4 : 1;
   if (per == 1) {
     add_phase(b, byte_offsets);
-    add_lines(0, byte_offsets.size());
     return b;
   }
-  for (const auto& [from, to] : served_phases(byte_offsets, touched, access_bytes, lanes, op)) {
+  for (const auto& [from, to] : served_phases(byte_offsets, touched, access_bytes, lanes, op))
     add_phase(b, touched.bytes().subspan(from * per, (to - from) * per));
-    add_lines(from, to);
-  }
   // A word shared by lanes of one phase is a broadcast; in words, not lanes: back to lanes.
   b.broadcast_lanes /= per;
   return b;
 }
 
 std::vector<BankWavefront> bank_wavefronts(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
-                                           std::span<const std::uint32_t> lanes, Op op,
-                                           std::span<const std::uint64_t> source_lines) {
+                                           std::span<const std::uint32_t> lanes, Op op) {
   std::vector<BankWavefront> out;
   const AccessWords touched(byte_offsets, access_bytes);
   const std::uint32_t per = access_bytes > 4 ? access_bytes / 4 : 1;
@@ -189,27 +160,6 @@ std::vector<BankWavefront> bank_wavefronts(std::span<const std::uint64_t> byte_o
         out[r].lanes[bank] = lane_mask;
         ++r;
       }
-    }
-    // A copy's further source lines: a row each, with the lanes that read it at their words.
-    const FurtherLines further = further_source_lines(source_lines, access_bytes, phases[p].first, phases[p].second);
-    for (std::size_t f = 0; f < further.count; ++f) {
-      BankWavefront row;
-      row.phase = p;
-      row.conflict = true;
-      row.source_line = true;
-      for (std::size_t i = phases[p].first; i < phases[p].second; ++i) {
-        if (source_lines[i] != further.line[f]) continue;
-        const std::uint32_t lane = i < lanes.size() ? lanes[i] : static_cast<std::uint32_t>(i);
-        for (std::uint32_t e = 0; e < per; ++e) {
-          const std::uint64_t word = byte_offsets[i] / kBankWordBytes + e;
-          const std::uint32_t bank = word % kBanks;
-          if (row.word[bank] < 0 || static_cast<std::uint64_t>(row.word[bank]) == word) {
-            row.word[bank] = static_cast<std::int64_t>(word);
-            row.lanes[bank] |= 1u << (lane % kWarpSize);
-          }
-        }
-      }
-      out.push_back(row);
     }
   }
   return out;

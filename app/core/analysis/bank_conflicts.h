@@ -40,16 +40,6 @@ constexpr std::uint32_t bank_of(std::uint64_t byte_offset) {
 // rule for every load measured (docs/memory-analysis.md, "The uniform-pair rule"):
 // the rungs, the benchmark's warp-tiled kernels and shared_wavefront_probe's
 // patterns. Stores keep their phases.
-//
-// A cp.async copy's shared write of 4 or 8 bytes costs more where its lanes
-// read from several 128-byte lines of global memory: each phase takes one
-// wavefront more per source line beyond the first (its bank wavefronts, plus
-// its source lines less one). Measured on an H100 over 176 copy patterns
-// (docs/memory-analysis.md, "A sweep of copy patterns"; check 83), and not
-// documented by NVIDIA. Zero fills (a source size of 0) read no line; 16-byte
-// copies keep the store's count, as no rule was found for them.
-inline constexpr std::uint64_t kNoSourceLine = ~std::uint64_t{0};
-
 struct BankAccess {
   std::uint32_t lanes = 0;            // active lanes
   std::uint32_t distinct_words = 0;   // words actually delivered
@@ -57,7 +47,6 @@ struct BankAccess {
   std::uint32_t broadcast_lanes = 0;  // lanes that share their word with another lane
   std::uint32_t wavefront_count = 0;  // the phases' wavefronts together
   std::uint32_t phases = 0;           // phases with an active lane
-  std::uint32_t line_wavefronts = 0;  // of them, a copy's for its further source lines (counted as conflicts)
   std::uint32_t wavefronts() const { return wavefront_count; }
   std::uint32_t conflicts() const { return wavefront_count - phases; }
 };
@@ -66,24 +55,18 @@ struct BankAccess {
 // (offsets in the block's shared window), at most kWarpSize of them, lanes in
 // ascending order; lanes[i] is the lane that made access i (needed for 8- and
 // 16-byte accesses, whose phases go by lane number). op: a load or a store
-// (the uniform-pair rule above is a load's). source_lines: for a cp.async
-// copy's write, the 128-byte line of global memory access i reads
-// (kNoSourceLine for a zero fill); empty for any other access.
+// (the uniform-pair rule above is a load's).
 BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes = 4,
-                              std::span<const std::uint32_t> lanes = {}, Op op = Op::Load,
-                              std::span<const std::uint64_t> source_lines = {});
+                              std::span<const std::uint32_t> lanes = {}, Op op = Op::Load);
 
 // For the bank view: the access wavefront by wavefront, as the model serves
 // it (shared_bank_access's count of them): within each phase, wavefront r
 // delivers each bank's r-th distinct word in address order. word[bank]: the
 // word index (byte offset / 4) the bank delivers, -1 for none; lanes[bank]:
 // the lanes that receive it (bit l: lane l).
-// A copy's further source line (above) is a row of its own after its phase's
-// bank wavefronts: the lanes that read that line, at their words.
 struct BankWavefront {
   std::uint32_t phase = 0;  // which served phase, from 0
   bool conflict = false;    // beyond its phase's first wavefront
-  bool source_line = false;  // a copy's wavefront for a further source line
   std::array<std::int64_t, kBanks> word = filled(-1);
   std::array<std::uint32_t, kBanks> lanes{};
 
@@ -95,7 +78,6 @@ struct BankWavefront {
   }
 };
 std::vector<BankWavefront> bank_wavefronts(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
-                                           std::span<const std::uint32_t> lanes, Op op = Op::Load,
-                                           std::span<const std::uint64_t> source_lines = {});
+                                           std::span<const std::uint32_t> lanes, Op op = Op::Load);
 
 }  // namespace ts

@@ -77,7 +77,7 @@ std::vector<LineStats> analyze_lines(const Trace& trace, std::span<const std::ui
       for (const WarpRequest& r : aligner.requests()) {
         const auto lanes = aligner.lanes(r);
         LineWork& work = by_line[lines[lanes[0].event]];
-        count_request(work.stats.memory, r, aligner.addresses(r), aligner.lane_numbers(r), aligner.source_lines(r));
+        count_request(work.stats.memory, r, aligner.addresses(r), aligner.lane_numbers(r));
         if (r.space() != Space::Global || r.op != Op::Load) continue;
         request_keys.clear();
         for (const LaneEvent& l : lanes)

@@ -50,7 +50,7 @@ void MemoryStats::add(const MemoryStats& o) {
 }
 
 void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std::uint64_t> addresses,
-                   std::span<const std::uint32_t> lanes, std::span<const std::uint64_t> source_lines) {
+                   std::span<const std::uint32_t> lanes) {
   AccessTotals& t = stats.by_array[static_cast<int>(r.array)][static_cast<int>(r.op)];
   ++t.requests;
   t.accesses += addresses.size();
@@ -61,7 +61,7 @@ void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std
     t.ideal_sectors += f.ideal_sectors();
     ++t.histogram[std::min<std::uint32_t>(f.sectors, kWarpSize)];
   } else {
-    const BankAccess b = shared_bank_access(addresses, r.width_bytes(), lanes, r.op, source_lines);
+    const BankAccess b = shared_bank_access(addresses, r.width_bytes(), lanes, r.op);
     t.wavefronts += b.wavefronts();
     t.bank_conflicts += b.conflicts();
     t.broadcast_lanes += b.broadcast_lanes;
@@ -75,7 +75,7 @@ void count_warp(MemoryStats& stats, WarpAligner& aligner, std::uint32_t block, s
                 std::uint32_t step) {
   aligner.align(block, warp);
   for (const WarpRequest& r : aligner.requests())
-    if (step == kAllSteps || r.iter == step) count_request(stats, r, aligner.addresses(r), aligner.lane_numbers(r), aligner.source_lines(r));
+    if (step == kAllSteps || r.iter == step) count_request(stats, r, aligner.addresses(r), aligner.lane_numbers(r));
 }
 
 }  // namespace
@@ -137,8 +137,7 @@ BlockStepStats::BlockStepStats(const Trace& trace, std::uint32_t block) {
     WarpAligner aligner(trace);  // one per warp: its alignment counts are the warp's alone
     aligner.align(block, w);
     for (const WarpRequest& r : aligner.requests())
-      count_request(warps_[w].by_step[r.iter], r, aligner.addresses(r), aligner.lane_numbers(r),
-                    aligner.source_lines(r));
+      count_request(warps_[w].by_step[r.iter], r, aligner.addresses(r), aligner.lane_numbers(r));
     warps_[w].alignment = aligner.alignment();
   }
 }

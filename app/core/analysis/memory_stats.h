@@ -40,11 +40,9 @@ struct MemoryStats {
   void add(const MemoryStats& o);
 };
 
-// Adds one warp-level request (its lanes' byte addresses; for a cp.async
-// copy's shared write, the source lines its lanes read: WarpAligner::source_lines)
-// to the totals.
+// Adds one warp-level request (its lanes' byte addresses) to the totals.
 void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses,
-                   std::span<const std::uint32_t> lanes, std::span<const std::uint64_t> source_lines = {});
+                   std::span<const std::uint32_t> lanes);
 
 // A step is a k-iteration (Event::iter); the last one is C's store.
 inline constexpr std::uint32_t kAllSteps = 0xFFFFFFFFu;

@@ -33,7 +33,6 @@ void WarpAligner::align(std::uint32_t block, std::uint32_t warp, bool program_or
   lanes_.clear();
   addresses_.clear();
   lane_numbers_.clear();
-  source_lines_.clear();
   order_.clear();
   const LaunchInfo& L = trace_->launch;
   const std::uint32_t per_block = L.threads_per_block();
@@ -144,7 +143,6 @@ void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, 
       lanes_.push_back({l, e});
       addresses_.push_back(trace_->address(req.array, ev[e].index));
       lane_numbers_.push_back(l);
-      source_lines_.push_back(copy_source_line(e, runs_.begin(l)));
       position = std::min(position, e - runs_.begin(l));
     }
     req.count = static_cast<std::uint32_t>(lanes_.size()) - req.first;
@@ -155,20 +153,6 @@ void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, 
     requests_.push_back(req);
     order_.push_back(position * kCombos + static_cast<std::uint64_t>(combo));
   }
-}
-
-// A copy's shared write: its elements follow the global read of the same
-// copy in the lane's events (the recorders write the read first), unless it
-// is a zero fill, which reads nothing. The read's 128-byte line, or kNoSourceLine.
-std::uint64_t WarpAligner::copy_source_line(std::uint64_t store_event, std::uint64_t lane_begin) const {
-  const Event* ev = trace_->events.data();
-  const Event& st = ev[store_event];
-  if (!st.is_async() || st.op() != Op::Store || st.space() != Space::Shared || st.is_padding()) return kNoSourceLine;
-  const std::uint32_t floats = floats_of(st.access_width());
-  if (store_event < lane_begin + floats) return kNoSourceLine;
-  const Event& rd = ev[store_event - floats];
-  if (!rd.is_async() || !rd.is_global_load() || rd.width != st.width) return kNoSourceLine;
-  return trace_->address(rd.array_id(), rd.index) / 128;
 }
 
 // An mma A fragment (ldmatrix.x4, event.h) from a whole warp: the banks serve

@@ -22,7 +22,6 @@
 #include <span>
 #include <vector>
 
-#include "app/core/analysis/bank_conflicts.h"
 #include "app/core/analysis/coalescing.h"
 #include "app/core/analysis/epoch_runs.h"
 #include "app/core/trace.h"
@@ -76,13 +75,6 @@ class WarpAligner {
   std::span<const LaneEvent> lanes(const WarpRequest& r) const { return {lanes_.data() + r.first, r.count}; }
   std::span<const std::uint64_t> addresses(const WarpRequest& r) const { return {addresses_.data() + r.first, r.count}; }
   std::span<const std::uint32_t> lane_numbers(const WarpRequest& r) const { return {lane_numbers_.data() + r.first, r.count}; }
-  // A cp.async copy's shared write: the 128-byte line of global memory each
-  // lane's copy reads (kNoSourceLine for a zero fill), as bank_conflicts.h
-  // takes them; empty for any other request.
-  std::span<const std::uint64_t> source_lines(const WarpRequest& r) const {
-    if (!r.async || r.op != Op::Store || r.space() != Space::Shared) return {};
-    return {source_lines_.data() + r.first, r.count};
-  }
 
   // Accumulated over every align() call.
   const AlignmentCounts& alignment() const { return alignment_; }
@@ -93,7 +85,6 @@ class WarpAligner {
   void emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, Slot&& slot);
   void realign_partial_lanes(std::uint64_t* rows, std::uint32_t row_count, const std::uint32_t* lane_counts);
   void ldmatrix_addresses(const WarpRequest& req);
-  std::uint64_t copy_source_line(std::uint64_t store_event, std::uint64_t lane_begin) const;
 
   const Trace* trace_;
   std::uint64_t first_thread_ = 0;
@@ -109,7 +100,6 @@ class WarpAligner {
   std::vector<LaneEvent> lanes_;
   std::vector<std::uint64_t> addresses_;
   std::vector<std::uint32_t> lane_numbers_;
-  std::vector<std::uint64_t> source_lines_;
   AlignmentCounts alignment_;
 };
 

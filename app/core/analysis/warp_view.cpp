@@ -37,8 +37,8 @@ std::vector<WarpRequestView> warp_request_views(const Trace& trace, const WarpAl
         l.sector = static_cast<std::uint32_t>(std::lower_bound(v.sectors.begin(), v.sectors.end(), l.address / kSectorBytes) -
                                               v.sectors.begin());
     } else {
-      v.banks = shared_bank_access(addresses, r.width_bytes(), lane_numbers, r.op, aligner.source_lines(r));
-      v.wavefronts = bank_wavefronts(addresses, r.width_bytes(), lane_numbers, r.op, aligner.source_lines(r));
+      v.banks = shared_bank_access(addresses, r.width_bytes(), lane_numbers, r.op);
+      v.wavefronts = bank_wavefronts(addresses, r.width_bytes(), lane_numbers, r.op);
       // The wavefront that delivers each lane's (first) word.
       for (LaneView& l : v.lanes) {
         l.bank = bank_of(l.address);
