@@ -96,8 +96,7 @@ bool run(const Pattern& p, int index, float* out, const float* source) {
   TS_CUDA_CHECK(cudaMemcpyToSymbol(c_src, p.src, sizeof p.src));
   TS_CUDA_CHECK(cudaMemset(out, 0xFF, sizeof(float) * kBlocks * kThreads));
   copy_sweep<W><<<kBlocks, kThreads>>>(out, source);
-  TS_CUDA_CHECK(cudaGetLastError());
-  TS_CUDA_CHECK(cudaDeviceSynchronize());
+  TS_CUDA_CHECK_LAUNCH();
   std::vector<float> got(kBlocks * kThreads);
   TS_CUDA_CHECK(cudaMemcpy(got.data(), out, sizeof(float) * got.size(), cudaMemcpyDeviceToHost));
   // Lanes writing one word may race in a pattern that overlaps (none of the above does): each must hold its source.

@@ -150,8 +150,7 @@ template <int P>
 bool run(float* sums, const float* source) {
   TS_CUDA_CHECK(cudaMemset(sums, 0xFF, sizeof(float) * kBlocks * kThreads));
   probe<P><<<kBlocks, kThreads>>>(sums, source);
-  TS_CUDA_CHECK(cudaGetLastError());
-  TS_CUDA_CHECK(cudaDeviceSynchronize());
+  TS_CUDA_CHECK_LAUNCH();
   std::vector<float> got(kBlocks * kThreads);
   TS_CUDA_CHECK(cudaMemcpy(got.data(), sums, sizeof(float) * got.size(), cudaMemcpyDeviceToHost));
   for (int t = 0; t < kBlocks * kThreads; ++t)
