@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include "app/core/analysis/compiled_loads.h"
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/dispatch.h"
@@ -22,6 +23,8 @@ namespace {
 
 using gpu_count::kCombos;
 using gpu_count::kFields;
+static_assert(gpu_count::kFamilyLoads == kFamilyLoads && gpu_count::kFamilyReach == kFamilyReach,
+              "the GPU merges shared loads as the analysis does");
 
 template <KernelKind KIND, int TILE>
 __global__ void __launch_bounds__(1024) counted_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
@@ -132,6 +135,12 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
       t.wavefronts = f[gpu_count::kSectors];
       t.bank_conflicts = f[gpu_count::kLines];
       t.broadcast_lanes = f[gpu_count::kIdeal];
+      AccessTotals& compiled = out.memory.compiled_loads[combo / 2];
+      if (combo % 2 == static_cast<int>(Op::Load)) {
+        compiled.requests = f[gpu_count::kCompiledRequests];
+        compiled.wavefronts = f[gpu_count::kCompiledWavefronts];
+        compiled.bank_conflicts = f[gpu_count::kCompiledConflicts];
+      }
     }
     for (int bin = 0; bin < gpu_count::kBins; ++bin) t.histogram[bin] = f[gpu_count::kHistogram + bin];
     out.padding_stores += f[gpu_count::kPadding];

@@ -49,6 +49,11 @@ enum Field : int {
   kIdeal,       // global: fewest sectors; shared: broadcast lanes
   kPadding,     // shared stores of a fill value
   kEvents,      // floats moved: the events a trace would hold (accesses x floats per access)
+  // Shared loads as compiled (app/core/analysis/compiled_loads.h): a family's
+  // adjacent 4-byte loads merged into 8- and 16-byte ones.
+  kCompiledRequests,
+  kCompiledWavefronts,
+  kCompiledConflicts,
   kHistogram,   // kBins bins follow
   kFields = kHistogram + kBins
 };
@@ -88,6 +93,21 @@ struct OpenRow {
   std::uint16_t per;      // floats per lane access
   std::uint32_t word[32];  // per lane: its access's first word (byte address / 4, low 32 bits)
 };
+// The epoch's family of 4-byte loads of one shared array (compiled_loads.h):
+// the lanes and words of its first load, and the offsets from them taken since.
+inline constexpr int kFamilyLoads = 128;     // offsets a family holds
+inline constexpr int kFamilyReach = 32767;  // |d| at most, in words
+struct LoadFamily {
+  std::uint32_t lanes;  // 0: no family this epoch
+  std::uint32_t align;  // 4, 2 or 1: the widest load the lanes' words allow together
+  std::uint32_t count;  // offsets taken
+  std::uint32_t unused;
+  std::uint32_t base[32];
+  std::int16_t offsets[kFamilyLoads];
+};
+inline constexpr int kFamilies = 2;  // As and Bs, the shared arrays
+static_assert(static_cast<int>(ArrayId::Bs) == static_cast<int>(ArrayId::As) + 1 && kArrayCount == static_cast<int>(ArrayId::Bs) + 1,
+              "the shared arrays are the last two");
 struct WarpRows {
   std::uint32_t open_combos;  // bit c: some row of combo c is open
   std::uint32_t next_stamp;
@@ -102,6 +122,7 @@ struct WarpRows {
   // less its lane's offset.
   std::uint32_t known[kCombos];
   std::uint32_t offset[kCombos][32];
+  LoadFamily family[kFamilies];
 };
 // Dynamic shared memory: one WarpRows per warp of the block, then each warp's
 // open_rows OpenRows.
@@ -168,53 +189,25 @@ __device__ __forceinline__ PhaseCost phase_cost(std::uint32_t mask, const std::u
   return cost;
 }
 
-// One request counted by a single lane from its lanes' first words, as
-// memory_stats.cpp's count_request does (the general path: vector accesses and
-// requests whose lanes arrived apart).
-__device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, const std::uint32_t* first_word,
-                                       std::uint32_t padding) {
-  std::uint32_t* c = s_counts[combo];
-  const std::uint32_t n = __popc(lanes);
-  atomicAdd(&c[kRequests], 1u);
-  atomicAdd(&c[kAccesses], n);
-  atomicAdd(&c[kEvents], n * per);
-  if (padding) atomicAdd(&c[kPadding], static_cast<std::uint32_t>(__popc(padding)) * per);
+// What a shared request costs: its wavefronts, phases (the wavefronts less its
+// bank conflicts), the lanes' repeated words and its worst phase, as
+// bank_conflicts.h counts them. Lanes move 128 bytes per phase; each phase
+// costs its most loaded bank's distinct words. A load's two neighbouring
+// phases whose lanes pair up with one address (lane ^ 1 or lane ^ 2) take one
+// wavefront where together they touch each bank at most once.
+struct SharedCost {
+  std::uint32_t wavefronts = 0, phases = 0, repeats = 0, worst = 0;
+};
+__device__ __noinline__ SharedCost shared_cost(bool load, int per, std::uint32_t lanes, const std::uint32_t* first_word) {
   std::uint32_t words[128];
-  if (is_global(combo)) {
-    int count = 0;
-    for (std::uint32_t m = lanes; m; m &= m - 1)
-      for (int e = 0; e < per; ++e) words[count++] = first_word[__ffs(m) - 1] + e;
-    sort_small(words, count);
-    std::uint32_t distinct = 0, sectors = 0, lines = 0;
-    std::uint32_t* loads = element_loads(combo);
-    const std::uint32_t base = c_count.base_word[combo / 2];
-    for (int i = 0; i < count;) {
-      int run = 1;
-      while (i + run < count && words[i + run] == words[i]) ++run;
-      if (i == 0 || words[i] / 8 != words[i - 1] / 8) ++sectors;
-      if (i == 0 || words[i] / 32 != words[i - 1] / 32) ++lines;
-      ++distinct;
-      if (loads) atomicAdd(&loads[words[i] - base], static_cast<std::uint32_t>(run));
-      i += run;
-    }
-    atomicAdd(&c[kSectors], sectors);
-    atomicAdd(&c[kLines], lines);
-    atomicAdd(&c[kIdeal], (distinct * 4 + 31) / 32);
-    atomicAdd(&c[kHistogram + (sectors < 32 ? sectors : 32)], 1u);
-    return;
-  }
-  // Shared: lanes move 128 bytes per phase; each phase costs its most loaded bank's distinct words.
-  // A load's two neighbouring phases whose lanes pair up with one address
-  // (lane ^ 1 or lane ^ 2) take one wavefront where together they touch each
-  // bank at most once (bank_conflicts.h).
   const std::uint32_t phase_lanes = 32u / per;
-  std::uint32_t wavefronts = 0, phases = 0, worst = 0, repeats = 0;
+  SharedCost s;
   for (std::uint32_t phase = 0; phase < 32u / phase_lanes; ++phase) {
     const std::uint32_t in_phase =
         lanes & (phase_lanes == 32 ? 0xFFFFFFFFu : ((1u << phase_lanes) - 1u) << (phase * phase_lanes));
     PhaseCost cost;
     bool merged = false;
-    if (per > 1 && combo % 2 == static_cast<int>(Op::Load) && phase % 2 == 0) {
+    if (per > 1 && load && phase % 2 == 0) {
       const std::uint32_t group = (phase_lanes == 16 ? 0xFFFFFFFFu : 0xFFFFu << (phase * phase_lanes));
       const std::uint32_t both = lanes & group, next = both & ~in_phase;
       bool paired = false;
@@ -237,15 +230,179 @@ __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, 
       if (!in_phase) continue;
       cost = phase_cost(in_phase, first_word, per, words);
     }
-    repeats += cost.repeats;
-    wavefronts += cost.ways;
-    ++phases;
-    worst = cost.ways > worst ? cost.ways : worst;
+    s.repeats += cost.repeats;
+    s.wavefronts += cost.ways;
+    ++s.phases;
+    s.worst = cost.ways > s.worst ? cost.ways : s.worst;
   }
-  atomicAdd(&c[kSectors], wavefronts);
-  atomicAdd(&c[kLines], wavefronts - phases);
-  atomicAdd(&c[kIdeal], repeats / per);
-  atomicAdd(&c[kHistogram + (worst < 32 ? worst : 32)], 1u);
+  return s;
+}
+
+__device__ __forceinline__ LoadFamily& family_of(int combo) {
+  return my_rows().family[combo / 2 - static_cast<int>(ArrayId::As)];
+}
+__device__ __forceinline__ bool is_shared_load(int combo) { return !is_global(combo) && combo % 2 == static_cast<int>(Op::Load); }
+
+// n loads as compiled, of the given wavefronts and conflicts in all.
+__device__ __forceinline__ void add_compiled(int combo, std::uint32_t n, std::uint32_t wavefronts, std::uint32_t conflicts) {
+  std::uint32_t* c = s_counts[combo];
+  atomicAdd(&c[kCompiledRequests], n);
+  atomicAdd(&c[kCompiledWavefronts], wavefronts);
+  atomicAdd(&c[kCompiledConflicts], conflicts);
+}
+
+// Whether the family can take offset d: within reach, with room, not taken yet
+// (otherwise the load is counted as it is). `taken`: some lane found d among
+// the offsets.
+__device__ __forceinline__ bool can_take(const LoadFamily& f, std::uint32_t d, bool taken) {
+  const std::int32_t signed_d = static_cast<std::int32_t>(d);
+  return signed_d >= -kFamilyReach && signed_d <= kFamilyReach && f.count < kFamilyLoads && !taken;
+}
+__device__ __forceinline__ void take(LoadFamily& f, std::uint32_t d) {
+  f.offsets[f.count++] = static_cast<std::int16_t>(static_cast<std::int32_t>(d));
+}
+
+// Run by one lane: a 4-byte shared load of `lanes` at first_word[] joins its
+// array's family (the epoch's first sets it up); true when it did, and is
+// counted as compiled when the epoch ends.
+__device__ bool join_family(int combo, std::uint32_t lanes, const std::uint32_t* first_word) {
+  LoadFamily& f = family_of(combo);
+  const std::uint32_t l0 = __ffs(lanes) - 1;
+  if (f.lanes == 0) {
+    bool by4 = true, by2 = true;
+    for (std::uint32_t m = lanes; m; m &= m - 1) {
+      const std::uint32_t l = __ffs(m) - 1;
+      f.base[l] = first_word[l];
+      by4 = by4 && (first_word[l] - first_word[l0]) % 4 == 0;
+      by2 = by2 && (first_word[l] - first_word[l0]) % 2 == 0;
+    }
+    f.lanes = lanes;
+    f.align = by4 ? 4 : by2 ? 2 : 1;
+  }
+  if (f.align == 1 || f.lanes != lanes) return false;
+  const std::uint32_t d = first_word[l0] - f.base[l0];
+  for (std::uint32_t m = lanes; m; m &= m - 1)
+    if (const std::uint32_t l = __ffs(m) - 1; first_word[l] - f.base[l] != d) return false;
+  bool taken = false;
+  for (std::uint32_t i = 0; i < f.count; ++i) taken |= f.offsets[i] == static_cast<std::int32_t>(d);
+  if (!can_take(f, d, taken)) return false;
+  take(f, d);
+  return true;
+}
+
+// The same, run by the lanes of `group` together, each with its word; the
+// group's first lane gets the answer.
+__device__ __forceinline__ bool join_family_together(int combo, unsigned group, std::uint32_t word) {
+  LoadFamily& f = family_of(combo);
+  const std::uint32_t lane = lane_id(), leader = __ffs(group) - 1;
+  if (f.lanes == 0) {
+    const std::uint32_t w0 = __shfl_sync(group, word, leader);
+    f.base[lane] = word;
+    const bool by4 = __all_sync(group, (word - w0) % 4 == 0), by2 = __all_sync(group, (word - w0) % 2 == 0);
+    if (lane == leader) {
+      f.lanes = group;
+      f.align = by4 ? 4 : by2 ? 2 : 1;
+    }
+    __syncwarp(group);
+  }
+  if (f.align == 1 || f.lanes != group) return false;
+  const std::uint32_t d = word - f.base[lane];
+  if (!__all_sync(group, d == __shfl_sync(group, d, leader))) return false;
+  // The lanes look for d among the offsets together, a share each.
+  bool found = false;
+  for (std::uint32_t i = __popc(group & ((1u << lane) - 1u)); i < f.count; i += __popc(group))
+    found |= f.offsets[i] == static_cast<std::int32_t>(d);
+  const bool taken = __any_sync(group, found);
+  if (lane != leader || !can_take(f, d, taken)) return false;
+  take(f, d);
+  return true;
+}
+
+// Run by one lane when the epoch ends: each family's offsets in ascending
+// order, four adjacent ones 16-byte aligned in every lane as one 16-byte
+// load, two 8-byte aligned as one 8-byte load, the rest as 4-byte loads. A
+// family's loads differ only by a shift common to all lanes, which moves
+// every lane's words to other banks alike: one cost per width serves them all.
+__device__ void flush_families() {
+  WarpRows& w = my_rows();
+  for (int i = 0; i < kFamilies; ++i) {
+    LoadFamily& f = w.family[i];
+    if (f.lanes == 0) continue;
+    const int combo = (static_cast<int>(ArrayId::As) + i) * 2 + static_cast<int>(Op::Load);
+    const std::int32_t base_word = static_cast<std::int32_t>(f.base[__ffs(f.lanes) - 1]);
+    std::int16_t* d = f.offsets;
+    const int count = static_cast<int>(f.count);
+    for (int a = 1; a < count; ++a) {  // insertion sort: a few dozen offsets
+      const std::int16_t x = d[a];
+      int b = a;
+      for (; b > 0 && d[b - 1] > x; --b) d[b] = d[b - 1];
+      d[b] = x;
+    }
+    std::uint32_t loads[5] = {};  // by floats per lane
+    for (int a = 0; a < count;) {
+      const std::int32_t word = base_word + d[a];
+      int n = 1;
+      for (int width = 4; width >= 2 && n == 1; width /= 2) {
+        bool all = static_cast<int>(f.align) >= width && word % width == 0 && a + width <= count;
+        for (int e = 1; e < width && all; ++e) all = d[a + e] == d[a] + e;
+        if (all) n = width;
+      }
+      ++loads[n];
+      a += n;
+    }
+    for (const int per : {1, 2, 4})
+      if (loads[per]) {
+        const SharedCost s = shared_cost(true, per, f.lanes, f.base);
+        add_compiled(combo, loads[per], loads[per] * s.wavefronts, loads[per] * (s.wavefronts - s.phases));
+      }
+    f.count = 0;
+    f.lanes = 0;
+  }
+}
+
+// One request counted by a single lane from its lanes' first words, as
+// memory_stats.cpp's count_request does (the general path: vector accesses and
+// requests whose lanes arrived apart).
+__device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, const std::uint32_t* first_word,
+                                       std::uint32_t padding) {
+  std::uint32_t* c = s_counts[combo];
+  const std::uint32_t n = __popc(lanes);
+  atomicAdd(&c[kRequests], 1u);
+  atomicAdd(&c[kAccesses], n);
+  atomicAdd(&c[kEvents], n * per);
+  if (padding) atomicAdd(&c[kPadding], static_cast<std::uint32_t>(__popc(padding)) * per);
+  if (is_global(combo)) {
+    std::uint32_t words[128];
+    int count = 0;
+    for (std::uint32_t m = lanes; m; m &= m - 1)
+      for (int e = 0; e < per; ++e) words[count++] = first_word[__ffs(m) - 1] + e;
+    sort_small(words, count);
+    std::uint32_t distinct = 0, sectors = 0, lines = 0;
+    std::uint32_t* loads = element_loads(combo);
+    const std::uint32_t base = c_count.base_word[combo / 2];
+    for (int i = 0; i < count;) {
+      int run = 1;
+      while (i + run < count && words[i + run] == words[i]) ++run;
+      if (i == 0 || words[i] / 8 != words[i - 1] / 8) ++sectors;
+      if (i == 0 || words[i] / 32 != words[i - 1] / 32) ++lines;
+      ++distinct;
+      if (loads) atomicAdd(&loads[words[i] - base], static_cast<std::uint32_t>(run));
+      i += run;
+    }
+    atomicAdd(&c[kSectors], sectors);
+    atomicAdd(&c[kLines], lines);
+    atomicAdd(&c[kIdeal], (distinct * 4 + 31) / 32);
+    atomicAdd(&c[kHistogram + (sectors < 32 ? sectors : 32)], 1u);
+    return;
+  }
+  // Shared: wavefronts and bank conflicts (shared_cost).
+  const bool load = combo % 2 == static_cast<int>(Op::Load);
+  const SharedCost s = shared_cost(load, per, lanes, first_word);
+  atomicAdd(&c[kSectors], s.wavefronts);
+  atomicAdd(&c[kLines], s.wavefronts - s.phases);
+  atomicAdd(&c[kIdeal], s.repeats / per);
+  atomicAdd(&c[kHistogram + (s.worst < 32 ? s.worst : 32)], 1u);
+  if (load && !(per == 1 && join_family(combo, lanes, first_word))) add_compiled(combo, 1, s.wavefronts, s.wavefronts - s.phases);
 }
 
 // The largest of the lanes' values (each at most 63), bit by bit with votes:
@@ -287,6 +444,7 @@ __device__ __forceinline__ void count_together(int combo, unsigned group, std::u
   const unsigned same_bank = __match_any_sync(group, word_leader ? word % 32 : 32 + lane);
   const std::uint32_t ways = max_over(group, word_leader ? __popc(same_bank) : 0u);
   const std::uint32_t repeats = __popc(__ballot_sync(group, __popc(same_word) > 1));
+  const bool joined = is_shared_load(combo) && join_family_together(combo, group, word);
   if (lane != leader) return;
   atomicAdd(&c[kRequests], 1u);
   atomicAdd(&c[kAccesses], static_cast<std::uint32_t>(__popc(group)));
@@ -296,6 +454,7 @@ __device__ __forceinline__ void count_together(int combo, unsigned group, std::u
   atomicAdd(&c[kLines], ways - 1);
   atomicAdd(&c[kIdeal], repeats);
   atomicAdd(&c[kHistogram + (ways < 32 ? ways : 32)], 1u);
+  if (is_shared_load(combo) && !joined) add_compiled(combo, 1, ways, ways - 1);
 }
 
 __device__ __forceinline__ void count_and_free(OpenRow& r) {
@@ -554,7 +713,10 @@ struct Sink {
     unsigned idle;
     do idle = meet(kAtBarrier, 0, 1, false);
     while (idle != all);
-    if (lane_id() == static_cast<std::uint32_t>(__ffs(all) - 1)) flush_rows();
+    if (lane_id() == static_cast<std::uint32_t>(__ffs(all) - 1)) {
+      flush_rows();
+      flush_families();
+    }
     __syncwarp(all);
     ::__syncthreads();
   }
@@ -564,7 +726,10 @@ struct Sink {
     atomicOr(&my_rows().finished, 1u << lane_id());
     while (meet(kFinished, 0, 1, false) != all) {
     }
-    if (lane_id() == static_cast<std::uint32_t>(__ffs(all) - 1)) flush_rows();
+    if (lane_id() == static_cast<std::uint32_t>(__ffs(all) - 1)) {
+      flush_rows();
+      flush_families();
+    }
     __syncwarp(all);
   }
   __device__ static void shared_base(ArrayId, const float*) {}

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "app/core/analysis/bank_conflicts.h"
+#include "app/core/analysis/compiled_loads.h"
 
 namespace ts {
 
@@ -43,15 +44,28 @@ AccessTotals MemoryStats::total(Space space, Op op) const {
   return t;
 }
 
-void MemoryStats::add(const MemoryStats& o) {
+AccessTotals MemoryStats::compiled_shared_load_totals() const {
+  AccessTotals t;
   for (int a = 0; a < kArrayCount; ++a)
+    if (space_of(static_cast<ArrayId>(a)) == Space::Shared) t.add(compiled_loads[a]);
+  return t;
+}
+
+void MemoryStats::add(const MemoryStats& o) {
+  for (int a = 0; a < kArrayCount; ++a) {
     for (int op = 0; op < 2; ++op) by_array[a][op].add(o.by_array[a][op]);
+    compiled_loads[a].add(o.compiled_loads[a]);
+  }
   alignment.add(o.alignment);
 }
 
 void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std::uint64_t> addresses,
                    std::span<const std::uint32_t> lanes) {
-  AccessTotals& t = stats.by_array[static_cast<int>(r.array)][static_cast<int>(r.op)];
+  count_request(stats.by_array[static_cast<int>(r.array)][static_cast<int>(r.op)], r, addresses, lanes);
+}
+
+void count_request(AccessTotals& t, const WarpRequest& r, std::span<const std::uint64_t> addresses,
+                   std::span<const std::uint32_t> lanes) {
   ++t.requests;
   t.accesses += addresses.size();
   if (r.space() == Space::Global) {
@@ -76,6 +90,10 @@ void count_warp(MemoryStats& stats, WarpAligner& aligner, std::uint32_t block, s
   aligner.align(block, warp);
   for (const WarpRequest& r : aligner.requests())
     if (step == kAllSteps || r.iter == step) count_request(stats, r, aligner.addresses(r), aligner.lane_numbers(r));
+  compiled_shared_loads(aligner, [&](const WarpRequest& r, std::span<const std::uint64_t> addresses,
+                                     std::span<const std::uint32_t> lanes) {
+    if (step == kAllSteps || r.iter == step) count_request(stats.compiled_loads[static_cast<int>(r.array)], r, addresses, lanes);
+  });
 }
 
 }  // namespace
@@ -138,6 +156,10 @@ BlockStepStats::BlockStepStats(const Trace& trace, std::uint32_t block) {
     aligner.align(block, w);
     for (const WarpRequest& r : aligner.requests())
       count_request(warps_[w].by_step[r.iter], r, aligner.addresses(r), aligner.lane_numbers(r));
+    compiled_shared_loads(aligner, [&](const WarpRequest& r, std::span<const std::uint64_t> addresses,
+                                       std::span<const std::uint32_t> lanes) {
+      count_request(warps_[w].by_step[r.iter].compiled_loads[static_cast<int>(r.array)], r, addresses, lanes);
+    });
     warps_[w].alignment = aligner.alignment();
   }
 }
@@ -163,13 +185,17 @@ MemoryStats BlockStepStats::block(std::uint32_t step) const {
 nlohmann::json memory_counters_json(const MemoryStats& s) {
   const AccessTotals gl = s.total(Space::Global, Op::Load), gs = s.total(Space::Global, Op::Store);
   const AccessTotals sl = s.total(Space::Shared, Op::Load), ss = s.total(Space::Shared, Op::Store);
+  const AccessTotals cl = s.compiled_shared_load_totals();
   return {{"global_load_requests", gl.requests},      {"global_load_sectors", gl.sectors},
           {"global_load_lines", gl.lines},            {"global_store_requests", gs.requests},
           {"global_store_sectors", gs.sectors},       {"global_store_lines", gs.lines},
           {"shared_load_requests", sl.requests},      {"shared_load_wavefronts", sl.wavefronts},
           {"shared_store_requests", ss.requests},     {"shared_store_wavefronts", ss.wavefronts},
           {"shared_bank_conflicts_load", sl.bank_conflicts},
-          {"shared_bank_conflicts_store", ss.bank_conflicts}};
+          {"shared_bank_conflicts_store", ss.bank_conflicts},
+          {"shared_load_requests_compiled", cl.requests},
+          {"shared_load_wavefronts_compiled", cl.wavefronts},
+          {"shared_bank_conflicts_load_compiled", cl.bank_conflicts}};
 }
 
 namespace {

@@ -34,14 +34,22 @@ struct AccessTotals {
 
 struct MemoryStats {
   std::array<std::array<AccessTotals, 2>, kArrayCount> by_array{};  // [array][op]
+  // The shared loads as the compiler issues them (compiled_loads.h): a
+  // family's adjacent 4-byte loads merged into 8- and 16-byte ones, the
+  // instructions Nsight Compute counts. Per shared array; by_array holds them
+  // as the source makes them.
+  std::array<AccessTotals, kArrayCount> compiled_loads{};
   AlignmentCounts alignment;
 
   AccessTotals total(Space space, Op op) const;
+  AccessTotals compiled_shared_load_totals() const;
   void add(const MemoryStats& o);
 };
 
 // Adds one warp-level request (its lanes' byte addresses) to the totals.
 void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses,
+                   std::span<const std::uint32_t> lanes);
+void count_request(AccessTotals& totals, const WarpRequest& request, std::span<const std::uint64_t> addresses,
                    std::span<const std::uint32_t> lanes);
 
 // A step is a k-iteration (Event::iter); the last one is C's store.

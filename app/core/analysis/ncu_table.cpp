@@ -120,6 +120,16 @@ double value_or(const std::map<std::string, double>& m, std::string_view key, do
   return it == m.end() ? fallback : it->second;
 }
 
+// The trace's counter of a pair. Shared loads as compiled where the row has
+// them (the key with "_compiled": adjacent 4-byte loads merged as ptxas merges
+// them, compiled_loads.h), which is what ncu counts; tables made before
+// 2026-11-26 have only the source's loads, one per float read.
+double trace_value(const NcuRow& row, std::string_view key) {
+  if (key == "shared_load_requests" || key == "shared_load_wavefronts" || key == "shared_bank_conflicts_load")
+    if (const double v = value_or(row.trace, std::string(key) + "_compiled", std::nan("")); !std::isnan(v)) return v;
+  return value_or(row.trace, key, std::nan(""));
+}
+
 // ncu's value of a pair: its metric plus the added ones the row has (NaN without the metric).
 double hardware_value(const NcuRow& row, const CounterPair& p) {
   double v = value_or(row.hardware, p.ncu_metric, std::nan(""));
@@ -170,8 +180,9 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
   const bool conflicts = key.find("conflicts") != std::string_view::npos;
   const bool wavefronts = key.find("wavefronts") != std::string_view::npos;
   const bool requests = key.find("requests") != std::string_view::npos;
-  const double trace_requests = value_or(row.trace, shared ? (load ? "shared_load_requests" : "shared_store_requests")
-                                                           : (load ? "global_load_requests" : "global_store_requests"), 0);
+  double trace_requests = trace_value(row, shared ? (load ? "shared_load_requests" : "shared_store_requests")
+                                                  : (load ? "global_load_requests" : "global_store_requests"));
+  if (std::isnan(trace_requests)) trace_requests = 0;
   // The hardware's instructions of the same kind; a cp.async is one global read and one shared write.
   double instructions = value_or(row.hardware,
                                  shared ? (load ? "smsp__sass_inst_executed_op_shared_ld.sum"
@@ -194,8 +205,8 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
   // on a wavefronts row its wavefronts too).
   const PerInstruction per = per_instruction(row, load);
   const bool per_measured = shared && (wavefronts || conflicts) && !std::isnan(per.conflicts);
-  const double trace_w = value_or(row.trace, load ? "shared_load_wavefronts" : "shared_store_wavefronts", std::nan(""));
-  const double trace_c = value_or(row.trace, load ? "shared_bank_conflicts_load" : "shared_bank_conflicts_store", std::nan(""));
+  const double trace_w = trace_value(row, load ? "shared_load_wavefronts" : "shared_store_wavefronts");
+  const double trace_c = trace_value(row, load ? "shared_bank_conflicts_load" : "shared_bank_conflicts_store");
   const bool outside_fits = per_measured && per.outside > 0.5 && same(per.conflicts, trace_c) &&
                             (conflicts || same(per.wavefronts, trace_w));
   // The reasons that use the per-instruction counts, built only where one is returned
@@ -321,7 +332,7 @@ Explanation explain(const NcuRow& row, const CounterPair& pair, double trace, do
     const std::string_view conflicts_key = load ? "shared_bank_conflicts_load" : "shared_bank_conflicts_store";
     for (const CounterPair& p : kPairs)
       if (p.trace_key == conflicts_key) {
-        const double trace_c = value_or(row.trace, conflicts_key, std::nan("")), hw_c = hardware_value(row, p);
+        const double trace_c = trace_value(row, conflicts_key), hw_c = hardware_value(row, p);
         if (!std::isnan(trace_c) && !std::isnan(hw_c) && same(hw_c - trace_c, hardware - trace))
           return {"as many extra wavefronts as extra bank conflicts (" + fixed(hardware - trace, 0) +
                   "): ncu counts each as a conflict, see that row"};
@@ -431,7 +442,7 @@ std::vector<CounterComparison> compare_row(const NcuRow& row) {
   for (const CounterPair& p : kPairs) {
     CounterComparison c;
     c.pair = &p;
-    c.trace = value_or(row.trace, p.trace_key, std::nan(""));
+    c.trace = trace_value(row, p.trace_key);
     c.hardware = hardware_value(row, p);
     c.per_instruction = per_instruction_value(row, p);
     if (!std::isnan(c.per_instruction) && !std::isnan(c.trace))
@@ -466,7 +477,10 @@ std::string ncu_table_markdown(const NcuTable& t) {
   md += "TILE - : a rung of the ladder (fixed tiles). ncu's global load and shared store counts include cp.async "
         "(LDGSTS): op_ld's requests and sectors hold its reads, and its issued instructions, wavefronts and "
         "conflicts are added to op_st's, as the trace counts a copy as a global load and a shared store; its shared "
-        "loads include ldmatrix (op_ldsm).";
+        "loads include ldmatrix (op_ldsm). The trace's shared loads are counted as compiled where the row has them "
+        "(adjacent 4-byte loads of a thread merged into 8- and 16-byte ones as ptxas merges them, "
+        "app/core/analysis/compiled_loads.h), as one request per float read where it does not (rows recorded before "
+        "2026-11-26).";
   std::vector<std::vector<CounterComparison>> compared;
   int unexplained = 0;
   for (const NcuRow& r : t.rows) {
