@@ -280,7 +280,10 @@ struct PanelMatrices : Panel {
     const std::pair<const char*, const char*> rows[] = {
         {"global load requests", "global_load_requests"}, {"global load sectors", "global_load_sectors"},
         {"global store sectors", "global_store_sectors"},  {"shared load wavefronts", "shared_load_wavefronts"},
-        {"shared bank conflicts (loads)", "shared_bank_conflicts_load"}, {"bytes loaded", "global_bytes_loaded"},
+        {"shared bank conflicts (loads)", "shared_bank_conflicts_load"},
+        {"shared load instructions, as compiled", "shared_load_requests_compiled"},
+        {"shared load wavefronts, as compiled", "shared_load_wavefronts_compiled"},
+        {"bytes loaded", "global_bytes_loaded"},
         {"minimum bytes", "min_bytes"},                   {"arithmetic intensity", "arithmetic_intensity"}};
     for (const auto& [name, key] : rows) {
       if (!j.contains(key)) continue;

@@ -418,6 +418,29 @@ TEST(NcuTable, ExplainsMergedLoadsAndGuardedZeroStoresOfAScalarRung) {
   for (const CounterComparison& x : c) EXPECT_TRUE(x.explained) << x.pair->label << ": " << x.why;
 }
 
+// The same launch with the trace's shared loads as compiled (the 128 reads of
+// a warp's k-tile merged into 32 LDS.128): those are what the table compares,
+// and they are ncu's.
+TEST(NcuTable, ComparesTheSharedLoadsAsCompiledWhereTheRowHasThem) {
+  constexpr double WK = 1024.0 * 8 * 512;
+  NcuRow r;
+  r.kernel = "blocktile-2d";
+  r.n = 4096;
+  r.trace = {{"shared_load_requests", 128 * WK},         {"shared_load_wavefronts", 384 * WK},
+             {"shared_bank_conflicts_load", 256 * WK},   {"shared_load_requests_compiled", 32 * WK},
+             {"shared_load_wavefronts_compiled", 160 * WK}, {"shared_bank_conflicts_load_compiled", 64 * WK}};
+  r.hardware = {{"smsp__sass_inst_executed_op_shared_ld.sum", 32 * WK},
+                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 160 * WK},
+                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 64 * WK}};
+  const std::vector<CounterComparison> c = compare_row(r);
+  for (const std::string_view key : {"shared_load_requests", "shared_load_wavefronts", "shared_bank_conflicts_load"}) {
+    EXPECT_EQ(find_pair(c, key).agreement, Agreement::Equal) << key << ": " << find_pair(c, key).why;
+    EXPECT_DOUBLE_EQ(find_pair(c, key).trace, r.trace.at(std::string(key) + "_compiled"));
+  }
+  r.trace["shared_load_wavefronts_compiled"] = 170 * WK;  // a model that says otherwise is not equal
+  EXPECT_EQ(find_pair(compare_row(r), "shared_load_wavefronts").agreement, Agreement::Differs);
+}
+
 TEST(NcuTable, ExtraStoreWavefrontsThatNcuCallsConflictsPointToThatRow) {
   NcuRow r = transposed_row();
   r.trace["shared_store_wavefronts"] = 512;

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "app/core/analysis/memory_stats.h"
 #include "app/core/reference.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
@@ -115,6 +116,21 @@ TEST_F(UserKernel, OutOfBoundsFindingNamesTheDeclaredTileShape) {
   EXPECT_EQ(f.kind, emu::FindingKind::OutOfBounds);
   EXPECT_NE(f.text.find("As[0][8]"), std::string::npos) << f.text;
   EXPECT_NE(f.text.find("(As is 8 x 8)"), std::string::npos) << f.text;
+}
+
+// A user's kernel is counted as compiled too: per warp, the 9 reads of As in
+// tests/kernels/data/row_reads_user.cu are 5 loads (one 16-byte load of words
+// 0..3, one 8-byte load of 4 and 5, word 7, word 1 read again, and the read
+// whose lanes are a row apart).
+TEST_F(UserKernel, RowReadsAreCountedAsCompiled) {
+  const std::string file = test::source_tree() + "/tests/kernels/data/row_reads_user.cu";
+  const RecordParams p = test::user_params(file, "row_reads", 8, 16, 16, 8);
+  const Trace t = record(p);
+  const MemoryStats s = analyze_memory(t, 1);
+  const std::uint64_t warps = 4 * 2;  // 2 x 2 blocks of 2 warps
+  const AccessTotals& source = s.by_array[static_cast<int>(ArrayId::As)][static_cast<int>(Op::Load)];
+  EXPECT_EQ(source.requests, warps * 9);
+  EXPECT_EQ(s.compiled_loads[static_cast<int>(ArrayId::As)].requests, warps * 5);
 }
 
 // Past what a trace holds is the size's fault (TooLarge), not the kernel's: two
