@@ -29,6 +29,13 @@ wanted=$("$BIN/memory_vs_ncu" --print-metrics) || exit 1
 # failure here fails the check but does not stop the tables below.
 rc=0
 "$BIN/counter_gpu_test" --gtest_output="json:$out/counter_gpu_test.json" || rc=1
+# The counting build of the textbook kernels under compute-sanitizer, at a
+# ragged shape (45-rungs.sh does the rungs).
+for tool in memcheck racecheck; do
+  timeout --kill-after=10 240 compute-sanitizer --tool "$tool" --error-exitcode 99 \
+    "$BIN/counter_gpu_test" --gtest_filter='AllKernels/*_37x29x45' > "$out/counted_sanitizer_$tool.log" 2>&1 || rc=1
+  tail -n 3 "$out/counted_sanitizer_$tool.log"
+done
 
 # The instructions the compiler chose (LDS.128, LDGSTS and its padding, guarded
 # zero stores), which the table's reasons quote.
