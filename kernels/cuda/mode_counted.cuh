@@ -299,6 +299,7 @@ __device__ __forceinline__ bool join_family_together(int combo, unsigned group, 
     const std::uint32_t w0 = __shfl_sync(group, word, leader);
     f.base[lane] = word;
     const bool by4 = __all_sync(group, (word - w0) % 4 == 0), by2 = __all_sync(group, (word - w0) % 2 == 0);
+    __syncwarp(group);  // every lane has read f.lanes (a vote orders no memory)
     if (lane == leader) {
       f.lanes = group;
       f.align = by4 ? 4 : by2 ? 2 : 1;
@@ -313,6 +314,7 @@ __device__ __forceinline__ bool join_family_together(int combo, unsigned group, 
   for (std::uint32_t i = __popc(group & ((1u << lane) - 1u)); i < f.count; i += __popc(group))
     found |= f.offsets[i] == static_cast<std::int32_t>(d);
   const bool taken = __any_sync(group, found);
+  __syncwarp(group);  // every lane has read the offsets before the leader adds one
   if (lane != leader || !can_take(f, d, taken)) return false;
   take(f, d);
   return true;
@@ -747,8 +749,10 @@ TS_REC_MMA_API(Sink)
 
 }  // namespace ts::gpu_count
 
-#define TS_SHARED(type, name, rows, cols)   \
-  __shared__ type name##_words[rows][cols]; \
+// 16-byte aligned, as the plain build's compiler places them: the loads as
+// compiled (flush_families) are merged by the words' alignment.
+#define TS_SHARED(type, name, rows, cols)                 \
+  __shared__ __align__(16) type name##_words[rows][cols]; \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_count::Sink> name(name##_words, ::ts::ArrayId::name)
 #define TS_SHARED_ALIGNED(type, name, rows, cols)         \
   __shared__ __align__(16) type name##_words[rows][cols]; \

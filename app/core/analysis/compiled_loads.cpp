@@ -35,7 +35,9 @@ bool uniform_offset(const Family& f, std::span<const std::uint64_t> addresses, s
 
 class Merger {
  public:
-  explicit Merger(const CompiledLoadSink& sink) : sink_(sink) {}
+  Merger(const LaunchInfo& launch, const CompiledLoadSink& sink) : sink_(sink) {
+    for (int a = 0; a < kArrayCount; ++a) array_base_[a] = launch.arrays[a].base;
+  }
 
   void add(const WarpRequest& r, std::span<const std::uint64_t> addresses, std::span<const std::uint32_t> lanes) {
     if (r.space() != Space::Shared || r.op != Op::Load) return;
@@ -76,7 +78,8 @@ class Merger {
   // The family's loads in ascending offset, merged where aligned and complete.
   void close(Family& f) {
     std::sort(f.offsets.begin(), f.offsets.end());
-    const std::int64_t base_word = static_cast<std::int64_t>(f.base[0] / 4);
+    // Alignment within the array: the compiler places each shared array at a 16-byte boundary.
+    const std::int64_t base_word = static_cast<std::int64_t>((f.base[0] - array_base_[static_cast<int>(f.first.array)]) / 4);
     for (std::size_t i = 0; i < f.offsets.size();) {
       const std::int32_t d = f.offsets[i].first;
       const std::int64_t word = base_word + d;
@@ -105,13 +108,14 @@ class Merger {
   const CompiledLoadSink& sink_;
   std::uint16_t epoch_ = 0;
   Family families_[kArrayCount];
+  std::uint64_t array_base_[kArrayCount] = {};
   std::vector<std::uint64_t> addresses_;
 };
 
 }  // namespace
 
 void compiled_shared_loads(const WarpAligner& aligner, const CompiledLoadSink& sink) {
-  Merger merger(sink);
+  Merger merger(aligner.trace().launch, sink);
   for (const WarpRequest& r : aligner.requests()) merger.add(r, aligner.addresses(r), aligner.lane_numbers(r));
   merger.end_epoch();
 }

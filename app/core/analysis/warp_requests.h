@@ -78,6 +78,7 @@ class WarpAligner {
 
   // Accumulated over every align() call.
   const AlignmentCounts& alignment() const { return alignment_; }
+  const Trace& trace() const { return *trace_; }
 
  private:
   void align_epoch(std::uint16_t epoch);
