@@ -101,9 +101,15 @@ struct LoadFamily {
   std::uint32_t lanes;  // 0: no family this epoch
   std::uint32_t align;  // 4, 2 or 1: the widest load the lanes' words allow together
   std::uint32_t count;  // offsets taken
-  std::uint32_t unused;
+  std::int32_t lo, hi;  // the least and the greatest of them (while count > 0)
   std::uint32_t base[32];
   std::int16_t offsets[kFamilyLoads];
+  // The cost of a load of 1, 2 and 4 floats a lane by the family's lanes (bit
+  // p of cost_known: cost_*[p] is known), kept from epoch to epoch while the
+  // lanes and their words less the first lane's (pattern) stay the same.
+  std::uint32_t cost_lanes, cost_known;
+  std::uint32_t cost_wavefronts[3], cost_phases[3];
+  std::uint32_t pattern[32];
 };
 inline constexpr int kFamilies = 2;  // As and Bs, the shared arrays
 static_assert(static_cast<int>(ArrayId::Bs) == static_cast<int>(ArrayId::As) + 1 && kArrayCount == static_cast<int>(ArrayId::Bs) + 1,
@@ -259,7 +265,10 @@ __device__ __forceinline__ bool can_take(const LoadFamily& f, std::uint32_t d, b
   return signed_d >= -kFamilyReach && signed_d <= kFamilyReach && f.count < kFamilyLoads && !taken;
 }
 __device__ __forceinline__ void take(LoadFamily& f, std::uint32_t d) {
-  f.offsets[f.count++] = static_cast<std::int16_t>(static_cast<std::int32_t>(d));
+  const std::int32_t signed_d = static_cast<std::int32_t>(d);
+  f.lo = f.count == 0 || signed_d < f.lo ? signed_d : f.lo;
+  f.hi = f.count == 0 || signed_d > f.hi ? signed_d : f.hi;
+  f.offsets[f.count++] = static_cast<std::int16_t>(signed_d);
 }
 
 // Run by one lane: a 4-byte shared load of `lanes` at first_word[] joins its
@@ -269,13 +278,16 @@ __device__ bool join_family(int combo, std::uint32_t lanes, const std::uint32_t*
   LoadFamily& f = family_of(combo);
   const std::uint32_t l0 = __ffs(lanes) - 1;
   if (f.lanes == 0) {
-    bool by4 = true, by2 = true;
+    bool by4 = true, by2 = true, same = f.cost_lanes == lanes;
     for (std::uint32_t m = lanes; m; m &= m - 1) {
-      const std::uint32_t l = __ffs(m) - 1;
+      const std::uint32_t l = __ffs(m) - 1, rel = first_word[l] - first_word[l0];
       f.base[l] = first_word[l];
-      by4 = by4 && (first_word[l] - first_word[l0]) % 4 == 0;
-      by2 = by2 && (first_word[l] - first_word[l0]) % 2 == 0;
+      by4 = by4 && rel % 4 == 0;
+      by2 = by2 && rel % 2 == 0;
+      same = same && f.pattern[l] == rel;
+      f.pattern[l] = rel;
     }
+    if (!same) f.cost_lanes = lanes, f.cost_known = 0;
     f.lanes = lanes;
     f.align = by4 ? 4 : by2 ? 2 : 1;
   }
@@ -296,25 +308,37 @@ __device__ __forceinline__ bool join_family_together(int combo, unsigned group, 
   LoadFamily& f = family_of(combo);
   const std::uint32_t lane = lane_id(), leader = __ffs(group) - 1;
   if (f.lanes == 0) {
-    const std::uint32_t w0 = __shfl_sync(group, word, leader);
+    const std::uint32_t rel = word - __shfl_sync(group, word, leader);
     f.base[lane] = word;
-    const bool by4 = __all_sync(group, (word - w0) % 4 == 0), by2 = __all_sync(group, (word - w0) % 2 == 0);
-    __syncwarp(group);  // every lane has read f.lanes (a vote orders no memory)
+    const bool by4 = __all_sync(group, rel % 4 == 0), by2 = __all_sync(group, rel % 2 == 0);
+    const bool same = f.cost_lanes == group && __all_sync(group, f.pattern[lane] == rel);
+    f.pattern[lane] = rel;
+    __syncwarp(group);  // every lane has read f.lanes and f.cost_lanes (a vote orders no memory)
     if (lane == leader) {
       f.lanes = group;
       f.align = by4 ? 4 : by2 ? 2 : 1;
+      if (!same) f.cost_lanes = group, f.cost_known = 0;
     }
     __syncwarp(group);
   }
   if (f.align == 1 || f.lanes != group) return false;
   const std::uint32_t d = word - f.base[lane];
-  if (!__all_sync(group, d == __shfl_sync(group, d, leader))) return false;
-  // The lanes look for d among the offsets together, a share each.
-  bool found = false;
-  for (std::uint32_t i = __popc(group & ((1u << lane) - 1u)); i < f.count; i += __popc(group))
-    found |= f.offsets[i] == static_cast<std::int32_t>(d);
-  const bool taken = __any_sync(group, found);
-  __syncwarp(group);  // every lane has read the offsets before the leader adds one
+  int same = 0;
+  __match_all_sync(group, d, &same);
+  if (!same) return false;
+  // Only an offset between the least and the greatest taken can have been
+  // taken: then the lanes look for it among them together, a share each.
+  // (A loop that walks its row in order never needs to look.)
+  const std::int32_t signed_d = static_cast<std::int32_t>(d);
+  const bool inside = lane == leader && f.count > 0 && signed_d >= f.lo && signed_d <= f.hi;
+  bool taken = false;
+  if (__shfl_sync(group, static_cast<int>(inside), leader)) {
+    bool found = false;
+    for (std::uint32_t i = __popc(group & ((1u << lane) - 1u)); i < f.count; i += __popc(group))
+      found |= f.offsets[i] == signed_d;
+    taken = __any_sync(group, found);
+    __syncwarp(group);  // every lane has read the offsets before the leader adds one
+  }
   if (lane != leader || !can_take(f, d, taken)) return false;
   take(f, d);
   return true;
@@ -352,11 +376,18 @@ __device__ void flush_families() {
       ++loads[n];
       a += n;
     }
-    for (const int per : {1, 2, 4})
-      if (loads[per]) {
+    for (int p = 0; p < 3; ++p) {
+      const int per = 1 << p;
+      if (!loads[per]) continue;
+      if (!(f.cost_known >> p & 1u)) {  // the family's lanes or pattern changed since last computed
         const SharedCost s = shared_cost(true, per, f.lanes, f.base);
-        add_compiled(combo, loads[per], loads[per] * s.wavefronts, loads[per] * (s.wavefronts - s.phases));
+        f.cost_wavefronts[p] = s.wavefronts;
+        f.cost_phases[p] = s.phases;
+        f.cost_known |= 1u << p;
       }
+      add_compiled(combo, loads[per], loads[per] * f.cost_wavefronts[p],
+                   loads[per] * (f.cost_wavefronts[p] - f.cost_phases[p]));
+    }
     f.count = 0;
     f.lanes = 0;
   }
