@@ -394,8 +394,9 @@ TEST(NcuTable, ExplainsWhatARungsPlainBuildAddsOrMerges) {
 // blocktile-2d at N = 4096: the compiler merges its scalar shared reads into
 // LDS.128 (4 floats each) and pairs each staged element's store with a
 // guarded store of zero.
-TEST(NcuTable, ExplainsMergedLoadsAndGuardedZeroStoresOfAScalarRung) {
-  constexpr double WK = 1024.0 * 8 * 512;
+constexpr double kWarpTiles = 1024.0 * 8 * 512;  // warps x k-tiles
+NcuRow blocktile_2d_row() {
+  constexpr double WK = kWarpTiles;
   NcuRow r;
   r.kernel = "blocktile-2d";
   r.n = 4096;
@@ -409,7 +410,11 @@ TEST(NcuTable, ExplainsMergedLoadsAndGuardedZeroStoresOfAScalarRung) {
                 {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", 8 * WK},
                 {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", 0}};
   r.sass = {{"LDS.128", 32}, {"STS", 20}, {"@P STS RZ", 10}};
-  const std::vector<CounterComparison> c = compare_row(r);
+  return r;
+}
+
+TEST(NcuTable, ExplainsMergedLoadsAndGuardedZeroStoresOfAScalarRung) {
+  const std::vector<CounterComparison> c = compare_row(blocktile_2d_row());
   EXPECT_NE(find_pair(c, "shared_load_requests").why.find("4.00 of the trace's 4-byte accesses"), std::string::npos);
   EXPECT_NE(find_pair(c, "shared_load_wavefronts").why.find("2 when they all read the same 16 bytes"), std::string::npos);
   EXPECT_NE(find_pair(c, "shared_bank_conflicts_load").why.find("128-bit"), std::string::npos);
@@ -422,22 +427,16 @@ TEST(NcuTable, ExplainsMergedLoadsAndGuardedZeroStoresOfAScalarRung) {
 // a warp's k-tile merged into 32 LDS.128): those are what the table compares,
 // and they are ncu's.
 TEST(NcuTable, ComparesTheSharedLoadsAsCompiledWhereTheRowHasThem) {
-  constexpr double WK = 1024.0 * 8 * 512;
-  NcuRow r;
-  r.kernel = "blocktile-2d";
-  r.n = 4096;
-  r.trace = {{"shared_load_requests", 128 * WK},         {"shared_load_wavefronts", 384 * WK},
-             {"shared_bank_conflicts_load", 256 * WK},   {"shared_load_requests_compiled", 32 * WK},
-             {"shared_load_wavefronts_compiled", 160 * WK}, {"shared_bank_conflicts_load_compiled", 64 * WK}};
-  r.hardware = {{"smsp__sass_inst_executed_op_shared_ld.sum", 32 * WK},
-                {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", 160 * WK},
-                {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", 64 * WK}};
+  NcuRow r = blocktile_2d_row();
+  r.trace["shared_load_requests_compiled"] = 32 * kWarpTiles;
+  r.trace["shared_load_wavefronts_compiled"] = 160 * kWarpTiles;
+  r.trace["shared_bank_conflicts_load_compiled"] = 64 * kWarpTiles;
   const std::vector<CounterComparison> c = compare_row(r);
   for (const std::string_view key : {"shared_load_requests", "shared_load_wavefronts", "shared_bank_conflicts_load"}) {
     EXPECT_EQ(find_pair(c, key).agreement, Agreement::Equal) << key << ": " << find_pair(c, key).why;
     EXPECT_DOUBLE_EQ(find_pair(c, key).trace, r.trace.at(std::string(key) + "_compiled"));
   }
-  r.trace["shared_load_wavefronts_compiled"] = 170 * WK;  // a model that says otherwise is not equal
+  r.trace["shared_load_wavefronts_compiled"] = 170 * kWarpTiles;  // a model that says otherwise is not equal
   EXPECT_EQ(find_pair(compare_row(r), "shared_load_wavefronts").agreement, Agreement::Differs);
 }
 
