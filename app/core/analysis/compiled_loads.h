@@ -27,8 +27,11 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
+#include <vector>
 
+#include "app/core/analysis/memory_stats.h"
 #include "app/core/analysis/warp_requests.h"
 
 namespace ts {
@@ -37,12 +40,42 @@ namespace ts {
 inline constexpr std::uint32_t kFamilyLoads = 128;
 inline constexpr std::int32_t kFamilyReach = 32767;
 
-// A shared load as compiled: the request (width and iter set), its lanes' byte
-// addresses and lane numbers.
-using CompiledLoadSink = std::function<void(const WarpRequest& request, std::span<const std::uint64_t> addresses,
-                                            std::span<const std::uint32_t> lanes)>;
+// A merged shared load: the request (width and iter set) and what it costs,
+// as count_request counts it.
+using CompiledLoadSink = std::function<void(const WarpRequest& request, const AccessTotals& cost)>;
 
-// Calls sink for every shared load of the warp that `aligner` aligned, as compiled.
-void compiled_shared_loads(const WarpAligner& aligner, const CompiledLoadSink& sink);
+// One warp's shared loads, fed in the order a WarpAligner gives them (epoch by
+// epoch). Kept across warps, so that its buffers are reused.
+class CompiledLoads {
+ public:
+  CompiledLoads();
+  ~CompiledLoads();
+  CompiledLoads(const CompiledLoads&) = delete;
+  CompiledLoads& operator=(const CompiledLoads&) = delete;
+
+  // A new warp of a launch laid out as `launch` (its shared arrays' bases).
+  void start(const LaunchInfo& launch);
+  // A shared load: false when it counts as compiled as it is; true when it
+  // joined its family, whose loads `merged` receives, merged, when its epoch
+  // ends (at a later load's new epoch, or at finish). A family's loads differ
+  // only by a shift common to all lanes, which moves every lane's words to
+  // other banks alike: they cost the same, counted once per width.
+  bool join(const WarpRequest& request, std::span<const std::uint64_t> addresses, std::span<const std::uint32_t> lanes,
+            const CompiledLoadSink& merged);
+  // The warp is done: its last epoch's families go to `merged`.
+  void finish(const CompiledLoadSink& merged);
+
+ private:
+  struct Family;
+  void open(Family& f, const WarpRequest& r, std::span<const std::uint64_t> addresses,
+            std::span<const std::uint32_t> lanes);
+  void close(Family& f, const CompiledLoadSink& merged);
+  void end_epoch(const CompiledLoadSink& merged);
+
+  std::uint16_t epoch_ = 0;
+  std::uint64_t array_base_[kArrayCount] = {};
+  std::unique_ptr<Family[]> families_;
+  std::vector<std::uint64_t> addresses_;
+};
 
 }  // namespace ts

@@ -85,15 +85,29 @@ void count_request(AccessTotals& t, const WarpRequest& r, std::span<const std::u
 
 namespace {
 
-void count_warp(MemoryStats& stats, WarpAligner& aligner, std::uint32_t block, std::uint32_t warp,
-                std::uint32_t step) {
+// Every request of one warp (of one step), and its shared loads as compiled:
+// those that count as they are add the same totals to both.
+void count_warp(MemoryStats& stats, WarpAligner& aligner, CompiledLoads& compiled, std::uint32_t block,
+                std::uint32_t warp, std::uint32_t step) {
   aligner.align(block, warp);
-  for (const WarpRequest& r : aligner.requests())
-    if (step == kAllSteps || r.iter == step) count_request(stats, r, aligner.addresses(r), aligner.lane_numbers(r));
-  compiled_shared_loads(aligner, [&](const WarpRequest& r, std::span<const std::uint64_t> addresses,
-                                     std::span<const std::uint32_t> lanes) {
-    if (step == kAllSteps || r.iter == step) count_request(stats.compiled_loads[static_cast<int>(r.array)], r, addresses, lanes);
-  });
+  compiled.start(aligner.trace().launch);
+  const CompiledLoadSink merged = [&](const WarpRequest& r, const AccessTotals& cost) {
+    if (step == kAllSteps || r.iter == step) stats.compiled_loads[static_cast<int>(r.array)].add(cost);
+  };
+  for (const WarpRequest& r : aligner.requests()) {
+    const bool shared_load = r.space() == Space::Shared && r.op == Op::Load;
+    const bool joined = shared_load && compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged);
+    if (step != kAllSteps && r.iter != step) continue;
+    if (!shared_load) {
+      count_request(stats, r, aligner.addresses(r), aligner.lane_numbers(r));
+      continue;
+    }
+    AccessTotals one;
+    count_request(one, r, aligner.addresses(r), aligner.lane_numbers(r));
+    stats.by_array[static_cast<int>(r.array)][static_cast<int>(Op::Load)].add(one);
+    if (!joined) stats.compiled_loads[static_cast<int>(r.array)].add(one);
+  }
+  compiled.finish(merged);
 }
 
 }  // namespace
@@ -111,9 +125,10 @@ MemoryStats analyze_memory(const Trace& trace, unsigned workers, std::uint32_t s
   auto work = [&](unsigned w) {
     try {
       WarpAligner aligner(trace);
+      CompiledLoads compiled;
       for (std::uint32_t b0; (b0 = next.fetch_add(kBlocksPerGrab)) < blocks;)
         for (std::uint32_t b = b0; b < std::min(blocks, b0 + kBlocksPerGrab); ++b)
-          for (std::uint32_t warp = 0; warp < warps; ++warp) count_warp(partial[w], aligner, b, warp, step);
+          for (std::uint32_t warp = 0; warp < warps; ++warp) count_warp(partial[w], aligner, compiled, b, warp, step);
       partial[w].alignment.add(aligner.alignment());
     } catch (...) {  // out of memory in a worker: hand it to the caller
       std::lock_guard lock(error_mutex);
@@ -134,8 +149,9 @@ MemoryStats analyze_memory(const Trace& trace, unsigned workers, std::uint32_t s
 MemoryStats analyze_block(const Trace& trace, std::uint32_t block, std::uint32_t step) {
   MemoryStats s;
   WarpAligner aligner(trace);
+  CompiledLoads compiled;
   for (std::uint32_t warp = 0, n = warps_per_block(trace.launch); warp < n; ++warp)
-    count_warp(s, aligner, block, warp, step);
+    count_warp(s, aligner, compiled, block, warp, step);
   s.alignment = aligner.alignment();
   return s;
 }
@@ -143,7 +159,8 @@ MemoryStats analyze_block(const Trace& trace, std::uint32_t block, std::uint32_t
 MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t warp, std::uint32_t step) {
   MemoryStats s;
   WarpAligner aligner(trace);
-  count_warp(s, aligner, block, warp, step);
+  CompiledLoads compiled;
+  count_warp(s, aligner, compiled, block, warp, step);
   s.alignment = aligner.alignment();
   return s;
 }
@@ -151,15 +168,27 @@ MemoryStats analyze_warp(const Trace& trace, std::uint32_t block, std::uint32_t 
 BlockStepStats::BlockStepStats(const Trace& trace, std::uint32_t block) {
   const std::uint32_t n = warps_per_block(trace.launch);
   warps_.resize(n);
+  CompiledLoads compiled;
   for (std::uint32_t w = 0; w < n; ++w) {
     WarpAligner aligner(trace);  // one per warp: its alignment counts are the warp's alone
     aligner.align(block, w);
-    for (const WarpRequest& r : aligner.requests())
-      count_request(warps_[w].by_step[r.iter], r, aligner.addresses(r), aligner.lane_numbers(r));
-    compiled_shared_loads(aligner, [&](const WarpRequest& r, std::span<const std::uint64_t> addresses,
-                                       std::span<const std::uint32_t> lanes) {
-      count_request(warps_[w].by_step[r.iter].compiled_loads[static_cast<int>(r.array)], r, addresses, lanes);
-    });
+    compiled.start(trace.launch);
+    const CompiledLoadSink merged = [&](const WarpRequest& r, const AccessTotals& cost) {
+      warps_[w].by_step[r.iter].compiled_loads[static_cast<int>(r.array)].add(cost);
+    };
+    for (const WarpRequest& r : aligner.requests()) {
+      MemoryStats& at = warps_[w].by_step[r.iter];
+      if (r.space() != Space::Shared || r.op != Op::Load) {
+        count_request(at, r, aligner.addresses(r), aligner.lane_numbers(r));
+        continue;
+      }
+      AccessTotals one;
+      count_request(one, r, aligner.addresses(r), aligner.lane_numbers(r));
+      at.by_array[static_cast<int>(r.array)][static_cast<int>(Op::Load)].add(one);
+      if (!compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged))
+        at.compiled_loads[static_cast<int>(r.array)].add(one);
+    }
+    compiled.finish(merged);
     warps_[w].alignment = aligner.alignment();
   }
 }
