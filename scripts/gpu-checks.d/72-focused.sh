@@ -14,10 +14,14 @@ compute-sanitizer --tool memcheck --error-exitcode 99 "$BIN/focused_gpu_test" --
 tail -n 2 "$RESULTS/focused_memcheck.log"
 tmp=$(mktemp -d)
 TIMEFORMAT='%R s wall'
+# Block (64, 64) lies inside both grids (tiled: 256 x 256 blocks; coarsened,
+# 2 x 2 cells a thread: 128 x 128). The loop runs in this shell, so that a
+# failure reaches rc (a pipe into tee would run it in a subshell).
 for kernel in tiled coarsened; do
   time "$BIN/tilescope" record --kernel "$kernel" --tile 16 --size 4096 \
-    --blocks "128,128" --counters --device gpu -o "$tmp/$kernel.tstrace" || rc=1
-done 2>&1 | tee "$RESULTS/focused_cli.log"
+    --blocks "64,64" --counters --device gpu -o "$tmp/$kernel.tstrace" || rc=1
+done > "$RESULTS/focused_cli.log" 2>&1
+cat "$RESULTS/focused_cli.log"
 cat "$tmp"/*.counters.json > "$RESULTS/focused_counters.json" 2>/dev/null
 rm -rf "$tmp"
 exit $rc
