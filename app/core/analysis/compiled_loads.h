@@ -17,8 +17,8 @@
 // 16-byte aligned in every lane (b[l] + d a multiple of 4, counted from the
 // start of the array: the compiler places a shared array at a 16-byte
 // boundary) become one 16-byte load, two whose words are 8-byte aligned one
-// 8-byte load, and any other offset stays a 4-byte load. Every other shared load (vector loads, loads
-// that do not join) is counted as it is.
+// 8-byte load, and any other offset stays a 4-byte load. Every other shared
+// load (vector loads, loads that do not join) is counted as it is.
 //
 // A model, not the compiler: it does not know what ptxas can prove (a dynamic
 // index that happens to be aligned is merged here; the compiler may not) or

@@ -85,8 +85,19 @@ void count_request(AccessTotals& t, const WarpRequest& r, std::span<const std::u
 
 namespace {
 
-// Every request of one warp (of one step), and its shared loads as compiled:
-// those that count as they are add the same totals to both.
+bool is_shared_load(const WarpRequest& r) { return r.space() == Space::Shared && r.op == Op::Load; }
+
+// One request into `at`; a shared load also into the compiled loads, unless
+// it joined its family (which adds it, merged, when its epoch ends).
+void add_request(MemoryStats& at, const WarpAligner& aligner, const WarpRequest& r, bool joined) {
+  if (!is_shared_load(r)) return count_request(at, r, aligner.addresses(r), aligner.lane_numbers(r));
+  AccessTotals one;
+  count_request(one, r, aligner.addresses(r), aligner.lane_numbers(r));
+  at.by_array[static_cast<int>(r.array)][static_cast<int>(Op::Load)].add(one);
+  if (!joined) at.compiled_loads[static_cast<int>(r.array)].add(one);
+}
+
+// Every request of one warp (of one step), and its shared loads as compiled.
 void count_warp(MemoryStats& stats, WarpAligner& aligner, CompiledLoads& compiled, std::uint32_t block,
                 std::uint32_t warp, std::uint32_t step) {
   aligner.align(block, warp);
@@ -95,17 +106,8 @@ void count_warp(MemoryStats& stats, WarpAligner& aligner, CompiledLoads& compile
     if (step == kAllSteps || r.iter == step) stats.compiled_loads[static_cast<int>(r.array)].add(cost);
   };
   for (const WarpRequest& r : aligner.requests()) {
-    const bool shared_load = r.space() == Space::Shared && r.op == Op::Load;
-    const bool joined = shared_load && compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged);
-    if (step != kAllSteps && r.iter != step) continue;
-    if (!shared_load) {
-      count_request(stats, r, aligner.addresses(r), aligner.lane_numbers(r));
-      continue;
-    }
-    AccessTotals one;
-    count_request(one, r, aligner.addresses(r), aligner.lane_numbers(r));
-    stats.by_array[static_cast<int>(r.array)][static_cast<int>(Op::Load)].add(one);
-    if (!joined) stats.compiled_loads[static_cast<int>(r.array)].add(one);
+    const bool joined = is_shared_load(r) && compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged);
+    if (step == kAllSteps || r.iter == step) add_request(stats, aligner, r, joined);
   }
   compiled.finish(merged);
 }
@@ -177,16 +179,8 @@ BlockStepStats::BlockStepStats(const Trace& trace, std::uint32_t block) {
       warps_[w].by_step[r.iter].compiled_loads[static_cast<int>(r.array)].add(cost);
     };
     for (const WarpRequest& r : aligner.requests()) {
-      MemoryStats& at = warps_[w].by_step[r.iter];
-      if (r.space() != Space::Shared || r.op != Op::Load) {
-        count_request(at, r, aligner.addresses(r), aligner.lane_numbers(r));
-        continue;
-      }
-      AccessTotals one;
-      count_request(one, r, aligner.addresses(r), aligner.lane_numbers(r));
-      at.by_array[static_cast<int>(r.array)][static_cast<int>(Op::Load)].add(one);
-      if (!compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged))
-        at.compiled_loads[static_cast<int>(r.array)].add(one);
+      const bool joined = is_shared_load(r) && compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged);
+      add_request(warps_[w].by_step[r.iter], aligner, r, joined);
     }
     compiled.finish(merged);
     warps_[w].alignment = aligner.alignment();
