@@ -125,6 +125,11 @@ struct PanelMemory : Panel {
                        "(ideal: %u sectors): %.0f%% of the bytes moved are used.",
                        f.lanes, f.words, f.sectors, f.lines, f.ideal_sectors(),
                        f.sectors ? 100.0 * f.words * kElementBytes / (f.sectors * kSectorBytes) : 0.0);
+    if (v.copy_line_wavefronts)
+      ImGui::TextWrapped("A cp.async copy: its write to %s takes %u more wavefronts, one per 128-byte line it reads "
+                         "beyond the first in each phase (measured on Hopper; counted with the shared stores as bank "
+                         "conflicts).",
+                         array_name(static_cast<ArrayId>(v.request.copy_to)), v.copy_line_wavefronts);
     // The touched lines, each as its 4 sector slots.
     std::vector<std::uint64_t> lines;
     for (std::uint64_t s : v.sectors)

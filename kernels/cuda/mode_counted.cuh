@@ -86,11 +86,12 @@ __shared__ std::uint32_t s_counts[kCombos][kFields];
 inline constexpr int kMaxOpenRows = 64;
 struct OpenRow {
   std::uint32_t lanes;    // lanes that joined
-  std::uint32_t padding;  // lanes whose store was a fill
+  std::uint32_t flagged;  // a store's lanes whose store was a fill; a load's whose load is a copy's read
   std::uint32_t stamp;    // creation order within the warp
   std::uint32_t key;      // the word of a lane with offset 0 (see WarpRows::offset)
   std::uint16_t combo;
-  std::uint16_t per;      // floats per lane access
+  std::uint8_t per;       // floats per lane access
+  std::int8_t copy_to;    // a copy's read: the shared array its lowest flagged lane writes (ArrayId), else -1
   std::uint32_t word[32];  // per lane: its access's first word (byte address / 4, low 32 bits)
 };
 // The epoch's family of 4-byte loads of one shared array (compiled_loads.h):
@@ -123,6 +124,7 @@ struct WarpRows {
   // One meeting's accesses, for the lane that groups them when lanes differ.
   std::uint32_t stage_word[32];
   std::uint8_t stage_kind[32], stage_per[32];
+  std::int8_t stage_copy[32];  // a copy's read: the shared array it writes, else -1
   // Per combo, this epoch: each lane's word less the key of the request it
   // first joined (lanes of bit l in `known`); an access's key is its word
   // less its lane's offset.
@@ -393,17 +395,39 @@ __device__ void flush_families() {
   }
 }
 
+// A cp.async copy of 4 or 8 bytes (bank_conflicts.h, copy_line_wavefronts):
+// its write to shared array copy_to takes a wavefront more per 128-byte line
+// beyond the first that a phase of its reads (the lanes in `copies`, at their
+// first words) touches: the warp for 4 bytes, each half-warp for 8. `scratch`:
+// room for 32.
+__device__ void add_copy_lines(int copy_to, int per, std::uint32_t copies, const std::uint32_t* first_word,
+                               std::uint32_t* scratch) {
+  if (per > 2) return;  // 16-byte copies: no rule is known
+  std::uint32_t further = 0;
+  for (std::uint32_t phase = per == 1 ? ~0u : 0xFFFFu; phase != 0; phase = per == 1 ? 0u : phase << 16) {
+    int count = 0;
+    for (std::uint32_t m = copies & phase; m; m &= m - 1) scratch[count++] = first_word[__ffs(m) - 1] / 32;
+    sort_small(scratch, count);
+    for (int i = 1; i < count; ++i) further += scratch[i] != scratch[i - 1];
+  }
+  if (further == 0) return;
+  std::uint32_t* write = s_counts[copy_to * 2 + static_cast<int>(Op::Store)];
+  atomicAdd(&write[kSectors], further);
+  atomicAdd(&write[kLines], further);
+}
+
 // One request counted by a single lane from its lanes' first words, as
 // memory_stats.cpp's count_request does (the general path: vector accesses and
 // requests whose lanes arrived apart).
 __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, const std::uint32_t* first_word,
-                                       std::uint32_t padding) {
+                                       std::uint32_t flagged, int copy_to) {
   std::uint32_t* c = s_counts[combo];
   const std::uint32_t n = __popc(lanes);
   atomicAdd(&c[kRequests], 1u);
   atomicAdd(&c[kAccesses], n);
   atomicAdd(&c[kEvents], n * per);
-  if (padding) atomicAdd(&c[kPadding], static_cast<std::uint32_t>(__popc(padding)) * per);
+  const bool store = combo % 2 == static_cast<int>(Op::Store);
+  if (flagged && store) atomicAdd(&c[kPadding], static_cast<std::uint32_t>(__popc(flagged)) * per);
   if (is_global(combo)) {
     std::uint32_t words[128];
     int count = 0;
@@ -426,6 +450,7 @@ __device__ __noinline__ void count_row(int combo, int per, std::uint32_t lanes, 
     atomicAdd(&c[kLines], lines);
     atomicAdd(&c[kIdeal], (distinct * 4 + 31) / 32);
     atomicAdd(&c[kHistogram + (sectors < 32 ? sectors : 32)], 1u);
+    if (!store && flagged && copy_to >= 0) add_copy_lines(copy_to, per, flagged, first_word, words);
     return;
   }
   // Shared: wavefronts and bank conflicts (shared_cost).
@@ -448,7 +473,8 @@ __device__ __forceinline__ std::uint32_t max_over(unsigned group, std::uint32_t 
 }
 
 // A scalar request of every lane in `group`, counted by the lanes together.
-__device__ __forceinline__ void count_together(int combo, unsigned group, std::uint32_t word, bool padding) {
+__device__ __forceinline__ void count_together(int combo, unsigned group, std::uint32_t word, bool padding,
+                                               int copy_to) {
   const std::uint32_t lane = lane_id();
   const unsigned same_word = __match_any_sync(group, word);
   const bool word_leader = static_cast<std::uint32_t>(__ffs(same_word) - 1) == lane;
@@ -463,7 +489,21 @@ __device__ __forceinline__ void count_together(int combo, unsigned group, std::u
     const std::uint32_t lines = __popc(__ballot_sync(group, static_cast<std::uint32_t>(__ffs(same_line) - 1) == lane));
     if (std::uint32_t* loads = element_loads(combo); loads && word_leader)
       atomicAdd(&loads[word - c_count.base_word[combo / 2]], static_cast<std::uint32_t>(__popc(same_word)));
+    // A 4-byte copy's read: its write takes a wavefront per further line (add_copy_lines).
+    const unsigned copies = __ballot_sync(group, copy_to >= 0);
+    std::uint32_t further = 0;
+    int to = -1;
+    if (copies != 0) {
+      const unsigned copy_line = copies == group ? same_line : __match_any_sync(group, copy_to >= 0 ? word / 32 : ~0u);
+      further = __popc(__ballot_sync(group, copy_to >= 0 && static_cast<std::uint32_t>(__ffs(copy_line) - 1) == lane)) - 1;
+      to = __shfl_sync(group, copy_to, __ffs(copies) - 1);
+    }
     if (lane != leader) return;
+    if (further != 0) {
+      std::uint32_t* write = s_counts[to * 2 + static_cast<int>(Op::Store)];
+      atomicAdd(&write[kSectors], further);
+      atomicAdd(&write[kLines], further);
+    }
     atomicAdd(&c[kRequests], 1u);
     atomicAdd(&c[kAccesses], static_cast<std::uint32_t>(__popc(group)));
     atomicAdd(&c[kEvents], static_cast<std::uint32_t>(__popc(group)));
@@ -491,7 +531,7 @@ __device__ __forceinline__ void count_together(int combo, unsigned group, std::u
 }
 
 __device__ __forceinline__ void count_and_free(OpenRow& r) {
-  count_row(r.combo, r.per, r.lanes, r.word, r.padding);
+  count_row(r.combo, r.per, r.lanes, r.word, r.flagged, r.copy_to);
   r.lanes = 0;
 }
 
@@ -511,8 +551,8 @@ __device__ __forceinline__ int row_for(const WarpRows& w, const OpenRow* rows, i
 
 // Run by one lane: the lanes of `group` (all at one combo, each with its word)
 // join the open rows; complete rows are counted.
-__device__ void join_rows(int combo, int per, unsigned group, const std::uint32_t* words, std::uint32_t padding,
-                          unsigned all) {
+__device__ void join_rows(int combo, int per, unsigned group, const std::uint32_t* words, std::uint32_t flagged,
+                          const std::int8_t* copy_to, unsigned all) {
   WarpRows& w = my_rows();
   OpenRow* rows = my_open_rows();
   const std::uint64_t capacity = c_count.open_rows >= 64 ? ~0ull : (1ull << c_count.open_rows) - 1;
@@ -541,8 +581,9 @@ __device__ void join_rows(int combo, int per, unsigned group, const std::uint32_
       OpenRow& r = rows[at];
       r.lanes = 0;
       r.combo = static_cast<std::uint16_t>(combo);
-      r.per = static_cast<std::uint16_t>(per);
-      r.padding = 0;
+      r.per = static_cast<std::uint8_t>(per);
+      r.copy_to = -1;
+      r.flagged = 0;
       r.key = key;
       r.stamp = w.next_stamp++;
       w.used |= 1ull << at;
@@ -554,7 +595,10 @@ __device__ void join_rows(int combo, int per, unsigned group, const std::uint32_
     }
     r.lanes |= 1u << lane;
     r.word[lane] = words[lane];
-    r.padding |= padding & (1u << lane);
+    if (flagged >> lane & 1u) {
+      if ((r.flagged & ((1u << lane) - 1)) == 0) r.copy_to = copy_to[lane];  // the lowest flagged lane's
+      r.flagged |= 1u << lane;
+    }
   }
   std::uint32_t open = 0;
   for (std::uint64_t m = w.used; m; m &= m - 1) {
@@ -582,8 +626,9 @@ __device__ void flush_rows() {
 
 // Every lane of the warp calls this at each access (kind = its combo), while
 // waiting at a barrier (kAtBarrier) and once finished (kFinished); returns the
-// lanes that are waiting or finished.
-__device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, bool padding) {
+// lanes that are waiting or finished. padding: a store of a fill value;
+// copy_to: a cp.async copy's read, the shared array it writes (else -1).
+__device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, bool padding, int copy_to = -1) {
   const unsigned all = warp_lanes();
   const std::uint32_t lane = lane_id();
   const std::uint32_t first = __ffs(all) - 1;
@@ -615,7 +660,7 @@ __device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, boo
         __syncwarp(group);
         if (lane == static_cast<std::uint32_t>(__ffs(group) - 1)) w.known[kind] |= group;
       }
-      count_together(kind, group, word, padding);
+      count_together(kind, group, word, padding, copy_to);
     }
     return idle;
   }
@@ -624,7 +669,8 @@ __device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, boo
   w.stage_word[lane] = word;
   w.stage_kind[lane] = static_cast<std::uint8_t>(kind);
   w.stage_per[lane] = static_cast<std::uint8_t>(per);
-  const unsigned padding_lanes = __ballot_sync(all, padding);
+  w.stage_copy[lane] = static_cast<std::int8_t>(copy_to);
+  const unsigned flagged_lanes = __ballot_sync(all, padding || copy_to >= 0);
   __syncwarp(all);
   if (lane == first) {
     for (unsigned pending = all & ~idle; pending;) {
@@ -643,10 +689,11 @@ __device__ __noinline__ unsigned meet(int kind, std::uint32_t word, int per, boo
         keyed_apart |= w.stage_word[l] - w.offset[k][l] != w.stage_word[l0] - w.offset[k][l0];
       }
       keyed_apart |= (same & w.known[k]) != 0 && (same & w.known[k]) != same;
+      const unsigned flagged = flagged_lanes & same;
       if ((same | w.finished) == all && (w.open_combos >> k & 1u) == 0 && !keyed_apart && (same & w.known[k]) != 0)
-        count_row(k, p, same, w.stage_word, padding_lanes & same);
+        count_row(k, p, same, w.stage_word, flagged, flagged ? w.stage_copy[__ffs(flagged) - 1] : -1);
       else
-        join_rows(k, p, same, w.stage_word, padding_lanes & same, all);
+        join_rows(k, p, same, w.stage_word, flagged, w.stage_copy, all);
       pending &= ~same;
     }
   }
@@ -665,9 +712,9 @@ struct Sink {
     return static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(base + index) / 4);
   }
   __device__ static void access(ArrayId array, Op op, const float* base, std::uint32_t index, bool ok, Width width,
-                                bool padding) {
+                                bool padding, int copy_to = -1) {
     meet(static_cast<int>(array) * 2 + static_cast<int>(op), ok ? word_of(array, base, index) : 0,
-         static_cast<int>(floats_of(width)), padding);
+         static_cast<int>(floats_of(width)), padding, copy_to);
   }
   __device__ static float load(ArrayId array, const float* base, std::uint32_t index) {
     const bool ok = inside(array, index);
@@ -708,7 +755,7 @@ struct Sink {
     float values[4] = {};
     if (src_base) {
       for (std::uint32_t i = 0; i < floats_of(width); ++i) values[i] = src_ok ? src_base[src_index + i] : 0.0f;
-      access(src, Op::Load, src_base, src_index, src_ok, width, false);
+      access(src, Op::Load, src_base, src_index, src_ok, width, false, static_cast<int>(dst));
     }
     if (dst_ok)
       for (std::uint32_t i = 0; i < floats_of(width); ++i) dst_base[dst_index + i] = values[i];

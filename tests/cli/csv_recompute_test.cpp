@@ -193,6 +193,7 @@ class Recount {
         for (std::uint64_t b = a; b < a + first.width; b += 4) sectors.insert(b / 32), lines.insert(b / 128);
       t.sectors += sectors.size();
       t.lines += lines.size();
+      copy_lines(lane_rows, lanes, first);
       return;
     }
     if (first.fragment == 'a') addrs = ldmatrix_rows(lane_rows, addrs);
@@ -233,6 +234,33 @@ class Recount {
       for (std::uint64_t w : words) ways = std::max(ways, ++per_bank[w % 32]);
       t.wavefronts += ways;
       t.bank_conflicts += ways - 1;
+    }
+  }
+
+  // A cp.async copy's read of 4 or 8 bytes: its write (the lane's row after
+  // the read's elements, in the same thread) takes a wavefront more per
+  // 128-byte line beyond the first that a phase reads (the warp for 4 bytes,
+  // a half-warp for 8), counted as a conflict of the destination's stores.
+  void copy_lines(const std::vector<long>& lane_rows, const std::vector<std::uint32_t>& lanes, const Row& first) {
+    if (!first.async || first.store || first.width > 8) return;
+    const std::size_t floats = first.width / 4;
+    const auto write_of = [&](std::size_t read) -> const Row* {
+      if (read + floats >= rows_.size()) return nullptr;
+      const Row& r = rows_[read];
+      const Row& w = rows_[read + floats];
+      const bool same_thread = r.block_x == w.block_x && r.block_y == w.block_y && r.thread_x == w.thread_x &&
+                               r.thread_y == w.thread_y && r.seq + floats == w.seq;
+      return same_thread && w.async && w.store && w.shared ? &w : nullptr;
+    };
+    const Row* write = write_of(static_cast<std::size_t>(lane_rows[lanes[0]]));
+    if (!write) return;
+    std::map<std::uint32_t, std::set<std::uint64_t>> phase_lines;
+    for (std::uint32_t lane : lanes)
+      phase_lines[lane / (first.width == 4 ? 32 : 16)].insert(rows_[lane_rows[lane]].addr / 128);
+    Totals& t = by_array_op[{write->array, true}];
+    for (const auto& [phase, lines] : phase_lines) {
+      t.wavefronts += lines.size() - 1;
+      t.bank_conflicts += lines.size() - 1;
     }
   }
 

@@ -138,5 +138,33 @@ TEST(BankConflicts, BankViewHasAsManyWavefrontsAsTheCount) {
   }
 }
 
+// cp.async copies whose lanes read several 128-byte lines of global memory
+// (bank_conflicts.h; measured on an H100: tests/core/shipped_gpu_results_test.cpp).
+TEST(BankConflicts, ACopyTakesAWavefrontPerFurtherSourceLine) {
+  std::vector<std::uint64_t> src;
+  std::vector<std::uint32_t> lanes;
+  // double-buffer's copies of A: lane l reads row l / 8 of A (rows 16 KiB apart), 4 rows a warp.
+  for (std::uint32_t l = 0; l < 32; ++l) src.push_back(4096 * 4 * (l / 8) + 4 * (l % 8)), lanes.push_back(l);
+  EXPECT_EQ(copy_line_wavefronts(src, lanes, 4), 3u);
+  // 8-byte copies go by half-warps: 2 rows in each.
+  EXPECT_EQ(copy_line_wavefronts(src, lanes, 8), 2u);
+  // 16-byte copies: no rule.
+  EXPECT_EQ(copy_line_wavefronts(src, lanes, 16), 0u);
+  // One line, or no lanes: nothing more.
+  EXPECT_EQ(copy_line_wavefronts(words_from(0, 1), {}, 4), 0u);
+  EXPECT_EQ(copy_line_wavefronts({}, {}, 4), 0u);
+  // Zero fills read nothing: the lanes of rows 1 and 3 are absent, two lines remain.
+  std::vector<std::uint64_t> some;
+  std::vector<std::uint32_t> some_lanes;
+  for (std::uint32_t l = 0; l < 32; ++l)
+    if ((l / 8) % 2 == 0) some.push_back(src[l]), some_lanes.push_back(l);
+  EXPECT_EQ(copy_line_wavefronts(some, some_lanes, 4), 1u);
+  // Each lane its own line: 31 more for 4 bytes, 15 per half-warp for 8.
+  std::vector<std::uint64_t> apart;
+  for (std::uint32_t l = 0; l < 32; ++l) apart.push_back(128 * l + 4 * l);
+  EXPECT_EQ(copy_line_wavefronts(apart, lanes, 4), 31u);
+  EXPECT_EQ(copy_line_wavefronts(apart, lanes, 8), 30u);
+}
+
 }  // namespace
 }  // namespace ts

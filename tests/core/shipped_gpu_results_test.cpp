@@ -6,7 +6,13 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include "app/core/analysis/bank_conflicts.h"
 
 #include "app/core/analysis/ncu_table.h"
 #include "app/core/gpu_presets.h"
@@ -106,6 +112,74 @@ TEST(ShippedGpuResults, Tile32FullOnTheH200TwoThirdsOnThe5070Ti) {
   EXPECT_EQ(rtx.blocks_per_sm, 1);
   EXPECT_NEAR(rtx.occupancy, 2.0 / 3.0, 1e-12);
   EXPECT_EQ(rtx.limiting_factor, OccupancyLimit::Threads);
+}
+
+// The sweep of cp.async copy patterns under Nsight Compute on an H100
+// (scripts/gpu-checks.d/83-copy-wavefronts.sh, call 42,
+// assets/gpu-checks/2026-11-26/call42-h100-abe8a1e/copy_wavefronts.csv: the
+// sweep's own lines, each pattern's lane destinations and sources, then ncu's
+// CSV, one launch per pattern in the same order). Every 4- and 8-byte copy's
+// LDGSTS wavefronts per instruction are the model's: its write's wavefronts
+// as a store plus copy_line_wavefronts of its reads.
+TEST(ShippedGpuResults, CopyWavefrontsOfTheSweepAreTheModels) {
+  std::ifstream in(in_source("assets/gpu-checks/2026-11-26/call42-h100-abe8a1e/copy_wavefronts.csv"));
+  ASSERT_TRUE(in) << "the sweep's results are missing";
+  struct Pattern {
+    std::uint32_t width = 0;
+    std::vector<std::uint64_t> dst, src;
+  };
+  std::vector<Pattern> patterns;
+  std::map<int, std::map<std::string, double>> launches;  // ncu's ID -> metric -> value
+  const auto numbers = [](const std::string& field, const char* tag) {
+    std::istringstream s(field.substr(field.find(tag) + std::string(tag).size()));
+    std::vector<std::uint64_t> out;
+    for (std::uint64_t v; s >> v;) out.push_back(v);
+    return out;
+  };
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("sweep ", 0) == 0) {
+      Pattern p;
+      p.width = static_cast<std::uint32_t>(std::stoul(line.substr(line.find("| w") + 3)));
+      const std::size_t dst = line.find("| dst "), src = line.find("| src ");
+      ASSERT_NE(dst, std::string::npos);
+      ASSERT_NE(src, std::string::npos);
+      p.dst = numbers(line.substr(dst, src - dst), "| dst ");
+      p.src = numbers(line.substr(src), "| src ");
+      ASSERT_EQ(p.dst.size(), 32u) << line;
+      ASSERT_EQ(p.src.size(), 32u) << line;
+      patterns.push_back(p);
+      continue;
+    }
+    if (line.empty() || line[0] != '"') continue;
+    std::vector<std::string> f;  // "quoted","fields" (values may hold thousands commas)
+    for (std::size_t at = 0; at < line.size();) {
+      const std::size_t close = line.find('"', at + 1);
+      f.push_back(line.substr(at + 1, close - at - 1));
+      at = close + 2;
+    }
+    if (f.size() != 15 || f[0] == "ID") continue;
+    std::string value = f[14];
+    std::erase(value, ',');
+    launches[std::stoi(f[0])][f[12]] = std::stod(value);
+  }
+  ASSERT_EQ(patterns.size(), 274u);
+  ASSERT_EQ(launches.size(), patterns.size());
+  std::vector<std::uint32_t> lanes(32);
+  for (std::uint32_t l = 0; l < 32; ++l) lanes[l] = l;
+  int checked = 0, further = 0;
+  for (const auto& [id, metrics] : launches) {
+    const Pattern& p = patterns[static_cast<std::size_t>(id)];
+    if (p.width == 16) continue;  // no rule is known for 16-byte copies
+    const double measured = metrics.at("smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum") /
+                            metrics.at("smsp__inst_executed_op_ldgsts.sum");
+    const std::uint32_t lines = copy_line_wavefronts(p.src, lanes, p.width);
+    const std::uint32_t model = shared_bank_access(p.dst, p.width, lanes, Op::Store).wavefronts() + lines;
+    EXPECT_DOUBLE_EQ(measured, model) << "pattern " << id;
+    ++checked;
+    further += lines > 0;
+  }
+  EXPECT_EQ(checked, 176);
+  EXPECT_EQ(further, 30);  // patterns whose phases read several lines: the rule is what they test
 }
 
 }  // namespace

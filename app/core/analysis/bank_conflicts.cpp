@@ -129,6 +129,24 @@ BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::
   return b;
 }
 
+std::uint32_t copy_line_wavefronts(std::span<const std::uint64_t> global_addresses,
+                                   std::span<const std::uint32_t> lanes, std::uint32_t access_bytes) {
+  if (access_bytes > 8) return 0;
+  const std::uint32_t phase_lanes = access_bytes == 8 ? kWarpSize / 2 : kWarpSize;
+  std::uint32_t further = 0;
+  for (std::uint32_t phase = 0; phase < kWarpSize / phase_lanes; ++phase) {
+    std::array<std::uint64_t, kWarpSize> lines{};
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < global_addresses.size() && n < kWarpSize; ++i) {
+      const std::uint32_t lane = i < lanes.size() ? lanes[i] : static_cast<std::uint32_t>(i);
+      if (lane / phase_lanes == phase) lines[n++] = global_addresses[i];
+    }
+    if (n == 0) continue;
+    further += SmallSorted({lines.data(), n}, kLineBytes).distinct() - 1;
+  }
+  return further;
+}
+
 std::vector<BankWavefront> bank_wavefronts(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes,
                                            std::span<const std::uint32_t> lanes, Op op) {
   std::vector<BankWavefront> out;

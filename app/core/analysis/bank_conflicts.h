@@ -59,6 +59,19 @@ struct BankAccess {
 BankAccess shared_bank_access(std::span<const std::uint64_t> byte_offsets, std::uint32_t access_bytes = 4,
                               std::span<const std::uint32_t> lanes = {}, Op op = Op::Load);
 
+// A cp.async copy of 4 or 8 bytes costs its shared write more than a store's
+// wavefronts where its lanes read several 128-byte lines of global memory:
+// each phase (the warp for 4-byte copies, a half-warp by lane number for
+// 8-byte ones) takes one wavefront more per line it reads beyond the first,
+// and Nsight Compute counts them as bank conflicts. Measured on an H100 over
+// 176 copy patterns (docs/memory-analysis.md, "A sweep of copy patterns"),
+// not documented by NVIDIA. The wavefronts are counted from the copy's global
+// read: global_addresses, one per lane that reads (a zero fill reads nothing),
+// lanes[i] the lane of read i (empty: lane i). 16-byte copies: 0, as no rule
+// was found for them.
+std::uint32_t copy_line_wavefronts(std::span<const std::uint64_t> global_addresses,
+                                   std::span<const std::uint32_t> lanes, std::uint32_t access_bytes);
+
 // For the bank view: the access wavefront by wavefront, as the model serves
 // it (shared_bank_access's count of them): within each phase, wavefront r
 // delivers each bank's r-th distinct word in address order. word[bank]: the

@@ -62,6 +62,13 @@ void MemoryStats::add(const MemoryStats& o) {
 void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std::uint64_t> addresses,
                    std::span<const std::uint32_t> lanes) {
   count_request(stats.by_array[static_cast<int>(r.array)][static_cast<int>(r.op)], r, addresses, lanes);
+  // A copy's read: its write's wavefronts for the further source lines (bank_conflicts.h).
+  if (r.copy_to >= 0)
+    if (const std::uint32_t further = copy_line_wavefronts(addresses, lanes, r.width_bytes()); further != 0) {
+      AccessTotals& write = stats.by_array[r.copy_to][static_cast<int>(Op::Store)];
+      write.wavefronts += further;
+      write.bank_conflicts += further;
+    }
 }
 
 void count_request(AccessTotals& t, const WarpRequest& r, std::span<const std::uint64_t> addresses,

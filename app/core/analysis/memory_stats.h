@@ -46,7 +46,10 @@ struct MemoryStats {
   void add(const MemoryStats& o);
 };
 
-// Adds one warp-level request (its lanes' byte addresses) to the totals.
+// Adds one warp-level request (its lanes' byte addresses) to the totals; a
+// cp.async copy's read also adds its write's wavefronts for the further lines
+// it reads (copy_line_wavefronts) to the destination's shared stores. The
+// AccessTotals form counts the request alone.
 void count_request(MemoryStats& stats, const WarpRequest& request, std::span<const std::uint64_t> addresses,
                    std::span<const std::uint32_t> lanes);
 void count_request(AccessTotals& totals, const WarpRequest& request, std::span<const std::uint64_t> addresses,

@@ -148,11 +148,24 @@ void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, 
     req.count = static_cast<std::uint32_t>(lanes_.size()) - req.first;
     if (req.count == 0) continue;  // every lane of this row moved to another row
     ldmatrix_addresses(req);
+    req.copy_to = copy_destination(req);
     req.iter = ev[lanes_[req.first].event].iter;
     if (const std::uint64_t s = slot(r, longest); s != 0) position = s - 1 - runs_.begin(longest);
     requests_.push_back(req);
     order_.push_back(position * kCombos + static_cast<std::uint64_t>(combo));
   }
+}
+
+// A copy's global read: the recorders write each lane's read, then its write
+// to shared memory; the request's first lane says where the copy goes.
+std::int8_t WarpAligner::copy_destination(const WarpRequest& req) const {
+  if (!req.async || req.op != Op::Load || req.space() != Space::Global) return -1;
+  const LaneEvent& first = lanes_[req.first];
+  const std::uint64_t write = first.event + floats_of(req.width);
+  if (write >= runs_.end(first.lane)) return -1;
+  const Event& w = trace_->events[write];
+  if (!w.is_async() || w.op() != Op::Store || w.space() != Space::Shared) return -1;
+  return static_cast<std::int8_t>(w.array);
 }
 
 // An mma A fragment (ldmatrix.x4, event.h) from a whole warp: the banks serve

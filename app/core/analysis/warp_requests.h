@@ -42,6 +42,8 @@ struct WarpRequest {
   std::uint32_t first = 0, count = 0;  // into WarpAligner::lanes() and addresses()
   Width width = Width::B4;    // bytes each lane moves
   bool async = false;         // a cp.async copy's global read or shared write
+  // A cp.async copy's global read: the shared array its lanes write (ArrayId), -1 for any other request.
+  std::int8_t copy_to = -1;
   Space space() const { return space_of(array); }
   std::uint32_t width_bytes() const { return bytes_of(width); }
 };
@@ -86,6 +88,7 @@ class WarpAligner {
   void emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, Slot&& slot);
   void realign_partial_lanes(std::uint64_t* rows, std::uint32_t row_count, const std::uint32_t* lane_counts);
   void ldmatrix_addresses(const WarpRequest& req);
+  std::int8_t copy_destination(const WarpRequest& req) const;
 
   const Trace* trace_;
   std::uint64_t first_thread_ = 0;

@@ -33,6 +33,7 @@ std::vector<WarpRequestView> warp_request_views(const Trace& trace, const WarpAl
     if (r.space() == Space::Global) {
       v.footprint = global_footprint(addresses, r.width_bytes());
       v.sectors = touched_sectors(addresses, r.width_bytes());
+      if (r.copy_to >= 0) v.copy_line_wavefronts = copy_line_wavefronts(addresses, lane_numbers, r.width_bytes());
       for (LaneView& l : v.lanes)
         l.sector = static_cast<std::uint32_t>(std::lower_bound(v.sectors.begin(), v.sectors.end(), l.address / kSectorBytes) -
                                               v.sectors.begin());

@@ -31,6 +31,8 @@ struct WarpRequestView {
   // Global requests.
   std::vector<std::uint64_t> sectors;  // touched sector numbers (address / 32), ascending
   GlobalFootprint footprint;
+  // A cp.async copy's read: the wavefronts its write takes for the further lines it reads (bank_conflicts.h).
+  std::uint32_t copy_line_wavefronts = 0;
   // Shared requests.
   BankAccess banks;
   std::vector<BankWavefront> wavefronts;  // as many as banks.wavefronts()
