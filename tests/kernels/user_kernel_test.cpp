@@ -133,6 +133,28 @@ TEST_F(UserKernel, RowReadsAreCountedAsCompiled) {
   EXPECT_EQ(s.compiled_loads[static_cast<int>(ArrayId::As)].requests, warps * 5);
 }
 
+// A user's cp.async copies of 4 bytes cost their writes a wavefront per
+// further line of A a warp reads (tests/kernels/data/copy_rows_user.cu): each
+// warp's copy of a k-tile reads 4 rows of A, 256 bytes apart (4 lines: 3 more
+// wavefronts), and writes As[tx][ty], words 8 tx + ty, which put lanes
+// tx and tx + 4 on one bank (2 ways): 5 wavefronts, 4 of them conflicts.
+TEST_F(UserKernel, CopiesFromSeveralLinesCostTheirWritesMore) {
+  const std::string file = test::source_tree() + "/tests/kernels/data/copy_rows_user.cu";
+  const RecordParams p = test::user_params(file, "copy_rows", 8, 16, 16, 64);
+  const Trace t = record(p);
+  EXPECT_EQ(check_matmul(t.a, t.b, t.c, 16, 16, 64), "");
+  const MemoryStats s = analyze_memory(t, 1);
+  const std::uint64_t copies = 4 * 2 * (64 / 8);  // 2 x 2 blocks of 2 warps, 8 k-tiles
+  const AccessTotals& write = s.by_array[static_cast<int>(ArrayId::As)][static_cast<int>(Op::Store)];
+  EXPECT_EQ(write.requests, copies);
+  EXPECT_EQ(write.wavefronts, copies * 5);
+  EXPECT_EQ(write.bank_conflicts, copies * 4);
+  // The reads themselves: 4 lines, 4 sectors each copy.
+  const AccessTotals& read = s.by_array[static_cast<int>(ArrayId::A)][static_cast<int>(Op::Load)];
+  EXPECT_EQ(read.requests, copies);
+  EXPECT_EQ(read.sectors, copies * 4);
+}
+
 // Past what a trace holds is the size's fault (TooLarge), not the kernel's: two
 // barriers a k-step of 2 pass 4095 barriers before K = 8192; a kernel without
 // barriers steps by the block tile's width, 4095 steps at most; and more events
