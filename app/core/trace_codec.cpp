@@ -29,6 +29,7 @@
 #include <utility>
 
 #include "app/core/trace_file.h"
+#include "app/core/trace_validation.h"
 #include "app/core/zstd_stream.h"
 
 namespace ts {
@@ -241,19 +242,25 @@ class SharedShadow {
 // and the values of every access but shared loads, thread by thread; then the
 // block's shared loads. A global access predicts the input's element (C as the
 // kernel wrote it), a shared store the value its thread loaded for it (0 for
-// padding).
-template <class E, class Fields, class Values>
-void walk_segment(E* ev, const Span& s, const Inputs& in, Fields& fields, Values& values) {
+// padding). after_block(first thread, end thread): each block, once walked.
+template <class E, class Fields, class Values, class AfterBlock>
+void walk_segment(E* ev, const Span& s, const Inputs& in, Fields& fields, Values& values, AfterBlock&& after_block) {
   const std::vector<std::uint64_t>& off = *s.off;
   SharedShadow shadow;
   for (std::uint64_t tb = s.t0; tb < s.t1; tb += s.tpb) {
     const std::uint64_t te = std::min(tb + s.tpb, s.t1);
     for (std::uint64_t t = tb; t < te; ++t) {
       LoadQueue loads;
-      for (std::uint64_t j = 0, n = off[t + 1] - off[t]; j < n; ++j) {
-        Pos p1{t, j};
+      const std::uint64_t n = off[t + 1] - off[t];
+      // Where the two threads before this one in the block have an event j
+      // too, those are the neighbours (the common case, without the search).
+      const std::uint64_t both = t >= tb + 2 ? std::min({n, off[t] - off[t - 1], off[t - 1] - off[t - 2]}) : 0;
+      for (std::uint64_t j = 0; j < n; ++j) {
         std::uint64_t nb = kNone, nb2 = kNone;
-        if (neighbour(off, tb, p1)) {
+        if (j < both) {
+          nb = off[t - 1] + j;
+          nb2 = off[t - 2] + j;
+        } else if (Pos p1{t, j}; neighbour(off, tb, p1)) {
           nb = off[p1.t] + p1.j;
           if (neighbour(off, tb, p1)) nb2 = off[p1.t] + p1.j;
         }
@@ -268,6 +275,7 @@ void walk_segment(E* ev, const Span& s, const Inputs& in, Fields& fields, Values
       }
     }
     shadow.block(ev, off, tb, te, values);
+    after_block(tb, te);
   }
 }
 
@@ -491,7 +499,7 @@ std::vector<std::byte> encode_v2_body(const Trace& t) {
       std::array<zstd::Writer, kSegmentStreams> w;
       FieldEncoder fields{w.data()};
       ValueEncoder values{w.data()};
-      walk_segment(t.events.data(), segment_span(t, s, segments), in, fields, values);
+      walk_segment(t.events.data(), segment_span(t, s, segments), in, fields, values, [](std::uint64_t, std::uint64_t) {});
       fields.finish();
       values.finish();
       for (std::size_t k = 0; k < kSegmentStreams; ++k)
@@ -521,7 +529,7 @@ std::vector<std::byte> encode_v2_body(const Trace& t) {
   return body;
 }
 
-void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts, Trace& t) {
+EventChecks decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts, Trace& t) {
   const Directory d = read_directory(body);
   // Refuse what the streams cannot hold before allocating for it.
   auto bound = [&](std::size_t s, std::uint64_t bytes_at_least, const char* what) {
@@ -555,8 +563,25 @@ void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts
   for (auto& reader : r) reader.expect_end();
 
   t.events = EventBuffer(counts.events);
+  // The source lines, when the file has them, are one more job beside the
+  // segments, the first one taken: decoded while the segments are.
+  const std::size_t lines = kGlobalStreams + kSegmentStreams * std::size_t{d.segments};
+  const bool has_lines = d.streams.size() > lines;
+  t.lines.clear();
+  if (has_lines) bound(lines, counts.events * sizeof(std::uint16_t), "a line per event");
   const Inputs in{t.a, t.b, t.c};
-  for_each_segment(d.segments, [&](std::uint32_t s) {
+  std::vector<EventChecks> checks(d.segments);  // each segment's blocks checked while in cache
+  for_each_segment(d.segments + (has_lines ? 1 : 0), [&](std::uint32_t job) {
+    if (has_lines && job == 0) {
+      // As many as the events, which are already allocated: a count the
+      // stream does not back fails at its end.
+      t.lines.resize(counts.events);
+      zstd::Reader r(d.streams[lines], stream_name(lines, d.segments));
+      r.get_bytes(t.lines.data(), t.lines.size() * sizeof(std::uint16_t));
+      r.expect_end();
+      return;
+    }
+    const std::uint32_t s = job - (has_lines ? 1 : 0);
     std::array<zstd::Reader, kSegmentStreams> sr;
     for (std::size_t k = 0; k < kSegmentStreams; ++k) {
       const std::size_t i = kGlobalStreams + s * kSegmentStreams + k;
@@ -566,19 +591,15 @@ void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts
     ValueDecoder values{sr.data()};
     fields.start();
     values.start();
-    walk_segment(t.events.data(), segment_span(t, s, d.segments), in, fields, values);
+    walk_segment(t.events.data(), segment_span(t, s, d.segments), in, fields, values,
+                 [&](std::uint64_t first, std::uint64_t end) { checks[s].add(check_events(t, first, end)); });
     if (fields.run != 0 || values.hits != 0)
       corrupt("a run goes past the end of " + stream_name(kGlobalStreams + s * kSegmentStreams));
     for (auto& reader : sr) reader.expect_end();
   });
-  const std::size_t lines = kGlobalStreams + kSegmentStreams * std::size_t{d.segments};
-  t.lines.clear();
-  if (d.streams.size() > lines) {
-    bound(lines, counts.events * sizeof(std::uint16_t), "a line per event");
-    zstd::Reader r(d.streams[lines], stream_name(lines, d.segments));
-    read_growing(r, t.lines, counts.events);
-    r.expect_end();
-  }
+  EventChecks all;
+  for (const EventChecks& c : checks) all.add(c);
+  return all;
 }
 
 }  // namespace ts

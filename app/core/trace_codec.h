@@ -51,7 +51,10 @@ std::vector<std::byte> encode_v2_body(const Trace& trace);
 
 // Fills trace's a, b, c, thread offsets, block timing and events from a body.
 // trace.launch must already hold the launch (its block shape groups threads).
-void decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts, Trace& trace);
+// Returns the events' checks (trace_validation.h), made block by block as
+// they were decoded, for validate_trace.
+struct EventChecks;
+EventChecks decode_v2_body(std::span<const std::byte> body, const SectionCounts& counts, Trace& trace);
 
 // Compressed bytes of each stream of a body, in file order (for the benchmark).
 std::vector<std::uint64_t> v2_stream_sizes(std::span<const std::byte> body);

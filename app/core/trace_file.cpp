@@ -241,12 +241,13 @@ Trace read_trace_v2(Source& src, const FileHeader& h, std::uint64_t file_bytes) 
   validate_launch(t.launch);
   validate_sections(t.launch, counts, file_bytes, kZstdMaxExpansion);
   check_fits_in_memory(counts);
+  EventChecks checked;
   try {
-    decode_v2_body(body, counts, t);
+    checked = decode_v2_body(body, counts, t);
   } catch (const std::bad_alloc&) {
     invalid("more events than this machine can hold (" + std::to_string(h.event_count) + ")");
   }
-  validate_trace(t, file_bytes, kZstdMaxExpansion);
+  validate_trace(t, file_bytes, kZstdMaxExpansion, &checked);
   return t;
 }
 

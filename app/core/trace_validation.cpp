@@ -2,6 +2,7 @@
 // the invariants), with overflow-checked arithmetic throughout.
 #include "app/core/trace_validation.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
 
@@ -148,7 +149,42 @@ SectionCounts section_counts(const Trace& t) {
   return {t.a.size(), t.b.size(), t.c.size(), t.thread_count(), t.block_timing.size(), t.events.size()};
 }
 
-void validate_trace(const Trace& t, std::uint64_t file_bytes, std::uint64_t max_expansion) {
+void EventChecks::add(const EventChecks& o) {
+  malformed = std::min(malformed, o.malformed);
+  if (o.backwards_thread < backwards_thread) {
+    backwards_thread = o.backwards_thread;
+    backwards_event = o.backwards_event;
+  }
+}
+
+EventChecks check_events(const Trace& t, std::uint64_t first_thread, std::uint64_t last_thread) {
+  EventChecks c;
+  std::uint64_t limit[kArrayCount];
+  for (int a = 0; a < kArrayCount; ++a) limit[a] = t.launch.arrays[a].present ? t.launch.arrays[a].elements() : 0;
+  const std::uint32_t iterations = t.launch.iteration_rule.iterations;
+  const auto& off = t.thread_offsets;
+  const Event* e = t.events.data();
+  for (std::uint64_t th = first_thread; th < last_thread; ++th)
+    for (std::uint64_t i = off[th]; i < off[th + 1]; ++i) {
+      // T2: each event within the launch.
+      const Event& x = e[i];
+      const bool padding_ok = !(x.flags & kFlagPadding) || x.array >= 3;  // a shared store's padding, a shared load's fragment mark
+      if (x.array >= kArrayCount || x.index >= limit[x.array] || x.iter > iterations || !padding_ok) {
+        c.malformed = i;  // reported before any T4 finding: the rest does not matter
+        return c;
+      }
+      // T4: a thread passes barriers, never un-passes them (the replay finds an
+      // iteration's events by epoch).
+      if (i > off[th] && x.epoch < e[i - 1].epoch && c.backwards_thread == EventChecks::kNone) {
+        c.backwards_thread = th;
+        c.backwards_event = i;
+      }
+    }
+  return c;
+}
+
+void validate_trace(const Trace& t, std::uint64_t file_bytes, std::uint64_t max_expansion,
+                    const EventChecks* checked) {
   validate_launch(t.launch);
   validate_sections(t.launch, section_counts(t), file_bytes, max_expansion);
   for (std::size_t i = 0; i < t.block_timing.size(); ++i) {
@@ -163,22 +199,11 @@ void validate_trace(const Trace& t, std::uint64_t file_bytes, std::uint64_t max_
   if (off.empty() || off.front() != 0 || off.back() != t.events.size()) invalid("thread offsets");
   for (std::size_t i = 1; i < off.size(); ++i)
     if (off[i] < off[i - 1]) invalid("thread offsets go backwards at thread " + num(i - 1));
-  // T2
-  std::uint64_t limit[kArrayCount];
-  for (int a = 0; a < kArrayCount; ++a) limit[a] = t.launch.arrays[a].present ? t.launch.arrays[a].elements() : 0;
-  const std::uint32_t iterations = t.launch.iteration_rule.iterations;
-  const Event* e = t.events.data();
-  for (std::uint64_t i = 0, count = t.events.size(); i < count; ++i) {
-    const Event& x = e[i];
-    const bool padding_ok = !(x.flags & kFlagPadding) || x.array >= 3;  // a shared store's padding, a shared load's fragment mark
-    if (x.array >= kArrayCount || x.index >= limit[x.array] || x.iter > iterations || !padding_ok)
-      invalid("event " + num(i) + " is malformed");
-  }
-  // T4: a thread passes barriers, never un-passes them (the replay finds an
-  // iteration's events by epoch).
-  for (std::size_t th = 0; th + 1 < off.size(); ++th)
-    for (std::uint64_t i = off[th] + 1; i < off[th + 1]; ++i)
-      if (e[i].epoch < e[i - 1].epoch) invalid("thread " + num(th) + "'s barrier count goes backwards at event " + num(i));
+  // T2, then T4
+  const EventChecks c = checked ? *checked : check_events(t, 0, off.size() - 1);
+  if (c.malformed != EventChecks::kNone) invalid("event " + num(c.malformed) + " is malformed");
+  if (c.backwards_thread != EventChecks::kNone)
+    invalid("thread " + num(c.backwards_thread) + "'s barrier count goes backwards at event " + num(c.backwards_event));
 }
 
 }  // namespace ts

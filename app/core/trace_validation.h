@@ -67,10 +67,25 @@ void validate_launch(const LaunchInfo& launch);
 // real size, before any section is allocated.
 void validate_sections(const LaunchInfo& launch, const SectionCounts& counts, std::uint64_t file_bytes,
                        std::uint64_t max_expansion = 1);
+// T2 and T4 over the events of threads [first_thread, last_thread): the first
+// malformed event, and the first thread whose barrier count goes back (at
+// which event), which validate_trace reports in that order. Needs the launch
+// and the thread offsets. A decoder can check its events block by block while
+// they are in cache, and hand the results to validate_trace.
+struct EventChecks {
+  static constexpr std::uint64_t kNone = ~0ull;
+  std::uint64_t malformed = kNone;
+  std::uint64_t backwards_thread = kNone, backwards_event = kNone;
+  void add(const EventChecks& o);  // the earlier of each
+};
+EventChecks check_events(const Trace& trace, std::uint64_t first_thread, std::uint64_t last_thread);
+
 // Everything above, then T1-T4 over the offsets and every event. The entry
 // point for every loader (a compressed format passes its codec's largest
-// expansion ratio).
-void validate_trace(const Trace& trace, std::uint64_t file_bytes, std::uint64_t max_expansion = 1);
+// expansion ratio). checked: T2 and T4 for every thread, as check_events
+// found them; null to check the events here.
+void validate_trace(const Trace& trace, std::uint64_t file_bytes, std::uint64_t max_expansion = 1,
+                    const EventChecks* checked = nullptr);
 
 // The counts a finished trace holds, for validate_sections.
 SectionCounts section_counts(const Trace& trace);
