@@ -395,6 +395,14 @@ __device__ void flush_families() {
   }
 }
 
+// A copy's write to shared array copy_to: `further` wavefronts more, counted
+// as bank conflicts too (add_copy_lines).
+__device__ __forceinline__ void add_copy_wavefronts(int copy_to, std::uint32_t further) {
+  std::uint32_t* write = s_counts[copy_to * 2 + static_cast<int>(Op::Store)];
+  atomicAdd(&write[kSectors], further);
+  atomicAdd(&write[kLines], further);
+}
+
 // A cp.async copy of 4 or 8 bytes (bank_conflicts.h, copy_line_wavefronts):
 // its write to shared array copy_to takes a wavefront more per 128-byte line
 // beyond the first that a phase of its reads (the lanes in `copies`, at their
@@ -410,10 +418,7 @@ __device__ void add_copy_lines(int copy_to, int per, std::uint32_t copies, const
     sort_small(scratch, count);
     for (int i = 1; i < count; ++i) further += scratch[i] != scratch[i - 1];
   }
-  if (further == 0) return;
-  std::uint32_t* write = s_counts[copy_to * 2 + static_cast<int>(Op::Store)];
-  atomicAdd(&write[kSectors], further);
-  atomicAdd(&write[kLines], further);
+  if (further != 0) add_copy_wavefronts(copy_to, further);
 }
 
 // One request counted by a single lane from its lanes' first words, as
@@ -499,11 +504,7 @@ __device__ __forceinline__ void count_together(int combo, unsigned group, std::u
       to = __shfl_sync(group, copy_to, __ffs(copies) - 1);
     }
     if (lane != leader) return;
-    if (further != 0) {
-      std::uint32_t* write = s_counts[to * 2 + static_cast<int>(Op::Store)];
-      atomicAdd(&write[kSectors], further);
-      atomicAdd(&write[kLines], further);
-    }
+    if (further != 0) add_copy_wavefronts(to, further);
     atomicAdd(&c[kRequests], 1u);
     atomicAdd(&c[kAccesses], static_cast<std::uint32_t>(__popc(group)));
     atomicAdd(&c[kEvents], static_cast<std::uint32_t>(__popc(group)));

@@ -104,19 +104,27 @@ void add_request(MemoryStats& at, const WarpAligner& aligner, const WarpRequest&
   if (!joined) at.compiled_loads[static_cast<int>(r.array)].add(one);
 }
 
+// Every request of the warp `aligner` aligned, and its shared loads as
+// compiled, each into at(its step): the stats to add it to, or null.
+template <class At>
+void count_aligned(const WarpAligner& aligner, CompiledLoads& compiled, At&& at) {
+  compiled.start(aligner.trace().launch);
+  const CompiledLoadSink merged = [&](const WarpRequest& r, const AccessTotals& cost) {
+    if (MemoryStats* s = at(r.iter)) s->compiled_loads[static_cast<int>(r.array)].add(cost);
+  };
+  for (const WarpRequest& r : aligner.requests()) {
+    const bool joined = is_shared_load(r) && compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged);
+    if (MemoryStats* s = at(r.iter)) add_request(*s, aligner, r, joined);
+  }
+  compiled.finish(merged);
+}
+
 // Every request of one warp (of one step), and its shared loads as compiled.
 void count_warp(MemoryStats& stats, WarpAligner& aligner, CompiledLoads& compiled, std::uint32_t block,
                 std::uint32_t warp, std::uint32_t step) {
   aligner.align(block, warp);
-  compiled.start(aligner.trace().launch);
-  const CompiledLoadSink merged = [&](const WarpRequest& r, const AccessTotals& cost) {
-    if (step == kAllSteps || r.iter == step) stats.compiled_loads[static_cast<int>(r.array)].add(cost);
-  };
-  for (const WarpRequest& r : aligner.requests()) {
-    const bool joined = is_shared_load(r) && compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged);
-    if (step == kAllSteps || r.iter == step) add_request(stats, aligner, r, joined);
-  }
-  compiled.finish(merged);
+  count_aligned(aligner, compiled,
+                [&](std::uint32_t iter) { return step == kAllSteps || iter == step ? &stats : nullptr; });
 }
 
 }  // namespace
@@ -181,15 +189,7 @@ BlockStepStats::BlockStepStats(const Trace& trace, std::uint32_t block) {
   for (std::uint32_t w = 0; w < n; ++w) {
     WarpAligner aligner(trace);  // one per warp: its alignment counts are the warp's alone
     aligner.align(block, w);
-    compiled.start(trace.launch);
-    const CompiledLoadSink merged = [&](const WarpRequest& r, const AccessTotals& cost) {
-      warps_[w].by_step[r.iter].compiled_loads[static_cast<int>(r.array)].add(cost);
-    };
-    for (const WarpRequest& r : aligner.requests()) {
-      const bool joined = is_shared_load(r) && compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged);
-      add_request(warps_[w].by_step[r.iter], aligner, r, joined);
-    }
-    compiled.finish(merged);
+    count_aligned(aligner, compiled, [&](std::uint32_t iter) { return &warps_[w].by_step[iter]; });
     warps_[w].alignment = aligner.alignment();
   }
 }
