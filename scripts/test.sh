@@ -5,7 +5,10 @@
 #   2. a CUDA-off, GUI-off build of the core under AddressSanitizer and
 #      UndefinedBehaviorSanitizer (clang): the CPU tests again, the fuzzing
 #      corpus, and a 60-second fuzzing run of the trace loader;
-#   3. a small ThreadSanitizer build (clang, CUDA off, GUI off) of the threaded
+#   3. the Debian package (scripts/package.sh: CUDA off, GUI on), installed
+#      with apt and its app run under Xvfb from an empty directory: the
+#      occupancy strip must show figures from the shipped compiler data;
+#   4. a small ThreadSanitizer build (clang, CUDA off, GUI off) of the threaded
 #      tests only (CTest label tsan: the emulator's worker threads, the app's
 #      background loader), run under it.
 set -euo pipefail
@@ -26,6 +29,11 @@ else
 fi
 echo "== tests: release =="
 xvfb-run -a -s "-screen 0 1920x1080x24" ctest --test-dir build --output-on-failure -j"$jobs" "${exclude[@]}"
+
+echo "== package: the .deb as scripts/package.sh builds it (CUDA off), installed, its occupancy strip =="
+scripts/package.sh build-package
+debs=(build-package/tilescope_*.deb)
+tests/packaging/installed_package_test.sh "${debs[0]}" build-package/installed-test
 
 echo "== build: sanitizers (clang, ASan + UBSan, CUDA off, GUI off) =="
 CC=clang CXX=clang++ cmake -S . -B build-sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo \

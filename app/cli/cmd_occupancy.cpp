@@ -1,7 +1,8 @@
 // cmd_occupancy.cpp — `tilescope occupancy`: blocks per SM, the binding
 // limit and the theoretical occupancy of each kernel and TILE, on the GPU
 // present (numbers from the CUDA runtime) or on a preset (its compute
-// capability's limits, registers from the compiler at build time).
+// capability's limits; registers from this build's ptxas, or in a build
+// without the CUDA Toolkit from the shipped data: kernels/kernel_resources.h).
 //
 //   tilescope occupancy --gpu list
 //   tilescope occupancy --gpu rtx5070ti --kernel tiled --tile 32 --json
@@ -132,9 +133,9 @@ Row compute_row(const Target& gpu, KernelKind kind, int tile, const OccupancyOpt
     row.resources.barriers = kernel_info(kind).barriers_per_iteration > 0 ? 1 : 0;
     row.resources.min_compute_capability = min_compute_capability(kind);
   } else {
-    throw Refusal{"this build has no compiler resource usage for sm_" + std::to_string(arch) +
-                  (compiled_resources().empty() ? " (it was built without the CUDA Toolkit)" : "") +
-                  "; give --registers N to assume N registers per thread"};
+    throw Refusal{"no compiler resource usage for sm_" + std::to_string(arch) + " (" +
+                  resource_origin(resource_table()) +
+                  " covers the presets' architectures); give --registers N to assume N registers per thread"};
   }
   if (o.registers >= 0) {
     row.resources.registers_per_thread = o.registers;

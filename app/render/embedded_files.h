@@ -16,6 +16,8 @@ struct File {
 std::span<const File> shader_files();
 // kernels/*.h, embedded by app/ui for the source panel.
 std::span<const File> kernel_sources();
+// kernels/kernel_resources.csv, embedded by kernels/ (see kernels/kernel_resources.h).
+std::span<const File> kernel_resource_data();
 
 // The file called `name`, or nullptr.
 inline const File* find_file(std::span<const File> files, std::string_view name) {

@@ -120,6 +120,23 @@ struct ScreenShared {
   std::optional<Probe> probe;
 };
 
+// The occupancy strip beside the TILE buttons as the controls panel last
+// drew it: a row per GPU (no figures where the GPU has none) and the small
+// print naming where the registers came from. Read by automation.
+struct ScreenOccupancyRow {
+  std::string gpu;
+  bool has_figures = false;
+  int blocks_per_sm = 0;
+  std::string limit;  // limit_name() of the one that binds
+  double occupancy = 0;
+};
+struct ScreenOccupancy {
+  std::string kernel;
+  int tile = 0;
+  std::vector<ScreenOccupancyRow> rows;
+  std::string registers_from;
+};
+
 // What File > Open kernel... edits: the flags of `record --kernel-file`, as typed.
 struct KernelForm {
   char file[512] = "";
@@ -163,6 +180,7 @@ class AppState {
   Fonts fonts;
   ScreenLayout on_screen;
   ScreenShared on_screen_shared;
+  std::optional<ScreenOccupancy> on_screen_occupancy;
   // Plays the replay: advances the step by elapsed time x speed; stops at the end.
   void advance_playback(double seconds);
   // A PNG of the whole window after this frame (File > Export PNG, F12).

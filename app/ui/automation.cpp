@@ -76,6 +76,20 @@ std::string screen_layout_json(const AppState& app, const WindowLayout& layout, 
   j["shared"] = std::move(shared);
   if (const auto& p = app.on_screen_shared.probe)
     j["shared_probe"] = {{"grid", p->grid}, {"row", p->row}, {"col", p->col}};
+  if (const auto& o = app.on_screen_occupancy) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const ScreenOccupancyRow& r : o->rows) {
+      nlohmann::json row{{"gpu", r.gpu}, {"has_figures", r.has_figures}};
+      if (r.has_figures) {
+        row["blocks_per_sm"] = r.blocks_per_sm;
+        row["limit"] = r.limit;
+        row["occupancy"] = r.occupancy;
+      }
+      rows.push_back(std::move(row));
+    }
+    j["occupancy_strip"] = {{"kernel", o->kernel}, {"tile", o->tile}, {"rows", std::move(rows)},
+                            {"registers_from", o->registers_from}};
+  }
   if (app.selection.cell) j["selected"] = {app.selection.cell->row, app.selection.cell->col};
   if (const LoadedTrace* t = app.trace()) {
     j["kernel"] = t->trace.launch.kernel;

@@ -40,7 +40,8 @@ class Automation {
 // id, x, y, width, height, and whether its contents are wider or taller than
 // the window), the notices strip, the mode, and the Shared memory panel's
 // buffers ("shared": each a grid with its array, stage, first row and label,
-// and where the label was drawn; "shared_probe": the word under --probe).
+// and where the label was drawn; "shared_probe": the word under --probe),
+// and the occupancy strip's rows as drawn ("occupancy_strip").
 std::string screen_layout_json(const AppState& app, const WindowLayout& layout, int fb_width, int fb_height,
                                float fb_scale);
 

@@ -29,11 +29,11 @@ OccupancyColumn preset_occupancy_column(const GpuPreset& p, KernelKind kind, int
   c.title = c.gpu + " (preset)";
   c.limits = preset_limits(p);
   c.resources = compiled_kernel_resources(p.compute_capability, kind, tile);
-  c.origin = "preset: " + std::string(p.name) + ", documented limits; registers: ptxas for sm_" +
-             std::to_string(p.compute_capability) + " at build time";
+  c.origin = "preset: " + std::string(p.name) + ", documented limits; registers: " +
+             resource_origin(resource_table()) + ", sm_" + std::to_string(p.compute_capability);
   if (!c.resources)
-    c.missing = "no compiler numbers for sm_" + std::to_string(p.compute_capability) +
-                (compiled_resources().empty() ? ": this build has no CUDA Toolkit" : "");
+    c.missing = "no compiler numbers for sm_" + std::to_string(p.compute_capability) + " (" +
+                resource_origin(resource_table()) + " covers the presets' architectures only)";
   else
     c.occupancy = compute_occupancy(c.limits, *c.resources, carveout_bytes);
   return c;

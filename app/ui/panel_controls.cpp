@@ -17,6 +17,7 @@
 #include "app/ui/occupancy_columns.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
+#include "kernels/kernel_resources.h"
 
 namespace ts::ui {
 namespace {
@@ -247,6 +248,7 @@ struct PanelControls : Panel {
         if (const auto preset = find_gpu_preset(name)) strip_.push_back(preset_occupancy_column(*preset, p.kernel, p.tile, -1));
     }
     ImGui::TextDisabled("Occupancy at TILE %d", p.tile);
+    ScreenOccupancy shown{std::string(kernel_info(p.kernel).name), p.tile, {}, {}};
     const bool any = std::any_of(strip_.begin(), strip_.end(), [](const OccupancyColumn& c) { return c.resources.has_value(); });
     if (!any) {
       ImGui::TextWrapped("%s", strip_.empty() ? "no GPU to compute for" : strip_.back().missing.c_str());
@@ -256,6 +258,7 @@ struct PanelControls : Panel {
       ImGui::TableSetupColumn("occup.", ImGuiTableColumnFlags_WidthStretch, 0.8f);
       ImGui::TableHeadersRow();
       for (const OccupancyColumn& c : strip_) {
+        ScreenOccupancyRow& row = shown.rows.emplace_back(ScreenOccupancyRow{c.gpu, false, 0, {}, 0});
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextWrapped("%s", c.gpu.c_str());
@@ -270,9 +273,18 @@ struct PanelControls : Panel {
         ImGui::TextWrapped("%d, by %s", o.blocks_per_sm, limit_name(o.limiting_factor));
         ImGui::TableNextColumn();
         ImGui::Text("%.0f%%", 100.0 * o.occupancy);
+        row = {c.gpu, true, o.blocks_per_sm, limit_name(o.limiting_factor), o.occupancy};
       }
       ImGui::EndTable();
+      // Small print: the presets' registers come from a compiler, this build's or the shipped data's.
+      shown.registers_from = "presets' registers: " + resource_origin(resource_table());
+      ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+      ImGui::SetWindowFontScale(0.85f);
+      ImGui::TextWrapped("%s", shown.registers_from.c_str());
+      ImGui::SetWindowFontScale(1.0f);
+      ImGui::PopStyleColor();
     }
+    app.on_screen_occupancy = std::move(shown);
     if (ImGui::Button("Occupancy panel", ImVec2(-1, 0))) app.view.open_panel = "occupancy";
   }
 

@@ -88,6 +88,8 @@ struct LiveKernelOccupancy {
   KernelResources resources;  // cudaFuncGetAttributes
   int binary_arch = 0;        // the machine code the runtime runs, e.g. 90
   int api_blocks_per_sm = 0;  // cudaOccupancyMaxActiveBlocksPerMultiprocessor
+  int local_bytes = 0;            // cudaFuncAttributes::localSizeBytes
+  int max_threads_per_block = 0;  // cudaFuncAttributes::maxThreadsPerBlock
 };
 SmLimits live_sm_limits();
 LiveKernelOccupancy live_plain_occupancy(KernelKind kind, int tile);

@@ -49,6 +49,8 @@ LiveKernelOccupancy query_kernel(const void* fn, KernelKind kind, int tile) {
   r.resources.min_compute_capability = min_compute_capability(kind);
   r.resources.source = "CUDA runtime (cudaFuncGetAttributes)";
   r.binary_arch = a.binaryVersion;
+  r.local_bytes = static_cast<int>(a.localSizeBytes);
+  r.max_threads_per_block = a.maxThreadsPerBlock;
   TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&r.api_blocks_per_sm, fn, threads_per_block, 0));
   return r;
 }

@@ -20,10 +20,6 @@ using test::Result;
 using test::run;
 using test::temp;
 
-// A build without the CUDA Toolkit has no compiler numbers: assume the
-// registers ptxas gives the tiled kernel for sm_120 (38).
-std::string registers_flag() { return compiled_resources().empty() ? " --registers 38" : ""; }
-
 nlohmann::json json_of(const Result& r) {
   EXPECT_EQ(r.code, 0) << r.err;
   return nlohmann::json::parse(r.out);
@@ -41,7 +37,7 @@ TEST(OccupancyCli, ListsThePresets) {
 }
 
 TEST(OccupancyCli, Seed001OnTheRtx5070Ti) {
-  const nlohmann::json t16 = json_of(run("occupancy --gpu rtx5070ti --kernel tiled --tile 16 --json" + registers_flag()));
+  const nlohmann::json t16 = json_of(run("occupancy --gpu rtx5070ti --kernel tiled --tile 16 --json"));
   EXPECT_EQ(t16["blocks_per_sm"], 6);
   EXPECT_EQ(t16["active_warps_per_sm"], 48);
   EXPECT_DOUBLE_EQ(t16["occupancy"].get<double>(), 1.0);
@@ -49,12 +45,10 @@ TEST(OccupancyCli, Seed001OnTheRtx5070Ti) {
   EXPECT_EQ(t16["gpu"]["source"], "preset");
   EXPECT_EQ(t16["resources"]["threads_per_block"], 256);
   EXPECT_EQ(t16["resources"]["static_shared_bytes"], 2048);
-  if (!compiled_resources().empty()) {
-    EXPECT_NE(t16["resources"]["source"].get<std::string>().find("sm_120"), std::string::npos);
-  }
+  EXPECT_NE(t16["resources"]["source"].get<std::string>().find("sm_120"), std::string::npos);
 
   const nlohmann::json t32 =
-      json_of(run("occupancy --gpu rtx5070ti --kernel tiled --tile 32 --carveout 16 --json" + registers_flag()));
+      json_of(run("occupancy --gpu rtx5070ti --kernel tiled --tile 32 --carveout 16 --json"));
   EXPECT_EQ(t32["blocks_per_sm"], 1);
   EXPECT_EQ(t32["active_warps_per_sm"], 32);
   EXPECT_NEAR(t32["occupancy"].get<double>(), 2.0 / 3.0, 1e-12);
@@ -62,8 +56,29 @@ TEST(OccupancyCli, Seed001OnTheRtx5070Ti) {
   EXPECT_EQ(t32["smallest_sufficient_carveout"], 16 * 1024);
 }
 
+// Seed 001's figures with no --registers in every build: a build without the
+// CUDA Toolkit (the Debian package) reads the shipped compiler data, a CUDA
+// build its own ptxas's, and the source says which.
+TEST(OccupancyCli, TilesOnTheSeedsGpusWithoutRegistersFlag) {
+  const nlohmann::json rtx = json_of(run("occupancy --gpu rtx5070ti --kernel tiled --tile 32 --json"));
+  EXPECT_EQ(rtx["blocks_per_sm"], 1);
+  EXPECT_NEAR(rtx["occupancy"].get<double>(), 0.667, 5e-4);
+  EXPECT_EQ(rtx["limiting_factor"], "threads");
+  const nlohmann::json h100 = json_of(run("occupancy --gpu h100 --kernel tiled --tile 32 --json"));
+  EXPECT_EQ(h100["blocks_per_sm"], 2);
+  EXPECT_DOUBLE_EQ(h100["occupancy"].get<double>(), 1.0);
+  const nlohmann::json h100_16 = json_of(run("occupancy --gpu h100 --kernel tiled --tile 16 --json"));
+  EXPECT_EQ(h100_16["blocks_per_sm"], 8);
+  EXPECT_DOUBLE_EQ(h100_16["occupancy"].get<double>(), 1.0);
+  const std::string source = rtx["resources"]["source"];
+  EXPECT_NE(source.find("ptxas of nvcc"), std::string::npos) << source;
+  EXPECT_EQ(source.find("shipped data") != std::string::npos, build_resource_table().rows.empty()) << source;
+  const Result text = run("occupancy --gpu rtx5070ti --kernel tiled --tile 32");
+  EXPECT_NE(text.out.find("registers and shared memory from: ptxas of nvcc"), std::string::npos) << text.out;
+}
+
 TEST(OccupancyCli, EveryKernelAndTileHasTheKeys) {
-  const nlohmann::json all = json_of(run("occupancy --gpu h200 --kernel all --tile all --json" + registers_flag()));
+  const nlohmann::json all = json_of(run("occupancy --gpu h200 --kernel all --tile all --json"));
   ASSERT_TRUE(all.is_array());
   EXPECT_EQ(all.size(), 30u + std::size(kRungKernels));  // 6 kernels x 5 TILEs, and one row per rung
   for (const auto& row : all) {
@@ -75,24 +90,24 @@ TEST(OccupancyCli, EveryKernelAndTileHasTheKeys) {
     const bool rung = !takes_tile(*find_kernel(row["kernel"].get<std::string>()));
     EXPECT_EQ(row["tile"].is_null(), rung) << row["kernel"];  // a rung's tiles are fixed
   }
-  const nlohmann::json presets = json_of(run("occupancy --gpu all --tile 16 --json" + registers_flag()));
+  const nlohmann::json presets = json_of(run("occupancy --gpu all --tile 16 --json"));
   EXPECT_GE(presets.size(), 6u);
 }
 
 // A rung of the ladder: its own block and shared memory whatever --tile says;
 // the TF32 rung does not launch on a T4 (compute capability 7.5) and says why.
 TEST(OccupancyCli, TheRungsHaveTheirOwnTilesAndNeeds) {
-  const nlohmann::json w16 = json_of(run("occupancy --gpu h100 --kernel warptile --tile 16 --json" + registers_flag()));
-  const nlohmann::json w32 = json_of(run("occupancy --gpu h100 --kernel warptile --tile 32 --json" + registers_flag()));
+  const nlohmann::json w16 = json_of(run("occupancy --gpu h100 --kernel warptile --tile 16 --json"));
+  const nlohmann::json w32 = json_of(run("occupancy --gpu h100 --kernel warptile --tile 32 --json"));
   EXPECT_EQ(w16, w32);
   EXPECT_TRUE(w16["tile"].is_null());
   EXPECT_EQ(w16["resources"]["threads_per_block"], rung_config(KernelKind::Warptile).threads);
   EXPECT_EQ(w16["resources"]["static_shared_bytes"], shared_bytes(KernelKind::Warptile, 0));
   EXPECT_GT(w16["blocks_per_sm"].get<int>(), 0);
-  const nlohmann::json t4 = json_of(run("occupancy --gpu t4 --kernel tf32-tensor-core --json" + registers_flag()));
+  const nlohmann::json t4 = json_of(run("occupancy --gpu t4 --kernel tf32-tensor-core --json"));
   EXPECT_EQ(t4["blocks_per_sm"], 0);
   EXPECT_NE(t4["unlaunchable"].get<std::string>().find("compute capability 8.0"), std::string::npos) << t4;
-  const Result text = run("occupancy --gpu t4 --kernel tf32-tensor-core" + registers_flag());
+  const Result text = run("occupancy --gpu t4 --kernel tf32-tensor-core");
   EXPECT_NE(text.out.find("does not launch: the kernel needs compute capability 8.0"), std::string::npos) << text.out;
 }
 

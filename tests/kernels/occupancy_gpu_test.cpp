@@ -71,6 +71,15 @@ TEST_P(OccupancyGpu, PresetAndBuildTimeTableEqualTheRuntime) {
   ASSERT_NE(table, nullptr) << "no build-time entry for sm_" << k.binary_arch;
   EXPECT_EQ(table->registers, k.resources.registers_per_thread);
   EXPECT_EQ(table->static_shared_bytes, k.resources.static_shared_bytes);
+  EXPECT_EQ(table->stack_bytes, k.local_bytes);
+  EXPECT_EQ(table->max_threads_per_block, k.max_threads_per_block);
+  // The shipped data (what a build without the toolkit uses) says the same.
+  const CompiledResources* shipped = find_resources_in(shipped_resource_table(), k.binary_arch, kind, tile);
+  ASSERT_NE(shipped, nullptr) << "no shipped entry for sm_" << k.binary_arch;
+  EXPECT_EQ(shipped->registers, k.resources.registers_per_thread);
+  EXPECT_EQ(shipped->static_shared_bytes, k.resources.static_shared_bytes);
+  EXPECT_EQ(shipped->stack_bytes, k.local_bytes);
+  EXPECT_EQ(shipped->max_threads_per_block, k.max_threads_per_block);
   const auto preset = matching_preset(live);
   ASSERT_TRUE(preset.has_value()) << "no preset with compute capability " << live.compute_capability << " and "
                                   << live.sm_count << " SMs";

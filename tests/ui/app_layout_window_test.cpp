@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -171,6 +172,28 @@ TEST_F(AppPanels, PanelsFlagOpensTheNamedPanelsBesideTheDefaultOnes) {
     EXPECT_NE(std::find(open.begin(), open.end(), id), open.end()) << id;
   EXPECT_EQ(std::find(open.begin(), open.end(), "bench"), open.end());
   expect_tidy(j, 1280, 720, open.size());
+}
+
+// The strip beside the TILE buttons shows figures for seed 001's GPUs in every
+// build (a build without the CUDA Toolkit from the shipped compiler data),
+// follows TILE, and says in small print where the registers came from.
+TEST_F(AppPanels, TheOccupancyStripShowsFiguresAtBothTiles) {
+  for (int tile : {16, 32}) {
+    const json j = run(std::string(kDefaultScene) + " --tile " + std::to_string(tile));
+    ASSERT_TRUE(j.contains("occupancy_strip")) << "the controls panel drew no strip";
+    const json& strip = j["occupancy_strip"];
+    EXPECT_EQ(strip["kernel"], "tiled");
+    EXPECT_EQ(strip["tile"], tile);
+    std::map<std::string, json> rows;
+    for (const json& r : strip["rows"]) rows[r["gpu"]] = r;
+    ASSERT_TRUE(rows.count("rtx5070ti") && rows.count("h100")) << strip;
+    for (const auto& [gpu, r] : rows) EXPECT_TRUE(r["has_figures"].get<bool>()) << gpu;
+    EXPECT_EQ(rows["rtx5070ti"]["blocks_per_sm"], tile == 16 ? 6 : 1);
+    EXPECT_NEAR(rows["rtx5070ti"]["occupancy"].get<double>(), tile == 16 ? 1.0 : 2.0 / 3.0, 1e-9);
+    EXPECT_EQ(rows["h100"]["blocks_per_sm"], tile == 16 ? 8 : 2);
+    EXPECT_DOUBLE_EQ(rows["h100"]["occupancy"].get<double>(), 1.0);
+    EXPECT_NE(strip["registers_from"].get<std::string>().find("ptxas of nvcc"), std::string::npos) << strip;
+  }
 }
 
 TEST_F(AppPanels, OpenPanelsAreRememberedInTheConfigDirectory) {
