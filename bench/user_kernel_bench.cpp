@@ -28,7 +28,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/core/reference.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "kernels/recorder.h"
 #include "kernels/user/compile_cache.h"
 #include "kernels/user/cpu_compiler.h"

@@ -26,8 +26,8 @@ install(FILES ${PROJECT_SOURCE_DIR}/kernels/emu/mode_emulator.h ${PROJECT_SOURCE
         DESTINATION ${inc}/kernels/emu)
 install(FILES ${PROJECT_SOURCE_DIR}/kernels/cuda/mode_recorded.cuh ${PROJECT_SOURCE_DIR}/kernels/cuda/recorded_thread.cuh
         ${PROJECT_SOURCE_DIR}/kernels/cuda/device_clock.cuh DESTINATION ${inc}/kernels/cuda)
-install(FILES ${PROJECT_SOURCE_DIR}/app/core/event.h ${PROJECT_SOURCE_DIR}/app/core/dim3.h
-        ${PROJECT_SOURCE_DIR}/app/core/block_timing.h DESTINATION ${inc}/app/core)
+install(FILES ${PROJECT_SOURCE_DIR}/trace/event.h ${PROJECT_SOURCE_DIR}/trace/dim3.h
+        ${PROJECT_SOURCE_DIR}/trace/block_timing.h DESTINATION ${inc}/trace)
 if(TILESCOPE_HAVE_GUI)
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/tilescope.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
   install(FILES ${PROJECT_SOURCE_DIR}/packaging/tilescope.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)

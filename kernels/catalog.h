@@ -12,10 +12,10 @@
 #include <string_view>
 #include <vector>
 
-#include "app/core/checked_math.h"
-#include "app/core/dim3.h"
-#include "app/core/event.h"
-#include "app/core/tiling.h"
+#include "trace/checked_math.h"
+#include "trace/dim3.h"
+#include "trace/event.h"
+#include "trace/tiling.h"
 #include "kernels/kernel_kind.h"
 #include "kernels/rungs.h"
 

@@ -9,8 +9,8 @@
 #include <mutex>
 #include <thread>
 
-#include "app/core/checked_math.h"
-#include "app/core/launch_json.h"
+#include "trace/checked_math.h"
+#include "trace/launch_json.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"

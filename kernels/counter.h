@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/core/stats.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "kernels/recorder.h"
 
 namespace ts {

@@ -80,7 +80,8 @@ Trace record_focused(const RecordParams& params, const std::vector<std::uint32_t
           k.events.assign(one.events.data(), one.events.data() + one.thread_offsets.back());
           std::lock_guard lock(mutex);
           kept[at] = std::move(k);
-          t.launch.arrays = one.launch.arrays;  // the shared tiles' offsets, as the emulator laid them out
+          t.launch.buffers = one.launch.buffers;  // the shared tiles' offsets, as the emulator laid them out
+          t.launch.regions = one.launch.regions;
         },
         blocks);
   } catch (const emu::EmulatorError& e) {

@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "app/core/event.h"
+#include "trace/event.h"
 #include "kernels/api/async_copy.h"
 #include "kernels/api/origin.h"
 #include "kernels/api/vector.h"

@@ -11,7 +11,7 @@
 #include <thread>
 
 #include "app/core/analysis/line_stats.h"
-#include "app/core/checked_math.h"
+#include "trace/checked_math.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"
@@ -71,12 +71,8 @@ void fill_inputs(Trace& t, const RecordParams& p, std::uint64_t seed) {
 }
 
 void set_layout(LaunchInfo& L, ArrayId id, std::uint64_t base, int rows, int cols, int ld) {
-  auto& a = L.arrays[static_cast<int>(id)];
-  a.present = true;
-  a.base = base;
-  a.rows = static_cast<std::uint32_t>(rows);
-  a.cols = static_cast<std::uint32_t>(cols);
-  a.ld = static_cast<std::uint32_t>(ld);
+  L.set_array(id, {true, base, static_cast<std::uint32_t>(rows), static_cast<std::uint32_t>(cols),
+                   static_cast<std::uint32_t>(ld)});
 }
 
 LaunchInfo describe(const RecordParams& p) {

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/sanitizer.h"
 #include "kernels/kernel_kind.h"

@@ -105,11 +105,9 @@ void print_stats_table(const LaunchInfo& L, std::uint64_t events, std::uint64_t 
     std::printf("a focused trace: %zu of %llu blocks traced; the numbers below cover those blocks only\n",
                 L.traced_blocks.size(), static_cast<unsigned long long>(L.grid.count()));
   std::printf("%-6s %14s %14s\n", "array", "loads", "stores");
-  for (int a = 0; a < kArrayCount; ++a) {
-    if (!L.arrays[a].present) continue;
-    std::printf("%-6s %14llu %14llu\n", array_name(static_cast<ArrayId>(a)),
-                static_cast<unsigned long long>(s.by_array[a][0]), static_cast<unsigned long long>(s.by_array[a][1]));
-  }
+  for (std::uint32_t a = 0; a < L.memory_count(); ++a)
+    std::printf("%-6s %14llu %14llu\n", L.memory_name(a).c_str(), static_cast<unsigned long long>(s.by_array[a][0]),
+                static_cast<unsigned long long>(s.by_array[a][1]));
   std::printf("padding stores (zeros for slots outside the matrices): %llu\n",
               static_cast<unsigned long long>(s.padding_stores));
   std::printf("global loads per element: A %u..%u, B %u..%u\n", s.a_loads_min, s.a_loads_max, s.b_loads_min,

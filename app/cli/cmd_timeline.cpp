@@ -14,7 +14,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/record_options.h"
 #include "app/core/analysis/ncu_import.h"
-#include "app/core/launch_json.h"
+#include "trace/launch_json.h"
 #include "app/core/occupancy_json.h"
 #include "app/core/replay.h"
 #include "app/core/timeline.h"

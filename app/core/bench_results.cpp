@@ -11,7 +11,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "app/core/json_integer.h"
+#include "trace/json_integer.h"
 #include "app/core/safe_file.h"
 
 namespace ts {

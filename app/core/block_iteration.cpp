@@ -25,7 +25,7 @@ BlockIteration::BlockIteration(const Trace& t, std::uint32_t block, std::uint32_
   epoch_ = reads_epoch(rule, iteration);
   if (rule.barriers_per_iteration == 0 || block >= L.grid.count()) return;
   for (int i = 0; i < 2; ++i) {
-    const ArrayLayout& l = L.arrays[static_cast<int>(ArrayId::As) + i];
+    const ArrayLayout& l = L.array(ArrayId(static_cast<int>(ArrayId::As) + i));
     const std::size_t n = l.present ? static_cast<std::size_t>(l.elements()) : 0;
     tiles_[i].filled.resize(n);
     tiles_[i].in_flight.resize(n);

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/dim3.h"
+#include "trace/dim3.h"
 
 namespace ts {
 

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstring>
 #include <string>
+#include <vector>
 
 namespace ts {
 namespace {
@@ -44,6 +45,9 @@ bool export_csv(const Trace& t, std::FILE* out) {
   w.str("block_x,block_y,thread_x,thread_y,warp,seq,iter,epoch,op,space,array,row,col,addr,value,padding,width,access,"
         "async,fragment");
   w.end_row();
+  // The array column names the event's buffer or region, as the launch's tables do.
+  std::vector<std::string> names(t.launch.memory_count());
+  for (std::uint32_t id = 0; id < names.size(); ++id) names[id] = t.launch.memory_name(id);
   for (std::uint64_t th = 0; th < t.thread_count(); ++th) {
     const ThreadCoord c = t.thread_coord(th);
     const auto events = t.thread_events(th);
@@ -56,7 +60,7 @@ bool export_csv(const Trace& t, std::FILE* out) {
       w.num(c.thread.y), w.ch(','), w.num(c.warp), w.ch(','), w.num(seq), w.ch(',');
       w.num(e.iter), w.ch(','), w.num(e.epoch), w.ch(',');
       w.str(op_name(e.op())), w.ch(','), w.str(space_name(e.space())), w.ch(',');
-      w.str(array_name(e.array_id())), w.ch(',');
+      w.str(e.array < names.size() ? names[e.array].c_str() : "?"), w.ch(',');
       w.num(el.row), w.ch(','), w.num(el.col), w.ch(','), w.num(t.address(e.array_id(), e.index)), w.ch(',');
       w.num(e.value), w.ch(','), w.ch(e.is_padding() ? '1' : '0'), w.ch(',');
       w.num(e.width_bytes()), w.ch(','), w.num(access), w.ch(','), w.ch(e.is_async() ? '1' : '0'), w.ch(',');

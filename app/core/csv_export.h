@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 

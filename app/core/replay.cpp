@@ -358,7 +358,7 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
 
   // Partial sums, recomputed in the kernel's k order; pick plain or fused
   // arithmetic by which one reproduces the stored value.
-  const std::uint32_t lda = L.arrays[0].ld, ldb = L.arrays[1].ld, ldc = L.arrays[2].ld;
+  const std::uint32_t lda = L.array(ArrayId(0)).ld, ldb = L.array(ArrayId(1)).ld, ldc = L.array(ArrayId(2)).ld;
   h.stored = t.c[std::size_t{row} * ldc + col];
   auto final_sum = [&](bool fused) {
     float acc = 0.0f;
@@ -394,7 +394,7 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
 }
 
 std::uint32_t bank_of(const LaunchInfo& launch, ArrayId shared, std::uint32_t slot) {
-  const ArrayLayout& l = launch.arrays[static_cast<int>(shared)];
+  const ArrayLayout& l = launch.array(shared);
   return static_cast<std::uint32_t>((l.base / 4 + slot) % kSharedBanks);
 }
 
@@ -404,7 +404,7 @@ std::vector<SharedTileContents> shared_contents(const Trace& t, std::uint32_t bl
   if (L.iteration_rule.barriers_per_iteration == 0 || block >= L.grid.count()) return out;
   const BlockIteration bi(t, block, iteration);
   for (ArrayId id : {ArrayId::As, ArrayId::Bs}) {
-    const ArrayLayout& l = L.arrays[static_cast<int>(id)];
+    const ArrayLayout& l = L.array(id);
     if (!l.present) continue;
     SharedTileContents tile;
     tile.id = id;
@@ -456,7 +456,7 @@ std::optional<ElementInfo> describe_element(const Trace& t, const TraceIndex& in
                                             std::uint32_t row, std::uint32_t col, std::uint32_t iteration) {
   const int a = static_cast<int>(array);
   if (a > static_cast<int>(ArrayId::C)) return std::nullopt;
-  const ArrayLayout& l = t.launch.arrays[a];
+  const ArrayLayout& l = t.launch.array(ArrayId(a));
   if (row >= l.rows || col >= l.cols) return std::nullopt;
   const std::uint32_t idx = row * l.ld + col;
   ElementInfo info;
@@ -505,7 +505,7 @@ const std::vector<float>& PartialSums::after(std::uint32_t k_end) {
     std::fill(sums_.begin(), sums_.end(), 0.0f);
     k_done_ = 0;
   }
-  const std::uint32_t lda = L.arrays[0].ld, ldb = L.arrays[1].ld;
+  const std::uint32_t lda = L.array(ArrayId(0)).ld, ldb = L.array(ArrayId(1)).ld;
   const auto n = static_cast<std::size_t>(L.n);
   if (k_end < k_done_) {
     for (const Run& run : runs_) std::fill_n(&sums_[run.row * n + run.col0], run.col1 - run.col0, 0.0f);

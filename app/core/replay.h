@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "app/core/trace_index.h"
 
 namespace ts {

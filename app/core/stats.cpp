@@ -1,20 +1,22 @@
-// stats.cpp — count events by array, space and op.
+// stats.cpp — count events by buffer or region, space and op.
 #include "app/core/stats.h"
 
-#include "app/core/launch_json.h"
+#include "trace/launch_json.h"
 
 namespace ts {
 
 TraceCounts count_events(const Trace& t, const TraceIndex& index) {
   TraceCounts s;
+  std::uint64_t counts[kMaxMemoryIds][2] = {};
   for (const Event& e : t.events.span()) {
-    const int op = e.flags & kFlagStore ? 1 : 0;
-    ++s.by_array[e.array][op];
+    ++counts[e.array][e.flags & kFlagStore ? 1 : 0];
     if (e.is_padding()) ++s.padding_stores;
   }
-  for (int a = 0; a < kArrayCount; ++a)
-    for (int op = 0; op < 2; ++op)
-      s.by_space[static_cast<int>(space_of(static_cast<ArrayId>(a)))][op] += s.by_array[a][op];
+  for (std::uint32_t a = 0; a < t.launch.memory_count() && a < kMaxMemoryIds; ++a)
+    for (int op = 0; op < 2; ++op) {
+      s.by_array[a][op] = counts[a][op];
+      s.by_space[static_cast<int>(t.launch.space_of_id(a))][op] += counts[a][op];
+    }
   s.a_loads_min = index.min_loads(ArrayId::A);
   s.a_loads_max = index.max_loads(ArrayId::A);
   s.b_loads_min = index.min_loads(ArrayId::B);
@@ -34,7 +36,7 @@ void count_block_events(const Trace& t, std::uint32_t block, TraceCounts& s) {
 }
 
 void add_counts(TraceCounts& into, const TraceCounts& from) {
-  for (int a = 0; a < kArrayCount; ++a)
+  for (std::size_t a = 0; a < from.by_array.size(); ++a)
     for (int op = 0; op < 2; ++op) into.by_array[a][op] += from.by_array[a][op];
   for (int sp = 0; sp < 2; ++sp)
     for (int op = 0; op < 2; ++op) into.by_space[sp][op] += from.by_space[sp][op];
@@ -55,10 +57,8 @@ nlohmann::json stats_to_json(const LaunchInfo& launch, std::uint64_t events, std
   nlohmann::json by_space, by_array;
   for (int sp = 0; sp < 2; ++sp)
     by_space[space_name(static_cast<Space>(sp))] = {{"load", s.by_space[sp][0]}, {"store", s.by_space[sp][1]}};
-  for (int a = 0; a < kArrayCount; ++a) {
-    if (!launch.arrays[a].present) continue;
-    by_array[array_name(static_cast<ArrayId>(a))] = {{"load", s.by_array[a][0]}, {"store", s.by_array[a][1]}};
-  }
+  for (std::uint32_t a = 0; a < launch.memory_count(); ++a)
+    by_array[launch.memory_name(a)] = {{"load", s.by_array[a][0]}, {"store", s.by_array[a][1]}};
   nlohmann::json j = {{"launch", launch_to_json(launch)},
           {"events", events},
           {"threads", threads},

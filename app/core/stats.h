@@ -9,13 +9,14 @@
 
 #include "app/core/analysis/memory_stats.h"
 #include "app/core/analysis/reuse.h"
-#include "app/core/trace.h"
+#include "trace/by_memory.h"
+#include "trace/trace.h"
 #include "app/core/trace_index.h"
 
 namespace ts {
 
 struct TraceCounts {
-  std::array<std::array<std::uint64_t, 2>, kArrayCount> by_array{};  // [array][op]
+  ByMemory<std::array<std::uint64_t, 2>> by_array;        // [memory id][op]: per buffer and region
   std::array<std::array<std::uint64_t, 2>, 2> by_space{};            // [space][op]
   std::uint64_t padding_stores = 0;
   std::uint32_t a_loads_min = 0, a_loads_max = 0, b_loads_min = 0, b_loads_max = 0;

@@ -12,7 +12,7 @@
 #include <span>
 #include <vector>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <optional>
 
-#include "app/core/json_integer.h"
-#include "app/core/launch_json.h"
+#include "trace/json_integer.h"
+#include "trace/launch_json.h"
 #include "app/core/occupancy_json.h"
 #include "app/core/safe_file.h"
 

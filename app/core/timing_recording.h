@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/core/occupancy.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 

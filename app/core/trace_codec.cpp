@@ -39,11 +39,11 @@ using Kind = TraceFileError::Kind;
 
 // ---- the Event fields, each coded as a residual against its neighbour -------
 
-// An Event as its three little-endian words (event.h's layout: the bit-fields
-// fill the third word from its low bit). The codec reads and writes fields in
-// words: bit-field stores through memory stall on store forwarding.
+// An Event as its four little-endian words (event.h's layout: word 2 holds
+// epoch and iter, word 3 the memory id, flags, width and async mark, a byte
+// each). The codec reads and writes fields in words.
 struct Raw {
-  std::uint32_t w[3];
+  std::uint32_t w[4];
 };
 static_assert(sizeof(Raw) == sizeof(Event));
 Raw raw(const Event& e) {
@@ -63,15 +63,18 @@ struct Field {
   static std::uint32_t get(const Raw& r) { return (r.w[Word] >> Shift) & kMask; }
   static void set(Raw& r, std::uint32_t v) { r.w[Word] = (r.w[Word] & ~(kMask << Shift)) | ((v & kMask) << Shift); }
 };
+// Each field's stream holds residuals (the field minus its prediction), so a
+// field may widen without changing what earlier files decode to: version 2's
+// 12-bit epochs and iterations, 3-bit memory ids and 2-bit flags decode the
+// same through these 16- and 8-bit fields. A decoded event's kFlagShared is
+// set from the launch's tables once its block is decoded.
 using IndexField = Field<0, 0, 32, true>;
-using EpochField = Field<2, 0, 12, false>;
-using ArrayField = Field<2, 12, 3, false>;
-using IterField = Field<2, 16, 12, false>;
-using FlagsField = Field<2, 28, 2, false>;
-using AsyncField = Field<2, 15, 1, false>;
-using WidthField = Field<2, 30, 2, false>;
-// Not coded yet: the async bit (word 2, bit 15) and the width (bits 30-31);
-// save_trace refuses a trace that sets them, so a decoded event has them 0.
+using EpochField = Field<2, 0, 16, false>;
+using ArrayField = Field<3, 0, 8, false>;
+using IterField = Field<2, 16, 16, false>;
+using FlagsField = Field<3, 8, 8, false>;
+using AsyncField = Field<3, 24, 8, false>;
+using WidthField = Field<3, 16, 8, false>;
 
 // Every Event field but the value (coded by prediction below), one stream each.
 // A new field: one struct above and one entry here and in kFieldNames.
@@ -152,17 +155,36 @@ Raw predict_fields(const E* ev, std::uint64_t nb, std::uint64_t nb2) {
   return pred;
 }
 
+// What the codec knows of the launch's memory, by memory id: whether it is a
+// shared region (and which), and for the buffers whose role is A, B or C the
+// contents a global access predicts (C as the kernel wrote it).
 struct Inputs {
-  std::span<const float> a, b, c;
-  float at(const Event& e) const {
-    const std::span<const float>* m = e.array == 0 ? &a : e.array == 1 ? &b : e.array == 2 ? &c : nullptr;
-    return m && e.index < m->size() ? (*m)[e.index] : 0.0f;
+  std::array<std::span<const float>, kMaxMemoryIds> values{};
+  std::array<std::uint8_t, kMaxMemoryIds> shared{};
+  std::array<std::uint16_t, kMaxMemoryIds> region{};  // for a shared id: its region's index
+  std::size_t regions = 0;
+
+  explicit Inputs(const Trace& t) {
+    const LaunchInfo& L = t.launch;
+    for (std::uint32_t id = 0; id < L.memory_count() && id < kMaxMemoryIds; ++id) {
+      if (const Buffer* b = L.buffer_at(id)) {
+        if (b->role == BufferRole::A) values[id] = t.a;
+        else if (b->role == BufferRole::B) values[id] = t.b;
+        else if (b->role == BufferRole::C) values[id] = t.c;
+      } else {
+        shared[id] = 1;
+        region[id] = static_cast<std::uint16_t>(id - L.buffers.size());
+      }
+    }
+    regions = L.regions.size();
   }
+  float at(const Event& e) const {
+    const std::span<const float>& m = values[e.array];
+    return e.index < m.size() ? m[e.index] : 0.0f;
+  }
+  bool is_shared(const Event& e) const { return shared[e.array] != 0; }
 };
 
-bool is_shared(const Event& e) {
-  return e.array == static_cast<unsigned>(ArrayId::As) || e.array == static_cast<unsigned>(ArrayId::Bs);
-}
 bool is_store(const Event& e) { return (e.flags & kFlagStore) != 0; }
 
 // The global loads a thread has made since its last shared store, oldest
@@ -194,7 +216,7 @@ class LoadQueue {
 // visited epoch by epoch (each thread's are in epoch order), loads first.
 class SharedShadow {
  public:
-  SharedShadow() : words_{std::vector<float>(kWords), std::vector<float>(kWords)} {}
+  explicit SharedShadow(const Inputs& in) : in_(in), words_(in.regions) {}
 
   template <class E, class Values>
   void block(E* ev, const std::vector<std::uint64_t>& off, std::uint64_t t0, std::uint64_t t1, Values& values) {
@@ -208,7 +230,7 @@ class SharedShadow {
         const std::uint64_t end = off[t0 + i + 1];
         for (; p < end; ++p) {
           E& x = ev[p];
-          if (!is_shared(x)) continue;
+          if (!in_.is_shared(x)) continue;
           if (x.epoch > epoch) break;
           if (is_store(x)) pending_.push_back(p);
           else values.code(x, word(x) ? *word(x) : 0.0f);
@@ -232,9 +254,13 @@ class SharedShadow {
   static constexpr std::size_t kWords = 1 << 16;
   static constexpr std::uint32_t kNoEpoch = kMaxEpoch + 1;
   float* word(const Event& e) {
-    return e.index < kWords ? &words_[e.array - static_cast<unsigned>(ArrayId::As)][e.index] : nullptr;
+    if (e.index >= kWords || !in_.is_shared(e)) return nullptr;
+    std::vector<float>& w = words_[in_.region[e.array]];
+    if (w.empty()) w.assign(kWords, 0.0f);  // a region's shadow, once it is used
+    return &w[e.index];
   }
-  std::array<std::vector<float>, 2> words_;
+  const Inputs& in_;
+  std::vector<std::vector<float>> words_;  // per region
   std::vector<std::uint64_t> cursor_, pending_;
 };
 
@@ -246,7 +272,7 @@ class SharedShadow {
 template <class E, class Fields, class Values, class AfterBlock>
 void walk_segment(E* ev, const Span& s, const Inputs& in, Fields& fields, Values& values, AfterBlock&& after_block) {
   const std::vector<std::uint64_t>& off = *s.off;
-  SharedShadow shadow;
+  SharedShadow shadow(in);
   for (std::uint64_t tb = s.t0; tb < s.t1; tb += s.tpb) {
     const std::uint64_t te = std::min(tb + s.tpb, s.t1);
     for (std::uint64_t t = tb; t < te; ++t) {
@@ -266,7 +292,7 @@ void walk_segment(E* ev, const Span& s, const Inputs& in, Fields& fields, Values
         }
         E& e = ev[off[t] + j];
         fields.code(e, predict_fields(ev, nb, nb2));
-        if (is_shared(e)) {
+        if (in.is_shared(e)) {
           if (is_store(e)) values.code(e, (e.flags & kFlagPadding) ? 0.0f : loads.pop());
           continue;
         }
@@ -494,7 +520,7 @@ std::vector<std::byte> encode_v2_body(const Trace& t) {
     streams.push_back(w.finish());
   }
   if (threads > 0) {
-    const Inputs in{t.a, t.b, t.c};
+    const Inputs in(t);
     for_each_segment(segments, [&](std::uint32_t s) {
       std::array<zstd::Writer, kSegmentStreams> w;
       FieldEncoder fields{w.data()};
@@ -569,7 +595,7 @@ EventChecks decode_v2_body(std::span<const std::byte> body, const SectionCounts&
   const bool has_lines = d.streams.size() > lines;
   t.lines.clear();
   if (has_lines) bound(lines, counts.events * sizeof(std::uint16_t), "a line per event");
-  const Inputs in{t.a, t.b, t.c};
+  const Inputs in(t);
   std::vector<EventChecks> checks(d.segments);  // each segment's blocks checked while in cache
   for_each_segment(d.segments + (has_lines ? 1 : 0), [&](std::uint32_t job) {
     if (has_lines && job == 0) {
@@ -592,7 +618,10 @@ EventChecks decode_v2_body(std::span<const std::byte> body, const SectionCounts&
     fields.start();
     values.start();
     walk_segment(t.events.data(), segment_span(t, s, d.segments), in, fields, values,
-                 [&](std::uint64_t first, std::uint64_t end) { checks[s].add(check_events(t, first, end)); });
+                 [&](std::uint64_t first, std::uint64_t end) {
+                   t.mark_spaces(first, end);
+                   checks[s].add(check_events(t, first, end));
+                 });
     if (fields.run != 0 || values.hits != 0)
       corrupt("a run goes past the end of " + stream_name(kGlobalStreams + s * kSegmentStreams));
     for (auto& reader : sr) reader.expect_end();

@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 

@@ -16,7 +16,7 @@
 #include <system_error>
 #include <vector>
 
-#include "app/core/launch_json.h"
+#include "trace/launch_json.h"
 #include "app/core/safe_file.h"
 #include "app/core/trace_codec.h"
 #include "app/core/trace_validation.h"
@@ -49,6 +49,20 @@ struct Footer {
 
 std::uint64_t pad16(std::uint64_t x) { return (16 - x % 16) % 16; }
 
+// ---- events as version 1 stores them ---------------------------------------
+// 12 bytes: index, value, then two little-endian 16-bit words:
+//   epoch (bits 0-12) | array (bits 13-15),  iter (bits 0-13) | flags (bits 14-15).
+// Version 1 has no access width and no async flag: every access is a 4-byte,
+// synchronous one. Each field is packed explicitly: the in-memory Event has
+// its own layout.
+struct EventV1 {
+  std::uint32_t index;
+  float value;
+  std::uint16_t epoch_array;
+  std::uint16_t iter_flags;
+};
+static_assert(sizeof(EventV1) == 12);
+
 // Byte offsets of each section, from the header's counts (all bounded first).
 struct Layout {
   std::uint64_t json, json_pad, floats, offsets, timing, events_pad, events, total;
@@ -63,7 +77,7 @@ Layout layout_of(const FileHeader& h) {
   l.timing = h.timing_count * sizeof(BlockTiming);
   const std::uint64_t before_events = sizeof(FileHeader) + l.json + l.json_pad + l.floats + l.offsets + l.timing;
   l.events_pad = pad16(before_events);
-  l.events = h.event_count * sizeof(Event);
+  l.events = h.event_count * sizeof(EventV1);
   l.total = before_events + l.events_pad + l.events + sizeof(Footer);
   return l;
 }
@@ -124,25 +138,11 @@ class MemorySource final : public Source {
   std::uint64_t pos_ = 0;
 };
 
-// ---- events as version 1 stores them ---------------------------------------
-// 12 bytes: index, value, then two little-endian 16-bit words:
-//   epoch (bits 0-12) | array (bits 13-15),  iter (bits 0-13) | flags (bits 14-15).
-// Version 1 has no access width and no async flag: every access is a 4-byte,
-// synchronous one. Each field is packed explicitly, so the in-memory Event may
-// change its layout without touching the file.
-struct EventV1 {
-  std::uint32_t index;
-  float value;
-  std::uint16_t epoch_array;
-  std::uint16_t iter_flags;
-};
-static_assert(sizeof(EventV1) == sizeof(Event), "events are read in place");
-
 constexpr std::uint32_t kV1MaxEpoch = (1u << 13) - 1, kV1MaxIter = (1u << 14) - 1;
 
 EventV1 to_v1(const Event& e) {
   return {e.index, e.value, static_cast<std::uint16_t>(e.epoch | (e.array << 13)),
-          static_cast<std::uint16_t>(e.iter | (e.flags << 14))};
+          static_cast<std::uint16_t>(e.iter | ((e.flags & (kFlagStore | kFlagPadding)) << 14))};
 }
 
 // False when the file's event holds a value an Event cannot.
@@ -152,11 +152,11 @@ bool from_v1(const EventV1& x, Event& e) {
   e.index = x.index;
   e.value = x.value;
   e.epoch = static_cast<std::uint16_t>(epoch);
-  e.array = static_cast<std::uint16_t>(x.epoch_array >> 13);
+  e.array = static_cast<std::uint8_t>(x.epoch_array >> 13);
   e.async = 0;
   e.iter = static_cast<std::uint16_t>(iter);
-  e.flags = static_cast<std::uint16_t>(x.iter_flags >> 14);
-  e.width = static_cast<std::uint16_t>(Width::B4);
+  e.flags = static_cast<std::uint8_t>(x.iter_flags >> 14);  // kFlagShared follows from the tables (mark_spaces)
+  e.width = static_cast<std::uint8_t>(Width::B4);
   return true;
 }
 
@@ -165,15 +165,16 @@ bool from_v1(const EventV1& x, Event& e) {
 void check_header(const FileHeader& h, std::uint64_t file_bytes) {
   if (std::memcmp(h.magic, kMagic, sizeof kMagic) != 0)
     throw TraceFileError(Kind::NotATrace, "not a tilescope trace (no TSCTRACE magic bytes)");
-  if (h.version != 1 && h.version != 2)
+  if (h.version < 1 || h.version > kTraceFileVersion)
     throw TraceFileError(Kind::UnsupportedVersion, "trace file version " + std::to_string(h.version) +
-                                                       "; this tilescope reads versions 1 and 2");
+                                                       "; this tilescope reads versions 1 to " +
+                                                       std::to_string(kTraceFileVersion));
   if (h.json_bytes > kMaxJsonBytes) invalid("launch description of " + std::to_string(h.json_bytes) + " bytes");
   for (std::uint64_t c : {h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count})
     if (c > kMaxCount) invalid("a section count over 2^32");
   // Refused from the header alone, before a byte of a (perhaps sparse, 16 GiB) file is read.
   if (h.event_count > kMaxEvents) invalid(std::to_string(h.event_count) + " events (at most " + std::to_string(kMaxEvents) + ")");
-  if (h.version == 2) {  // compressed: the streams' sizes are checked as they are read
+  if (h.version >= 2) {  // compressed: the streams' sizes are checked as they are read
     const std::uint64_t least = sizeof(FileHeader) + h.json_bytes + sizeof(Footer);
     if (file_bytes < least)
       throw TraceFileError(Kind::Truncated, "truncated: " + std::to_string(file_bytes) + " bytes, the header and " +
@@ -202,7 +203,7 @@ void check_footer(Source& src, std::uint32_t version) {
   Footer f;
   src.read_raw(&f, sizeof f);
   // Version 1 knows its size from the header; version 2 finds a cut by its end.
-  if (version == 2 && f.end_magic != kEndMagic)
+  if (version >= 2 && f.end_magic != kEndMagic)
     throw TraceFileError(Kind::Truncated, "truncated: the end marker is missing");
   if (f.end_magic != kEndMagic || f.crc != crc)
     throw TraceFileError(Kind::Corrupt, "corrupt: the checksum does not match the contents");
@@ -225,14 +226,14 @@ void check_fits_in_memory(const SectionCounts& c) {
                                             " MiB (a quarter of its memory)");
 }
 
-// Version 2: the compressed body is read whole (it is small), checked against
-// the checksum, then decoded against the launch it describes.
+// Versions 2 and 3: the compressed body is read whole (it is small), checked
+// against the checksum, then decoded against the launch it describes.
 Trace read_trace_v2(Source& src, const FileHeader& h, std::uint64_t file_bytes) {
   std::string json(h.json_bytes, '\0');
   src.read(json.data(), json.size());
   std::vector<std::byte> body(file_bytes - sizeof(FileHeader) - json.size() - sizeof(Footer));
   src.read(body.data(), body.size());
-  check_footer(src, 2);
+  check_footer(src, h.version);
   Trace t;
   parse_launch(json, t);
   const SectionCounts counts{h.a_count, h.b_count, h.c_count, h.thread_count, h.timing_count, h.event_count};
@@ -263,7 +264,7 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
   }
   src.read(&h, sizeof h);
   check_header(h, file_bytes);
-  if (h.version == 2) return read_trace_v2(src, h, file_bytes);
+  if (h.version >= 2) return read_trace_v2(src, h, file_bytes);
   const Layout l = layout_of(h);
 
   std::string json(l.json, '\0');
@@ -296,13 +297,18 @@ Trace read_trace(Source& src, std::uint64_t file_bytes) {
   src.read(t.block_timing.data(), l.timing);
   src.skip_padding(l.events_pad);
   t.events = EventBuffer(h.event_count);
-  src.read(t.events.data(), l.events);
-  check_footer(src, 1);
-  for (Event& e : t.events.span()) {
-    EventV1 x;
-    std::memcpy(&x, &e, sizeof x);
-    if (!from_v1(x, e)) invalid("an event counts more barriers or iterations than this tilescope holds");
+  std::vector<EventV1> chunk;
+  bool fits = true;
+  for (std::uint64_t i = 0, n = h.event_count; i < n;) {
+    const std::uint64_t count = std::min<std::uint64_t>(n - i, 1 << 16);
+    chunk.resize(count);
+    src.read(chunk.data(), count * sizeof(EventV1));
+    for (std::uint64_t j = 0; j < count; ++j) fits = from_v1(chunk[j], t.events[i + j]) && fits;
+    i += count;
   }
+  check_footer(src, 1);
+  if (!fits) invalid("an event counts more barriers or iterations than this tilescope holds");
+  t.mark_spaces();
   validate_trace(t, file_bytes);
   return t;
 }
@@ -362,8 +368,17 @@ using FilePtr = std::unique_ptr<std::FILE, FileCloser>;
 }  // namespace
 
 void save_trace(const Trace& t, const std::filesystem::path& path, std::uint32_t version) {
-  if (version != 1 && version != 2)
+  if (version < 1 || version > kTraceFileVersion)
     throw TraceFileError(Kind::UnsupportedVersion, "cannot write trace file version " + std::to_string(version));
+  if (version < 3 && !t.launch.has_own_arrays_only())
+    throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": trace file version " +
+                                                std::to_string(version) +
+                                                " holds the arrays A, B, C, As and Bs only, and this trace's memory is " +
+                                                "named otherwise (write version 3)");
+  for (const Event& e : version < 3 ? t.events.span() : std::span<const Event>{})
+    if (e.epoch > kMaxEpoch || e.iter > kMaxIteration)
+      throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": trace file version " +
+                                                  std::to_string(version) + " counts 4095 barriers and iterations at most");
   for (const Event& e : version == 1 ? t.events.span() : std::span<const Event>{})  // version 2 codes every field
     if (e.width != static_cast<std::uint16_t>(Width::B4) || e.async)
       throw TraceFileError(Kind::CannotWrite, "cannot write " + path.string() + ": trace file version " +
@@ -380,14 +395,14 @@ void save_trace(const Trace& t, const std::filesystem::path& path, std::uint32_t
   h.thread_count = t.thread_count();
   h.timing_count = t.block_timing.size();
   h.event_count = t.events.size();
-  const std::vector<std::byte> body = version == 2 ? encode_v2_body(t) : std::vector<std::byte>{};
+  const std::vector<std::byte> body = version >= 2 ? encode_v2_body(t) : std::vector<std::byte>{};
 
   try {
     AtomicFile file(path);  // a unique temporary, synced and renamed over path once complete
     Sink out(file.stream());
     out.write(&h, sizeof h);
     out.write(json.data(), json.size());
-    if (version == 2) out.write(body.data(), body.size());
+    if (version >= 2) out.write(body.data(), body.size());
     else write_v1_sections(out, t, layout_of(h));
     const Footer footer{out.crc(), kEndMagic};
     out.write(&footer, sizeof footer);

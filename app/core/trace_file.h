@@ -9,8 +9,14 @@
 // checksum, and every event against the launch, so a truncated, corrupted or
 // hostile file is refused with a TraceFileError, never read out of bounds.
 //
-// Version 2 (written by default): the same header and launch JSON, then the
-// compressed streams of trace_codec.h, then the same CRC-32 footer.
+// Version 2: the same header and launch JSON, then the compressed streams of
+// trace_codec.h, then the same CRC-32 footer. Versions 1 and 2 know five
+// arrays (A, B, C, As, Bs: the launch JSON's "arrays").
+//
+// Version 3 (written by default): version 2's container and streams, with the
+// launch's memory tables (trace/memory.h: "buffers" and "regions") in the
+// JSON; an event's memory id indexes them. Versions 1 and 2 load onto the
+// same tables, so every reader of a trace sees tables.
 #pragma once
 
 #include <cstddef>
@@ -20,12 +26,12 @@
 #include <stdexcept>
 #include <string>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 
-// The version save_trace writes unless asked for another; load_trace reads 1 and 2.
-inline constexpr std::uint32_t kTraceFileVersion = 2;
+// The version save_trace writes unless asked for another; load_trace reads 1 to 3.
+inline constexpr std::uint32_t kTraceFileVersion = 3;
 
 class TraceFileError : public std::runtime_error {
  public:

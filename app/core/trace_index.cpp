@@ -19,7 +19,7 @@ TraceIndex::TraceIndex(const Trace& t) : trace_(&t) {
   c_thread_.assign(t.c.size(), 0);
   a_loads_.offsets.assign(t.a.size() + 1, 0);
   b_loads_.offsets.assign(t.b.size() + 1, 0);
-  const std::uint32_t lda = L.arrays[0].ld, ldb = L.arrays[1].ld;
+  const std::uint32_t lda = L.array(ArrayId(0)).ld, ldb = L.array(ArrayId(1)).ld;
 
   // Pass 1: count the loads of each element, grow the boxes, find C's writers.
   const Event* ev = t.events.data();

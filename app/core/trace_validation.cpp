@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "app/core/checked_math.h"
+#include "trace/checked_math.h"
 #include "app/core/trace_file.h"
 
 namespace ts {
@@ -96,34 +96,59 @@ void validate_launch(const LaunchInfo& L) {
   if (iterations > kMaxIteration || std::uint64_t{r.barriers_per_iteration} * iterations > kMaxEpoch)
     invalid(num(iterations) + " iterations of " + num(r.barriers_per_iteration) + " barriers exceed the event's fields");
 
-  // L4
+  // L4: the memory tables.
+  if (L.memory_count() > kMaxMemoryIds)
+    invalid(num(L.memory_count()) + " buffers and regions (an event names at most " + num(kMaxMemoryIds) + ")");
   const std::uint64_t natural[3][2] = {{m, k}, {k, n}, {m, n}};
-  for (int a = 0; a < 3; ++a) {
-    const ArrayLayout& l = L.arrays[a];
-    if (!l.present || l.rows != natural[a][0] || l.cols != natural[a][1] || l.ld != natural[a][1])
-      invalid(std::string("layout of ") + array_name(ArrayId(a)));
-  }
-  std::uint64_t shared_bytes = 0;
-  for (int a = 0; a < kArrayCount; ++a) {
-    const ArrayLayout& l = L.arrays[a];
-    if (!l.present) continue;
-    const std::string name = array_name(ArrayId(a));
-    if (l.rows == 0 || l.ld == 0 || l.cols > l.ld) invalid("layout of " + name);
-    const std::uint64_t bytes = mul(l.elements(), sizeof(float), "an array's bytes");
-    if (!checked_add(l.base, bytes)) invalid("layout of " + name + " ends past 2^64");
-    if (space_of(ArrayId(a)) == Space::Shared) {
-      shared_bytes += bytes;  // each below 2^34: no overflow
-      if (shared_bytes > kMaxSharedBytes)
-        invalid("shared tiles of " + num(shared_bytes) + " bytes (a block has at most " + num(kMaxSharedBytes) + ")");
+  bool has_role[3] = {false, false, false};
+  for (const Buffer& b : L.buffers) {
+    check_string(b.name, "a buffer's name", kMaxMemoryName, true);
+    const std::string name = "buffer " + (b.name.empty() ? std::string("(unnamed)") : b.name);
+    if (b.name.empty()) invalid("a buffer without a name");
+    if (b.role > BufferRole::Other || b.type > ElementType::Word || b.order > MatrixOrder::ColMajor)
+      invalid(name + ": unknown role, type or order");
+    const std::uint32_t inner = b.order == MatrixOrder::RowMajor ? b.cols : b.rows;
+    if (b.rows == 0 || b.cols == 0 || b.ld == 0 || inner > b.ld)
+      invalid(name + ": " + num(b.rows) + " x " + num(b.cols) + " with leading dimension " + num(b.ld));
+    const std::uint64_t elements = mul(b.order == MatrixOrder::RowMajor ? b.rows : b.cols, b.ld, "a buffer's rows x ld");
+    if (elements > kMaxIndexable + 1) invalid(name + ": " + num(elements) + " elements (an event's index is 32 bits)");
+    const std::uint64_t bytes = mul(elements, element_bytes(b.type), "a buffer's bytes");
+    if (!checked_add(b.base, bytes)) invalid(name + " ends past 2^64");
+    if (b.role != BufferRole::Other) {
+      const auto r = static_cast<int>(b.role);
+      if (has_role[r]) invalid("two buffers have the role " + std::string(role_name(b.role)));
+      has_role[r] = true;
+      if (b.rows != natural[r][0] || b.cols != natural[r][1] || b.type != ElementType::F32)
+        invalid(name + ": the " + std::string(role_name(b.role)) + " of the product is " + num(natural[r][0]) + " x " +
+                num(natural[r][1]) + " floats, not " + num(b.rows) + " x " + num(b.cols));
     }
+  }
+  for (int r = 0; r < 3; ++r)
+    if (!has_role[r]) invalid(std::string("no buffer has the role ") + std::string(role_name(BufferRole(r))));
+  for (const Region& g : L.regions) {
+    check_string(g.name, "a region's name", kMaxMemoryName, true);
+    if (g.name.empty()) invalid("a shared region without a name");
+    const std::string name = "shared region " + g.name;
+    if (g.type > ElementType::Word) invalid(name + ": unknown type");
+    if (g.rows == 0 || g.ld == 0 || g.cols > g.ld) invalid("layout of " + name);
+    const std::uint64_t end = add(g.offset, g.bytes, "a region's end");
+    if (end > kMaxSharedBytes)
+      invalid(name + " ends at byte " + num(end) + " (a block has at most " + num(kMaxSharedBytes) + ")");
+    const std::uint64_t bytes = mul(mul(g.rows, g.ld, "a region's rows x ld"), element_bytes(g.type), "a region's bytes");
+    if (bytes > g.bytes) invalid(name + ": " + num(g.rows) + " rows of " + num(g.ld) + " elements do not fit its " +
+                                 num(g.bytes) + " bytes");
   }
 }
 
 void validate_sections(const LaunchInfo& L, const SectionCounts& s, std::uint64_t file_bytes,
                        std::uint64_t max_expansion) {
-  const std::uint64_t m = L.m, n = L.n, k = L.k;
-  // S1
-  if (s.a != m * k || s.b != k * n || s.c != m * n) invalid("matrix sizes disagree with M, N, K");
+  // S1: the values of the buffers whose role is A, B and C (every element they span).
+  const auto values = [&](BufferRole r) {
+    const Buffer* b = L.buffer_with_role(r);
+    return b ? b->elements() : 0;
+  };
+  if (s.a != values(BufferRole::A) || s.b != values(BufferRole::B) || s.c != values(BufferRole::C))
+    invalid("matrix sizes disagree with M, N, K");
   const std::uint64_t threads = launch_threads(L);
   if (s.threads != threads)
     invalid(num(s.threads) + " threads stored; the launch shape runs " + num(threads));
@@ -140,7 +165,9 @@ void validate_sections(const LaunchInfo& L, const SectionCounts& s, std::uint64_
   std::uint64_t bytes = mul(add(add(s.a, s.b, "floats"), s.c, "floats"), sizeof(float), "float bytes");
   bytes = add(bytes, mul(add(s.threads, 1, "offsets"), sizeof(std::uint64_t), "offset bytes"), "section bytes");
   bytes = add(bytes, mul(s.timing, sizeof(BlockTiming), "timing bytes"), "section bytes");
-  bytes = add(bytes, mul(s.events, sizeof(Event), "event bytes"), "section bytes");
+  // Events as the plainest format stores them (version 1: 12 bytes), which
+  // bounds an allocation at 16/12 of an uncompressed file.
+  bytes = add(bytes, mul(s.events, kFileEventBytes, "event bytes"), "section bytes");
   if (bytes > saturating_mul(file_bytes, max_expansion))
     invalid("sections of " + num(bytes) + " bytes in a file of " + num(file_bytes));
 }
@@ -159,8 +186,13 @@ void EventChecks::add(const EventChecks& o) {
 
 EventChecks check_events(const Trace& t, std::uint64_t first_thread, std::uint64_t last_thread) {
   EventChecks c;
-  std::uint64_t limit[kArrayCount];
-  for (int a = 0; a < kArrayCount; ++a) limit[a] = t.launch.arrays[a].present ? t.launch.arrays[a].elements() : 0;
+  // Elements of each memory id; ids past the tables hold none.
+  std::uint64_t limit[kMaxMemoryIds] = {};
+  const LaunchInfo& L = t.launch;
+  for (std::uint32_t id = 0; id < L.memory_count() && id < kMaxMemoryIds; ++id) {
+    if (const Buffer* b = L.buffer_at(id)) limit[id] = b->elements();
+    else if (const Region* g = L.region_at(id)) limit[id] = g->elements();
+  }
   const std::uint32_t iterations = t.launch.iteration_rule.iterations;
   const auto& off = t.thread_offsets;
   const Event* e = t.events.data();
@@ -168,8 +200,8 @@ EventChecks check_events(const Trace& t, std::uint64_t first_thread, std::uint64
     for (std::uint64_t i = off[th]; i < off[th + 1]; ++i) {
       // T2: each event within the launch.
       const Event& x = e[i];
-      const bool padding_ok = !(x.flags & kFlagPadding) || x.array >= 3;  // a shared store's padding, a shared load's fragment mark
-      if (x.array >= kArrayCount || x.index >= limit[x.array] || x.iter > iterations || !padding_ok) {
+      const bool padding_ok = !(x.flags & kFlagPadding) || L.is_region(x.array);  // a shared store's padding, a shared load's fragment mark
+      if (x.index >= limit[x.array] || x.iter > iterations || !padding_ok) {
         c.malformed = i;  // reported before any T4 finding: the rest does not matter
         return c;
       }

@@ -18,14 +18,19 @@
 //   L3 the iteration rule is the product's: rule.k = K, rule.n = N,
 //      1 <= rule.tile, iterations = ceil(K / rule.tile) <= kMaxIteration, and
 //      barriers_per_iteration * iterations <= kMaxEpoch.
-//   L4 A, B, C are present with their natural layouts (M x K, K x N, M x N,
-//      ld = cols); a shared tile, when present, has cols <= ld, rows and ld
-//      >= 1, and As and Bs together fit in kMaxSharedBytes; every array's
-//      last byte address fits in 64 bits.
+//   L4 the memory tables: at most kMaxMemoryIds buffers and regions, each
+//      named (1..kMaxMemoryName of [A-Za-z0-9_-]) with a known role, type and
+//      order; a buffer has rows, cols, ld >= 1 with its inner extent <= ld,
+//      spans fewer than 2^32 + 1 elements and ends below 2^64; exactly one
+//      buffer each has the role A, B and C, shaped M x K, K x N and M x N
+//      floats (any order, any ld); a region has rows, ld >= 1, cols <= ld,
+//      ends within kMaxSharedBytes of the shared window and holds rows x ld
+//      elements in its bytes.
 //   L5 kernel: 1..kMaxKernelName of [A-Za-z0-9_-]; recorder "gpu" or
 //      "emulator"; device name and date printable ASCII of at most
 //      kMaxDeviceName / kMaxDate bytes.
-//   S1 A, B, C hold M*K, K*N, M*N floats; there are grid x block threads;
+//   S1 A, B, C hold the elements their buffers span (M*K, K*N, M*N for the
+//      natural layouts); there are grid x block threads;
 //      block timings are absent or one per block, with start <= end and SM
 //      numbers below kMaxSm.
 //   S2 events <= kMaxEvents (the recorder's own ceiling), so an event's
@@ -39,8 +44,9 @@
 //      allocate is bounded by what it really holds.
 //   T1 thread offsets start at 0, never go backwards, end at the event count.
 //   T3 source lines are absent or one per event (any value: a line number).
-//   T2 every event names a present array and an element inside it, an
-//      iteration <= iterations, and the padding flag only on shared stores.
+//   T2 every event names a buffer or region of the tables and an element
+//      inside it, an iteration <= iterations, and the padding flag only on
+//      shared accesses.
 //   T4 a thread's barrier epochs never decrease along its events.
 #pragma once
 
@@ -48,15 +54,17 @@
 #include <string>
 #include <string_view>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "app/core/trace_codec.h"  // SectionCounts: the element counts a file's header states
 
 namespace ts {
 
 inline constexpr std::uint64_t kMaxEvents = (8ull << 30) / sizeof(Event);  // 8 GiB of events
+inline constexpr std::uint64_t kFileEventBytes = 12;                       // an event in a version 1 file
 inline constexpr std::uint64_t kMaxSharedBytes = 228 * 1024;               // per block, on any GPU so far
 inline constexpr std::uint32_t kMaxSm = 1024;
 inline constexpr std::size_t kMaxKernelName = 64;
+inline constexpr std::size_t kMaxMemoryName = 64;
 inline constexpr std::size_t kMaxDeviceName = 256;
 inline constexpr std::size_t kMaxDate = 64;
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "kernels/recorder.h"
 
 namespace ts::ui {

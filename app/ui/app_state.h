@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "app/core/replay.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "app/core/trace_index.h"
 #include "app/ui/counter_job.h"
 #include "app/ui/theme.h"

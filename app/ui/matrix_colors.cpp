@@ -71,7 +71,7 @@ CellBox live_cells(const Trace& t) {
   const auto rows = static_cast<std::uint32_t>(L.m), cols = static_cast<std::uint32_t>(L.n);
   if (!L.focused()) return {0, rows, 0, cols};
   CellBox box;
-  const std::uint32_t ld = L.arrays[2].ld;
+  const std::uint32_t ld = L.array(ArrayId(2)).ld;
   for (std::uint32_t r = 0; r < rows; ++r)
     for (std::uint32_t c = 0; c < cols; ++c)
       if (std::isfinite(t.c[std::size_t{r} * ld + c])) box = box.united({r, r + 1, c, c + 1});
@@ -121,12 +121,12 @@ MatrixBoxes paint_highlights(const MatrixColorInput& in, MatrixColors& out) {
   MatrixBoxes boxes;
   if (in.mode == ColorMode::Value) return boxes;
   const Trace& t = *in.trace;
-  Painter a{out.a, t.launch.arrays[0].ld, boxes.a}, b{out.b, t.launch.arrays[1].ld, boxes.b},
-      c{out.c, t.launch.arrays[2].ld, boxes.c};
+  Painter a{out.a, t.launch.array(ArrayId(0)).ld, boxes.a}, b{out.b, t.launch.array(ArrayId(1)).ld, boxes.b},
+      c{out.c, t.launch.array(ArrayId(2)).ld, boxes.c};
   const bool loading = in.step.phase != Phase::Store;
   if (in.all_blocks && loading && in.index) {
-    shade_all_blocks(out.a, t.launch.arrays[0].rows, a.ld, all_block_tiles(*in.index, in.step.iteration, ArrayId::A), boxes.a);
-    shade_all_blocks(out.b, t.launch.arrays[1].rows, b.ld, all_block_tiles(*in.index, in.step.iteration, ArrayId::B), boxes.b);
+    shade_all_blocks(out.a, t.launch.array(ArrayId(0)).rows, a.ld, all_block_tiles(*in.index, in.step.iteration, ArrayId::A), boxes.a);
+    shade_all_blocks(out.b, t.launch.array(ArrayId(1)).rows, b.ld, all_block_tiles(*in.index, in.step.iteration, ArrayId::B), boxes.b);
   }
   const CellHighlight* h = in.highlight;
   if (!h) return boxes;
@@ -218,7 +218,7 @@ bool MatrixScene::update(AppState& app) {
     return true;
   }
   // Back to the plain colours where the last highlights were (and where C's sums moved), then the new highlights.
-  const std::uint32_t lda = t.launch.arrays[0].ld, ldb = t.launch.arrays[1].ld, ldc = t.launch.arrays[2].ld;
+  const std::uint32_t lda = t.launch.array(ArrayId(0)).ld, ldb = t.launch.array(ArrayId(1)).ld, ldc = t.launch.array(ArrayId(2)).ld;
   copy_box(colors_.a, a_base_, lda, painted_.a);
   copy_box(colors_.b, b_base_, ldb, painted_.b);
   const render::CellBox c_plain = step_moved ? painted_.c.united(c_live_) : painted_.c;

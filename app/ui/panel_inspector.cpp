@@ -29,7 +29,7 @@ struct PanelInspector : Panel {
     }
     const CellHighlight& h = *hl;
     const Trace& t = lt->trace;
-    const std::uint32_t lda = t.launch.arrays[0].ld, ldb = t.launch.arrays[1].ld;
+    const std::uint32_t lda = t.launch.array(ArrayId(0)).ld, ldb = t.launch.array(ArrayId(1)).ld;
     // Wrapped everywhere: a narrow column (presentation mode) must not cut a line mid-word.
     ImGui::TextWrapped("C[%u][%u]: block (%u, %u), thread (%u, %u), warp %u", h.cell.row, h.cell.col, h.coord.block.x,
                 h.coord.block.y, h.coord.thread.x, h.coord.thread.y, h.coord.warp);

@@ -179,9 +179,9 @@ struct PanelMatrices : Panel {
       tex_[kGridC].update(c.c, scene_.changed().c);
       return;
     }
-    tex_[kGridA].upload(t.launch.arrays[0].rows, t.launch.arrays[0].ld, c.a);
-    tex_[kGridB].upload(t.launch.arrays[1].rows, t.launch.arrays[1].ld, c.b);
-    tex_[kGridC].upload(t.launch.arrays[2].rows, t.launch.arrays[2].ld, c.c);
+    tex_[kGridA].upload(t.launch.array(ArrayId(0)).rows, t.launch.array(ArrayId(0)).ld, c.a);
+    tex_[kGridB].upload(t.launch.array(ArrayId(1)).rows, t.launch.array(ArrayId(1)).ld, c.b);
+    tex_[kGridC].upload(t.launch.array(ArrayId(2)).rows, t.launch.array(ArrayId(2)).ld, c.c);
   }
 
   void header(AppState& app) {

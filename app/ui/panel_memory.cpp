@@ -174,7 +174,7 @@ struct PanelMemory : Panel {
                 "sectors of the touched 128-byte lines (dark: not touched)");
     ImGui::Dummy(ImVec2(width, sectors_y - origin.y + box_h * 2.2f));
     if (hovered) {
-      const ArrayLayout& layout = t.launch.arrays[static_cast<int>(v.request.array)];
+      const ArrayLayout& layout = t.launch.array(v.request.array);
       ImGui::BeginTooltip();
       ImGui::Text("lane %u: %s[%u][%u]", hovered->lane, array_name(v.request.array), hovered->element.row,
                   hovered->element.col);

@@ -69,8 +69,8 @@ struct PanelMemoryReuse : Panel {
   void upload(const Trace& t, const ReuseStats& r, std::uint64_t generation) {
     uploaded_ = generation;
     grids_.clear();
-    const ArrayLayout& la = t.launch.arrays[static_cast<int>(ArrayId::A)];
-    const ArrayLayout& lb = t.launch.arrays[static_cast<int>(ArrayId::B)];
+    const ArrayLayout& la = t.launch.array(ArrayId::A);
+    const ArrayLayout& lb = t.launch.array(ArrayId::B);
     // One colour scale for both matrices, so that A and B compare.
     const std::uint32_t lo = std::min(r.a_min, r.b_min), hi = std::max(r.a_max, r.b_max);
     auto color = [&](std::uint32_t v) {

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "app/core/analysis/line_stats.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "app/core/trace_index.h"
 #include "kernels/emu/sanitizer.h"
 #include "kernels/recorder.h"

@@ -16,7 +16,7 @@
 // that covers it: reading a word before then is a reported error.
 #pragma once
 
-#include "app/core/event.h"
+#include "trace/event.h"
 #include "kernels/api/origin.h"
 
 #if defined(__CUDACC__)

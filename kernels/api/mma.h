@@ -28,7 +28,7 @@
 #include <cstring>
 #endif
 
-#include "app/core/event.h"
+#include "trace/event.h"
 #include "kernels/api/origin.h"
 
 #if defined(__CUDACC__)

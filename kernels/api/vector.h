@@ -17,7 +17,7 @@
 
 #include <cstdint>
 
-#include "app/core/event.h"
+#include "trace/event.h"
 #include "kernels/api/origin.h"
 
 #if defined(__CUDACC__)

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "kernels/cuda/bench_device.cuh"
 #include "kernels/cuda/bench_timing.cuh"
 #include "kernels/cuda/cuda_check.cuh"

@@ -76,7 +76,7 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
   TS_CUDA_CHECK(cudaMemset(d_split, 0, sizeof(unsigned long long)));
 
   gpu_count::CountLaunch cl{};
-  for (int arr = 0; arr < kArrayCount; ++arr) cl.elements[arr] = L.arrays[arr].present ? L.arrays[arr].elements() : 0;
+  for (int arr = 0; arr < kArrayCount; ++arr) cl.elements[arr] = L.array(ArrayId(arr)).present ? L.array(ArrayId(arr)).elements() : 0;
   cl.base_word[0] = static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(d_a) / 4);
   cl.base_word[1] = static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(d_b) / 4);
   cl.base_word[2] = static_cast<std::uint32_t>(reinterpret_cast<std::uint64_t>(d_c) / 4);
@@ -124,7 +124,8 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
   out.split_requests = split;
   for (int combo = 0; combo < kCombos; ++combo) {
     const unsigned long long* f = totals.data() + combo * kFields;
-    AccessTotals& t = out.memory.by_array[combo / 2][combo % 2];
+    const auto array = static_cast<ArrayId>(combo / 2);
+    AccessTotals& t = out.memory.of(combo / 2, space_of(array))[combo % 2];
     t.requests = f[gpu_count::kRequests];
     t.accesses = f[gpu_count::kAccesses];
     if (space_of(static_cast<ArrayId>(combo / 2)) == Space::Global) {
@@ -135,7 +136,7 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
       t.wavefronts = f[gpu_count::kSectors];
       t.bank_conflicts = f[gpu_count::kLines];
       t.broadcast_lanes = f[gpu_count::kIdeal];
-      AccessTotals& compiled = out.memory.compiled_loads[combo / 2];
+      AccessTotals& compiled = out.memory.compiled_of(combo / 2);
       if (combo % 2 == static_cast<int>(Op::Load)) {
         compiled.requests = f[gpu_count::kCompiledRequests];
         compiled.wavefronts = f[gpu_count::kCompiledWavefronts];
@@ -153,9 +154,9 @@ void count_launch(KernelKind kind, Trace& trace, DeviceCounts& out) {
   TS_CUDA_CHECK(cudaMemcpy(trace.c.data(), d_c, mn * sizeof(float), cudaMemcpyDeviceToHost));
   out.device_bytes = (mk + kn + mn) * sizeof(float) + (mk + kn) * sizeof(std::uint32_t) +
                      kCombos * kFields * sizeof(unsigned long long);
-  L.arrays[0].base = reinterpret_cast<std::uint64_t>(d_a);
-  L.arrays[1].base = reinterpret_cast<std::uint64_t>(d_b);
-  L.arrays[2].base = reinterpret_cast<std::uint64_t>(d_c);
+  L.buffers[0].base = reinterpret_cast<std::uint64_t>(d_a);
+  L.buffers[1].base = reinterpret_cast<std::uint64_t>(d_b);
+  L.buffers[2].base = reinterpret_cast<std::uint64_t>(d_c);
 }
 
 }  // namespace ts::gpu

@@ -8,7 +8,7 @@
 #include <functional>
 #include <span>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts::gpu {
 

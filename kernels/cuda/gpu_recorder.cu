@@ -94,7 +94,7 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<con
   rl.elements[0] = mk;
   rl.elements[1] = kn;
   rl.elements[2] = mn;
-  for (int arr = 3; arr < kArrayCount; ++arr) rl.elements[arr] = L.arrays[arr].present ? L.arrays[arr].elements() : 0;
+  for (int arr = 3; arr < kArrayCount; ++arr) rl.elements[arr] = L.array(ArrayId(arr)).present ? L.array(ArrayId(arr)).elements() : 0;
   rl.state = d_state;
   rl.errors = d_errors;
   if (!focus.empty()) {
@@ -158,17 +158,19 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<con
   TS_CUDA_CHECK(cudaMemcpy(shared, d_shared, sizeof shared, cudaMemcpyDeviceToHost));
   TS_CUDA_CHECK(cudaMemcpy(shape, d_shape, sizeof shape, cudaMemcpyDeviceToHost));
   for (int arr = 3; arr < kArrayCount; ++arr) {
-    ArrayLayout& l = L.arrays[arr];
+    ArrayLayout l = L.array(ArrayId(arr));
     if (l.present) l.base = shared[arr];  // the real shared-window address
-    if (shape[arr] == 0 || (l.present && l.cols != kUndeclaredShared)) continue;  // the catalog's layout stands
-    l.present = true;
-    l.base = shared[arr];
-    l.rows = static_cast<std::uint32_t>(shape[arr] >> 32);  // as the kernel declared it
-    l.cols = l.ld = static_cast<std::uint32_t>(shape[arr]);
+    if (shape[arr] != 0 && !(l.present && l.cols != kUndeclaredShared)) {  // else the catalog's layout stands
+      l.present = true;
+      l.base = shared[arr];
+      l.rows = static_cast<std::uint32_t>(shape[arr] >> 32);  // as the kernel declared it
+      l.cols = l.ld = static_cast<std::uint32_t>(shape[arr]);
+    }
+    if (l.present) L.set_array(ArrayId(arr), l);
   }
-  L.arrays[0].base = reinterpret_cast<std::uint64_t>(d_a);
-  L.arrays[1].base = reinterpret_cast<std::uint64_t>(d_b);
-  L.arrays[2].base = reinterpret_cast<std::uint64_t>(d_c);
+  L.buffers[0].base = reinterpret_cast<std::uint64_t>(d_a);
+  L.buffers[1].base = reinterpret_cast<std::uint64_t>(d_b);
+  L.buffers[2].base = reinterpret_cast<std::uint64_t>(d_c);
 }
 
 void record_launch(KernelKind kind, Trace& trace, std::span<const std::uint32_t> focus) {

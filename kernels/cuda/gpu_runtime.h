@@ -11,7 +11,7 @@
 #include "app/core/analysis/memory_stats.h"
 #include "app/core/occupancy.h"
 #include "app/core/timing_recording.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "kernels/kernel_kind.h"
 #include "kernels/user/user_kernel.h"
 

@@ -9,11 +9,11 @@
 
 #include <cstdint>
 
-#include "app/core/dim3.h"
-#include "app/core/event.h"
-#include "app/core/block_timing.h"
+#include "trace/dim3.h"
+#include "trace/event.h"
+#include "trace/block_timing.h"
 #if !defined(__CUDACC_RTC__)  // NVRTC (a user kernel) has no host headers
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #endif
 #include "kernels/api/mma.h"
 #include "kernels/recorded_memory.h"
@@ -84,7 +84,7 @@ struct Sink {
         e.epoch = static_cast<std::uint16_t>(s.epoch);
         e.iter = iteration_of(c_launch.rule, array, index, s.epoch);
         e.array = static_cast<std::uint8_t>(array);
-        e.flags = flags;
+        e.flags = static_cast<std::uint8_t>(space_of(array) == Space::Shared ? flags | kFlagShared : flags);
         e.width = static_cast<std::uint8_t>(width);
         e.async = async ? 1 : 0;
         s.out[s.seq] = e;

@@ -236,7 +236,7 @@ void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags,
     e.epoch = static_cast<std::uint16_t>(t.epoch);
     e.iter = iteration_of(t_pass->rule, array, index, t.epoch);
     e.array = static_cast<std::uint8_t>(array);
-    e.flags = flags;
+    e.flags = static_cast<std::uint8_t>(space_of(array) == Space::Shared ? flags | kFlagShared : flags);
     e.width = static_cast<std::uint8_t>(width);
     e.async = async ? 1 : 0;
   }
@@ -718,8 +718,8 @@ Pass make_pass(KernelEntry entry, Trace& trace, SharedLayouts& shared) {
   pass.rule = L.iteration_rule;
   pass.grid = L.grid;
   pass.block = L.block;
-  for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.arrays[a].present ? L.arrays[a].elements() : 0;
-  pass.arrays = L.arrays;
+  for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.array(ArrayId(a)).present ? L.array(ArrayId(a)).elements() : 0;
+  for (int a = 0; a < kArrayCount; ++a) pass.arrays[a] = L.array(ArrayId(a));
   pass.entry = entry;
   pass.args = {trace.a.data(), trace.b.data(), trace.c.data(), L.m, L.n, L.k};
   for (auto& o : shared.offsets) o = -1;
@@ -735,13 +735,15 @@ void set_shared_bases(LaunchInfo& launch, const SharedLayouts& shared) {
   for (int a = 0; a < kArrayCount; ++a) {
     const std::int64_t off = shared.offsets[a];
     if (off < 0) continue;
-    ArrayLayout& l = launch.arrays[a];
+    ArrayLayout l = launch.array(ArrayId(a));
     l.base = static_cast<std::uint64_t>(off);
-    if (l.present && l.cols != kUndeclaredShared) continue;  // the catalog's layout stands
-    const std::uint64_t shape = shared.shapes[a];
-    l.present = true;
-    l.rows = static_cast<std::uint32_t>(shape >> 32);
-    l.cols = l.ld = static_cast<std::uint32_t>(shape);
+    if (!l.present || l.cols == kUndeclaredShared) {  // else the catalog's layout stands
+      const std::uint64_t shape = shared.shapes[a];
+      l.present = true;
+      l.rows = static_cast<std::uint32_t>(shape >> 32);
+      l.cols = l.ld = static_cast<std::uint32_t>(shape);
+    }
+    launch.set_array(ArrayId(a), l);
   }
 }
 

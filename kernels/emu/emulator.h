@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "kernels/emu/kernel_args.h"
 #include "kernels/emu/sanitizer.h"
 #include "kernels/kernel_kind.h"

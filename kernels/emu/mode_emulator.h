@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-#include "app/core/event.h"
+#include "trace/event.h"
 #include "kernels/api/mma.h"
 #include "kernels/recorded_memory.h"
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "app/core/analysis/coalescing.h"
 
 namespace ts::emu {

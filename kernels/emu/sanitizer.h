@@ -31,8 +31,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/core/dim3.h"
-#include "app/core/event.h"
+#include "trace/dim3.h"
+#include "trace/event.h"
 
 namespace ts::emu {
 

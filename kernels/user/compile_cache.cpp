@@ -52,11 +52,11 @@ std::string content_hash(const std::vector<std::string_view>& parts) {
 
 std::string kernel_api_hash(const std::vector<fs::path>& include_dirs) {
   // Every header the wrapper can reach: tilescope/, kernels/ (not its subfolders but api/, emu/,
-  // cuda/'s mode headers) and app/core/ (event.h, dim3.h, trace.h).
+  // cuda/'s mode headers) and trace/ (event.h, dim3.h, trace.h).
   std::vector<fs::path> files;
   std::error_code ec;
   for (const fs::path& root : include_dirs)
-    for (const char* sub : {"tilescope", "kernels", "kernels/api", "kernels/emu", "kernels/cuda", "app/core"}) {
+    for (const char* sub : {"tilescope", "kernels", "kernels/api", "kernels/emu", "kernels/cuda", "trace"}) {
       for (fs::directory_iterator it(root / sub, ec), end; !ec && it != end; it.increment(ec)) {
         const fs::path& p = it->path();
         const std::string ext = p.extension().string();

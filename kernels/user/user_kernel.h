@@ -17,8 +17,8 @@
 #include <string>
 #include <vector>
 
-#include "app/core/dim3.h"
-#include "app/core/event.h"
+#include "trace/dim3.h"
+#include "trace/event.h"
 
 namespace ts {
 

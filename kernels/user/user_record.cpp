@@ -38,7 +38,7 @@ LaunchInfo describe_user(const RecordParams& p) {
   // Provisional, until the recording shows the barriers (derive_iteration_rule): by k, one step per k.
   L.iteration_rule = {0, 1, static_cast<std::uint32_t>(p.k), static_cast<std::uint32_t>(p.n),
                       static_cast<std::uint32_t>(p.k), 0, 0};
-  for (ArrayId id : {ArrayId::As, ArrayId::Bs}) L.arrays[static_cast<int>(id)] = {true, 0, 1, kUndeclared, kUndeclared};
+  for (ArrayId id : {ArrayId::As, ArrayId::Bs}) L.set_array(id, {true, 0, 1, kUndeclared, kUndeclared});
   L.user_kernel = UserKernelInfo{s.file, s.entry, s.defines, static_cast<std::uint32_t>(s.rows_per_block()),
                                  static_cast<std::uint32_t>(s.cols_per_block())};
   return L;
@@ -156,9 +156,9 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
   } catch (const UserKernelError& e) {
     throw as_record_error(e);
   }
-  for (ArrayId id : {ArrayId::As, ArrayId::Bs}) {
-    ArrayLayout& l = t.launch.arrays[static_cast<int>(id)];
-    if (l.cols == kUndeclared) l = {};  // the kernel declared no such tile
+  for (ArrayId id : {ArrayId::Bs, ArrayId::As}) {  // Bs first: without As, no Bs either
+    const ArrayLayout l = t.launch.array(id);
+    if (l.present && l.cols == kUndeclared) t.launch.set_array(id, {});  // the kernel declared no such tile
   }
   t.launch.iteration_rule = derive_iteration_rule(t, spec.cols_per_block());
   // What the loader would refuse is not written: an event counts 4095 k-steps at most.

@@ -4,7 +4,7 @@
 // shared tiles (as the kernel declared them) and the k-iteration rule.
 #pragma once
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "kernels/recorder.h"
 
 namespace ts {

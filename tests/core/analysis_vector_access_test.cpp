@@ -29,8 +29,8 @@ Trace one_warp(const std::function<void(std::uint32_t lane, const Add&)>& progra
   L.grid = {1, 1, 1};
   L.block = {32, 1, 1};
   L.iteration_rule = {1, 32, 1024, 1, 32, 0, 0};
-  L.arrays[0] = {true, 0x10000, 1, 1024, 1024};
-  L.arrays[static_cast<int>(ArrayId::As)] = {true, 0, 1, 1024, 1024};
+  L.set_array(ArrayId(0), {true, 0x10000, 1, 1024, 1024});
+  L.set_array(ArrayId::As, {true, 0, 1, 1024, 1024});
   std::vector<Event> events;
   t.thread_offsets.assign(1, 0);
   for (std::uint32_t lane = 0; lane < 32; ++lane) {
@@ -38,8 +38,8 @@ Trace one_warp(const std::function<void(std::uint32_t lane, const Add&)>& progra
       for (std::uint32_t f = 0; f < floats_of(w); ++f) {
         Event e{};
         e.index = index + f;
-        e.array = static_cast<std::uint16_t>(a);
-        e.width = static_cast<std::uint16_t>(w);
+        e.array = static_cast<std::uint8_t>(a);
+        e.width = static_cast<std::uint8_t>(w);
         e.flags = flags;
         e.async = async ? 1 : 0;
         events.push_back(e);
@@ -49,6 +49,7 @@ Trace one_warp(const std::function<void(std::uint32_t lane, const Add&)>& progra
   }
   t.events = EventBuffer(events.size());
   for (std::size_t i = 0; i < events.size(); ++i) t.events[i] = events[i];
+  t.mark_spaces();  // the space each id's table row says
   return t;
 }
 

@@ -162,7 +162,7 @@ Trace lopsided_warp(std::uint32_t n0, std::uint32_t n1) {
   L.grid = {1, 1, 1};
   L.block = {32, 1, 1};
   L.iteration_rule = {0, 32, static_cast<std::uint32_t>(L.k), 1, 1, 0, 0};
-  L.arrays[0] = {true, 0x10000, 1, static_cast<std::uint32_t>(L.k), static_cast<std::uint32_t>(L.k)};
+  L.set_array(ArrayId(0), {true, 0x10000, 1, static_cast<std::uint32_t>(L.k), static_cast<std::uint32_t>(L.k)});
   t.thread_offsets.assign(33, 0);
   t.thread_offsets[1] = n0;
   for (int i = 2; i <= 32; ++i) t.thread_offsets[i] = n0 + n1;

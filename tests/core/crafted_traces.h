@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "app/core/launch_json.h"
-#include "app/core/trace.h"
+#include "trace/launch_json.h"
+#include "trace/trace.h"
 
 namespace ts::crafted {
 
@@ -38,7 +38,7 @@ inline Trace honest(std::uint32_t m = 5, std::uint32_t n = 4, std::uint32_t k = 
   L.date = "2026-01-02T03:04:05Z";
   L.seed = 42;
   auto set = [&](ArrayId id, std::uint64_t base, std::uint32_t rows, std::uint32_t cols) {
-    L.arrays[static_cast<int>(id)] = {true, base, rows, cols, cols};
+    L.set_array(id, {true, base, rows, cols, cols});
   };
   set(ArrayId::A, 0x10000000, m, k);
   set(ArrayId::B, 0x20000000, k, n);
@@ -58,13 +58,14 @@ inline Trace honest(std::uint32_t m = 5, std::uint32_t n = 4, std::uint32_t k = 
       for (std::uint32_t kk = 0; kk < k; ++kk) {
         const std::uint32_t ia = row * k + kk, ib = kk * n + col;
         const auto it = static_cast<std::uint16_t>(kk / tile);
-        ev.push_back(Event{.index = ia, .value = t.a[ia], .epoch = 0, .array = static_cast<std::uint16_t>(ArrayId::A), .async = 0, .iter = it, .flags = 0, .width = 0});
-        ev.push_back(Event{.index = ib, .value = t.b[ib], .epoch = 0, .array = static_cast<std::uint16_t>(ArrayId::B), .async = 0, .iter = it, .flags = 0, .width = 0});
+        ev.push_back(Event{.index = ia, .value = t.a[ia], .epoch = 0, .iter = it, .array = static_cast<std::uint8_t>(ArrayId::A), .flags = 0, .width = 0, .async = 0});
+        ev.push_back(Event{.index = ib, .value = t.b[ib], .epoch = 0, .iter = it, .array = static_cast<std::uint8_t>(ArrayId::B), .flags = 0, .width = 0, .async = 0});
         sum += t.a[ia] * t.b[ib];
       }
       t.c[row * n + col] = sum;
-      ev.push_back(Event{.index = row * n + col, .value = sum, .epoch = 0, .array = static_cast<std::uint16_t>(ArrayId::C),
-                         .async = 0, .iter = static_cast<std::uint16_t>(L.iteration_rule.iterations), .flags = kFlagStore, .width = 0});
+      ev.push_back(Event{.index = row * n + col, .value = sum, .epoch = 0,
+                         .iter = static_cast<std::uint16_t>(L.iteration_rule.iterations),
+                         .array = static_cast<std::uint8_t>(ArrayId::C), .flags = kFlagStore, .width = 0, .async = 0});
     }
     t.thread_offsets.push_back(ev.size());
   }
@@ -145,7 +146,7 @@ inline std::vector<Lie> lies() {
     t.thread_offsets = {0};
     t.events = EventBuffer();
   });
-  lie("shared_65535_square", [](Trace& t) { t.launch.arrays[3] = {true, 0, 65535, 65535, 65535}; });
+  lie("shared_65535_square", [](Trace& t) { t.launch.set_array(ArrayId(3), {true, 0, 65535, 65535, 65535}); });
   lie("device_name_20000", [](Trace& t) { t.launch.device_name.assign(20000, 'W'); });
   lie("date_20000", [](Trace& t) { t.launch.date.assign(20000, '9'); });
   lie("kernel_control_chars", [](Trace& t) { t.launch.kernel = "naive\x1b[2J\x07"; });
@@ -165,11 +166,11 @@ inline std::vector<Lie> lies() {
   lie("rule_k_differs", [](Trace& t) { t.launch.iteration_rule.k = 7; });
   lie("rule_iterations_off_by_one", [](Trace& t) { t.launch.iteration_rule.iterations += 1; });
   lie("rule_barriers_past_epoch", [](Trace& t) { t.launch.iteration_rule.barriers_per_iteration = 5000; });
-  lie("layout_c_ld", [](Trace& t) { t.launch.arrays[2].ld = 9; });
-  lie("layout_a_absent", [](Trace& t) { t.launch.arrays[0].present = false; });
-  lie("layout_base_wraps", [](Trace& t) { t.launch.arrays[1].base = ~0ull - 8; });
-  lie("shared_cols_past_ld", [](Trace& t) { t.launch.arrays[4] = {true, 0, 4, 8, 4}; });
-  lie("shared_zero_ld", [](Trace& t) { t.launch.arrays[4] = {true, 0, 4, 0, 0}; });
+  lie("layout_c_ld", [](Trace& t) { t.launch.buffers[2].ld = 9; });
+  lie("layout_a_absent", [](Trace& t) { t.launch.buffers.erase(t.launch.buffers.begin()); t.launch.regions.clear(); });
+  lie("layout_base_wraps", [](Trace& t) { t.launch.buffers[1].base = ~0ull - 8; });
+  lie("shared_cols_past_ld", [](Trace& t) { t.launch.set_array(ArrayId(4), {true, 0, 4, 8, 4}); });
+  lie("shared_zero_ld", [](Trace& t) { t.launch.set_array(ArrayId(4), {true, 0, 4, 0, 0}); });
   lie("timing_sm_5000", [](Trace& t) { t.block_timing.assign(t.launch.grid.count(), BlockTiming{5000, 0, 1, 2}); });
   lie("timing_ends_before_start", [](Trace& t) { t.block_timing.assign(t.launch.grid.count(), BlockTiming{0, 0, 9, 2}); });
   lie("timing_count", [](Trace& t) { t.block_timing.assign(1, BlockTiming{}); });

@@ -1,7 +1,7 @@
 // The event's packed fields and the iteration rule, on the CPU.
 #include <gtest/gtest.h>
 
-#include "app/core/event.h"
+#include "trace/event.h"
 
 namespace ts {
 namespace {

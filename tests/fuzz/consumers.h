@@ -9,7 +9,7 @@
 // that a fuzzer keeps its pace; every step of the replay is still visited.
 #pragma once
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 #include "app/core/trace_index.h"
 
 namespace ts::fuzz {

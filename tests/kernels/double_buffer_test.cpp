@@ -48,11 +48,11 @@ Trace launch(int stages, int m, int n, int k, unsigned seed) {
   L.block = {u(kThreads), 1, 1};
   // One barrier per k-tile, the first after the prologue; global loads by their k-tile.
   L.iteration_rule = {1, u(kBK), u(k), u(n), u((k + kBK - 1) / kBK), 1, 1};
-  L.arrays[0] = {true, 0x1000, u(m), u(k), u(k)};
-  L.arrays[1] = {true, 0x100000, u(k), u(n), u(n)};
-  L.arrays[2] = {true, 0x200000, u(m), u(n), u(n)};
-  L.arrays[3] = {true, 0, u(stages * kBK), u(kBM + 4), u(kBM + 4)};  // As, transposed, rows padded by 4
-  L.arrays[4] = {true, 0, u(stages * kBK), u(kBN), u(kBN)};
+  L.set_array(ArrayId(0), {true, 0x1000, u(m), u(k), u(k)});
+  L.set_array(ArrayId(1), {true, 0x100000, u(k), u(n), u(n)});
+  L.set_array(ArrayId(2), {true, 0x200000, u(m), u(n), u(n)});
+  L.set_array(ArrayId(3), {true, 0, u(stages * kBK), u(kBM + 4), u(kBM + 4)});  // As, transposed, rows padded by 4
+  L.set_array(ArrayId(4), {true, 0, u(stages * kBK), u(kBN), u(kBN)});
   t.a = test::random_matrix(std::size_t(m) * k, seed);
   t.b = test::random_matrix(std::size_t(k) * n, seed + 1);
   t.c.assign(std::size_t(m) * n, NAN);

@@ -55,10 +55,7 @@ Trace four_by_four() {
   L.grid = {1, 1, 1};
   L.block = {4, 4, 1};
   L.iteration_rule = {2, 4, 4, 4, 1, 0, 0};
-  auto set = [&](ArrayId id, std::uint32_t base) {
-    auto& a = L.arrays[static_cast<int>(id)];
-    a = {true, base, 4, 4, 4};
-  };
+  auto set = [&](ArrayId id, std::uint32_t base) { L.set_array(id, {true, base, 4, 4, 4}); };
   set(ArrayId::A, 0x1000);
   set(ArrayId::B, 0x2000);
   set(ArrayId::C, 0x3000);

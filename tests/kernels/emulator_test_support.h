@@ -22,11 +22,11 @@ inline Trace eight_thread_launch(ArrayLayout as, ArrayLayout bs, std::uint32_t g
   L.grid = {1, 1, 1};
   L.block = {8, 1, 1};
   L.iteration_rule = {1, static_cast<std::uint32_t>(kK), kK, kN, 1, 0, global_by_k};
-  L.arrays[0] = {true, 0x1000, kM, kK, kK};
-  L.arrays[1] = {true, 0x2000, kK, kN, kN};
-  L.arrays[2] = {true, 0x3000, kM, kN, kN};
-  L.arrays[3] = as;
-  L.arrays[4] = bs;
+  L.set_array(ArrayId(0), {true, 0x1000, kM, kK, kK});
+  L.set_array(ArrayId(1), {true, 0x2000, kK, kN, kN});
+  L.set_array(ArrayId(2), {true, 0x3000, kM, kN, kN});
+  L.set_array(ArrayId(3), as);
+  L.set_array(ArrayId(4), bs);
   for (int i = 0; i < kM * kK; ++i) t.a.push_back(float(i) + 0.25f);
   t.b.assign(kK * kN, 0.0f);
   t.c.assign(kM * kN, NAN);

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts::test {
 

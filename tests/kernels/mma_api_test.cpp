@@ -188,11 +188,11 @@ Trace warp_launch(std::uint32_t threads, std::uint32_t seed) {
   L.grid = {1, 1, 1};
   L.block = {threads, 1, 1};
   L.iteration_rule = {1, static_cast<std::uint32_t>(kK), kK, kN, 1, 0, 0};
-  L.arrays[0] = {true, 0x1000, kM, kK, kK};
-  L.arrays[1] = {true, 0x2000, kK, kN, kN};
-  L.arrays[2] = {true, 0x3000, kM, kN, kN};
-  L.arrays[3] = {true, 0, kM, kK + 4, kK + 4};
-  L.arrays[4] = {true, 0, kK, kN, kN};
+  L.set_array(ArrayId(0), {true, 0x1000, kM, kK, kK});
+  L.set_array(ArrayId(1), {true, 0x2000, kK, kN, kN});
+  L.set_array(ArrayId(2), {true, 0x3000, kM, kN, kN});
+  L.set_array(ArrayId(3), {true, 0, kM, kK + 4, kK + 4});
+  L.set_array(ArrayId(4), {true, 0, kK, kN, kN});
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   for (int i = 0; i < kM * kK; ++i) t.a.push_back(value(rng));

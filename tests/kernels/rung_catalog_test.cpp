@@ -9,7 +9,7 @@
 #include <set>
 #include <string>
 
-#include "app/core/launch_json.h"
+#include "trace/launch_json.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
 #include "tests/core/trace_test_support.h"

@@ -49,11 +49,11 @@ Trace launch(const Config& g, int m, int n, int k, unsigned seed) {
   L.iteration_rule = {1, static_cast<std::uint32_t>(g.bk), static_cast<std::uint32_t>(k), static_cast<std::uint32_t>(n),
                       tiles, 1, 1};
   const auto u = [](int x) { return static_cast<std::uint32_t>(x); };
-  L.arrays[0] = {true, 0x1000, u(m), u(k), u(k)};
-  L.arrays[1] = {true, 0x100000, u(k), u(n), u(n)};
-  L.arrays[2] = {true, 0x200000, u(m), u(n), u(n)};
-  L.arrays[3] = {true, 0, u(g.stages * g.bm), u(g.bk + 4), u(g.bk + 4)};
-  L.arrays[4] = {true, 0, u(g.stages * g.bk), u(g.bn + 8), u(g.bn + 8)};
+  L.set_array(ArrayId(0), {true, 0x1000, u(m), u(k), u(k)});
+  L.set_array(ArrayId(1), {true, 0x100000, u(k), u(n), u(n)});
+  L.set_array(ArrayId(2), {true, 0x200000, u(m), u(n), u(n)});
+  L.set_array(ArrayId(3), {true, 0, u(g.stages * g.bm), u(g.bk + 4), u(g.bk + 4)});
+  L.set_array(ArrayId(4), {true, 0, u(g.stages * g.bk), u(g.bn + 8), u(g.bn + 8)});
   std::mt19937 rng(seed);
   std::uniform_real_distribution<float> value(-1.0f, 1.0f);
   for (int i = 0; i < m * k; ++i) t.a.push_back(value(rng));

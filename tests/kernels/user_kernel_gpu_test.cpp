@@ -67,7 +67,7 @@ TEST_F(UserKernelGpu, TiledCopyEqualsTheBuiltInTiledAndTheEmulator) {
       EXPECT_EQ(on_gpu.thread_offsets, emu.thread_offsets);
       ASSERT_NO_FATAL_FAILURE(test::expect_same_events(on_gpu, builtin, 1e-5f));
       ASSERT_NO_FATAL_FAILURE(test::expect_same_events(on_gpu, emu, 1e-5f));
-      const ArrayLayout& as = on_gpu.launch.arrays[static_cast<int>(ArrayId::As)];
+      const ArrayLayout& as = on_gpu.launch.array(ArrayId::As);
       EXPECT_EQ(as.rows, static_cast<std::uint32_t>(tile));
       EXPECT_EQ(as.cols, static_cast<std::uint32_t>(tile));
       EXPECT_EQ(std::memcmp(&on_gpu.launch.iteration_rule, &emu.launch.iteration_rule, sizeof(IterationRule)), 0);

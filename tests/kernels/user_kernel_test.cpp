@@ -27,7 +27,7 @@ TEST_F(UserKernel, TiledCopyIsRightAtARaggedSize) {
   ASSERT_TRUE(t.launch.user_kernel);
   EXPECT_EQ(t.launch.user_kernel->entry, "matmul_tiled");
   EXPECT_EQ(t.launch.grid, (Dim3{4, 5, 1}));  // ceil(29 / 8) x ceil(37 / 8)
-  const ArrayLayout& as = t.launch.arrays[static_cast<int>(ArrayId::As)];
+  const ArrayLayout& as = t.launch.array(ArrayId::As);
   EXPECT_TRUE(as.present);
   EXPECT_EQ(as.rows, 8u);
   EXPECT_EQ(as.cols, 8u);
@@ -50,9 +50,9 @@ TEST_F(UserKernel, TiledCopyEqualsTheBuiltInTiledEventForEvent) {
     EXPECT_EQ(a.c, b.c);
     EXPECT_EQ(a.launch.grid, b.launch.grid);
     for (int arr = 0; arr < kArrayCount; ++arr) {
-      EXPECT_EQ(a.launch.arrays[arr].rows, b.launch.arrays[arr].rows) << arr;
-      EXPECT_EQ(a.launch.arrays[arr].cols, b.launch.arrays[arr].cols) << arr;
-      EXPECT_EQ(a.launch.arrays[arr].base, b.launch.arrays[arr].base) << arr;
+      EXPECT_EQ(a.launch.array(ArrayId(arr)).rows, b.launch.array(ArrayId(arr)).rows) << arr;
+      EXPECT_EQ(a.launch.array(ArrayId(arr)).cols, b.launch.array(ArrayId(arr)).cols) << arr;
+      EXPECT_EQ(a.launch.array(ArrayId(arr)).base, b.launch.array(ArrayId(arr)).base) << arr;
     }
     const IterationRule &ra = a.launch.iteration_rule, &rb = b.launch.iteration_rule;
     EXPECT_EQ(std::memcmp(&ra, &rb, sizeof ra), 0);

@@ -13,7 +13,7 @@
 #include <span>
 #include <vector>
 
-#include "app/core/event.h"
+#include "trace/event.h"
 
 namespace ts {
 

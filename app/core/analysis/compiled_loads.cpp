@@ -24,14 +24,13 @@ bool is_scalar_shared_load(const WarpRequest& r) {
 
 }  // namespace
 
-CompiledLoads::CompiledLoads() : families_(std::make_unique<Family[]>(kArrayCount)) {}
+CompiledLoads::CompiledLoads() : families_(std::make_unique<Family[]>(kMaxMemoryIds)) {}
 CompiledLoads::~CompiledLoads() = default;
 
 void CompiledLoads::start(const LaunchInfo& launch) {
-  for (int a = 0; a < kArrayCount; ++a) {
-    array_base_[a] = launch.arrays[a].base;
-    families_[a].open = false;
-  }
+  for (std::uint32_t a = 0; a < kMaxMemoryIds; ++a) array_base_[a] = a < launch.memory_count() ? launch.address(a, 0) : 0;
+  for (std::uint8_t a : open_) families_[a].open = false;
+  open_.clear();
   epoch_ = 0;
 }
 
@@ -40,7 +39,10 @@ bool CompiledLoads::join(const WarpRequest& r, std::span<const std::uint64_t> ad
   if (r.epoch != epoch_) end_epoch(merged), epoch_ = r.epoch;
   if (!is_scalar_shared_load(r)) return false;
   Family& f = families_[static_cast<int>(r.array)];
-  if (!f.open) open(f, r, addresses, lanes);
+  if (!f.open) {
+    open(f, r, addresses, lanes);
+    open_.push_back(static_cast<std::uint8_t>(r.array));
+  }
   if (f.align == 1 || f.offsets.size() >= kFamilyLoads) return false;
   // Every lane's word less the family's: one number d for all lanes.
   if (lanes.size() != f.lanes.size() || !std::equal(lanes.begin(), lanes.end(), f.lanes.begin())) return false;
@@ -62,8 +64,9 @@ bool CompiledLoads::join(const WarpRequest& r, std::span<const std::uint64_t> ad
 void CompiledLoads::finish(const CompiledLoadSink& merged) { end_epoch(merged); }
 
 void CompiledLoads::end_epoch(const CompiledLoadSink& merged) {
-  for (int a = 0; a < kArrayCount; ++a)
+  for (std::uint8_t a : open_)
     if (families_[a].open) close(families_[a], merged);
+  open_.clear();
 }
 
 void CompiledLoads::open(Family& f, const WarpRequest& r, std::span<const std::uint64_t> addresses,

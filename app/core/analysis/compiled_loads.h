@@ -73,8 +73,9 @@ class CompiledLoads {
   void end_epoch(const CompiledLoadSink& merged);
 
   std::uint16_t epoch_ = 0;
-  std::uint64_t array_base_[kArrayCount] = {};
-  std::unique_ptr<Family[]> families_;
+  std::uint64_t array_base_[kMaxMemoryIds] = {};  // where each buffer or region starts
+  std::unique_ptr<Family[]> families_;            // per memory id
+  std::vector<std::uint8_t> open_;                // the ids whose family is open
   std::vector<std::uint64_t> addresses_;
 };
 

@@ -9,7 +9,7 @@
 #include <limits>
 #include <vector>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 

@@ -19,7 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/core/analysis/memory_stats.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 

@@ -39,33 +39,34 @@ void AccessTotals::add(const AccessTotals& o) {
 
 AccessTotals MemoryStats::total(Space space, Op op) const {
   AccessTotals t;
-  for (int a = 0; a < kArrayCount; ++a)
-    if (space_of(static_cast<ArrayId>(a)) == space) t.add(by_array[a][static_cast<int>(op)]);
+  for (std::size_t a = 0; a < by_array.size(); ++a)
+    if ((shared[a] != 0) == (space == Space::Shared)) t.add(by_array[a][static_cast<int>(op)]);
   return t;
 }
 
 AccessTotals MemoryStats::compiled_shared_load_totals() const {
   AccessTotals t;
-  for (int a = 0; a < kArrayCount; ++a)
-    if (space_of(static_cast<ArrayId>(a)) == Space::Shared) t.add(compiled_loads[a]);
+  for (const AccessTotals& c : compiled_loads) t.add(c);  // shared regions only
   return t;
 }
 
 void MemoryStats::add(const MemoryStats& o) {
-  for (int a = 0; a < kArrayCount; ++a) {
-    for (int op = 0; op < 2; ++op) by_array[a][op].add(o.by_array[a][op]);
-    compiled_loads[a].add(o.compiled_loads[a]);
+  for (std::size_t a = 0; a < o.by_array.size(); ++a) {
+    std::array<AccessTotals, 2>& mine = by_array[a];
+    for (int op = 0; op < 2; ++op) mine[op].add(o.by_array[a][op]);
+    if (o.shared[a]) shared[a] = 1;
   }
+  for (std::size_t a = 0; a < o.compiled_loads.size(); ++a) compiled_loads[a].add(o.compiled_loads[a]);
   alignment.add(o.alignment);
 }
 
 void count_request(MemoryStats& stats, const WarpRequest& r, std::span<const std::uint64_t> addresses,
                    std::span<const std::uint32_t> lanes) {
-  count_request(stats.by_array[static_cast<int>(r.array)][static_cast<int>(r.op)], r, addresses, lanes);
+  count_request(stats.of(static_cast<std::uint32_t>(r.array), r.space())[static_cast<int>(r.op)], r, addresses, lanes);
   // A copy's read: its write's wavefronts for the further source lines (bank_conflicts.h).
   if (r.copy_to >= 0)
     if (const std::uint32_t further = copy_line_wavefronts(addresses, lanes, r.width_bytes()); further != 0) {
-      AccessTotals& write = stats.by_array[r.copy_to][static_cast<int>(Op::Store)];
+      AccessTotals& write = stats.of(static_cast<std::uint32_t>(r.copy_to), Space::Shared)[static_cast<int>(Op::Store)];
       write.wavefronts += further;
       write.bank_conflicts += further;
     }
@@ -100,8 +101,8 @@ void add_request(MemoryStats& at, const WarpAligner& aligner, const WarpRequest&
   if (!is_shared_load(r)) return count_request(at, r, aligner.addresses(r), aligner.lane_numbers(r));
   AccessTotals one;
   count_request(one, r, aligner.addresses(r), aligner.lane_numbers(r));
-  at.by_array[static_cast<int>(r.array)][static_cast<int>(Op::Load)].add(one);
-  if (!joined) at.compiled_loads[static_cast<int>(r.array)].add(one);
+  at.of(static_cast<std::uint32_t>(r.array), Space::Shared)[static_cast<int>(Op::Load)].add(one);
+  if (!joined) at.compiled_of(static_cast<std::uint32_t>(r.array)).add(one);
 }
 
 // Every request of the warp `aligner` aligned, and its shared loads as
@@ -110,7 +111,7 @@ template <class At>
 void count_aligned(const WarpAligner& aligner, CompiledLoads& compiled, At&& at) {
   compiled.start(aligner.trace().launch);
   const CompiledLoadSink merged = [&](const WarpRequest& r, const AccessTotals& cost) {
-    if (MemoryStats* s = at(r.iter)) s->compiled_loads[static_cast<int>(r.array)].add(cost);
+    if (MemoryStats* s = at(r.iter)) s->compiled_of(static_cast<std::uint32_t>(r.array)).add(cost);
   };
   for (const WarpRequest& r : aligner.requests()) {
     const bool joined = is_shared_load(r) && compiled.join(r, aligner.addresses(r), aligner.lane_numbers(r), merged);
@@ -255,13 +256,11 @@ nlohmann::json totals_json(Space space, const AccessTotals& t) {
 
 nlohmann::json memory_details_json(const LaunchInfo& launch, const MemoryStats& s) {
   nlohmann::json by_array = nlohmann::json::object();
-  for (int a = 0; a < kArrayCount; ++a) {
-    const auto id = static_cast<ArrayId>(a);
-    if (!launch.arrays[a].present) continue;
+  for (std::uint32_t a = 0; a < launch.memory_count(); ++a) {
     nlohmann::json ops = nlohmann::json::object();
     for (int op = 0; op < 2; ++op)
-      if (s.by_array[a][op].requests != 0) ops[op_name(static_cast<Op>(op))] = totals_json(space_of(id), s.by_array[a][op]);
-    by_array[array_name(id)] = ops;
+      if (s.by_array[a][op].requests != 0) ops[op_name(static_cast<Op>(op))] = totals_json(launch.space_of_id(a), s.by_array[a][op]);
+    by_array[launch.memory_name(a)] = ops;
   }
   return {{"by_array", by_array},
           {"alignment",

@@ -13,7 +13,8 @@
 
 #include "app/core/analysis/coalescing.h"
 #include "app/core/analysis/warp_requests.h"
-#include "app/core/trace.h"
+#include "trace/by_memory.h"
+#include "trace/trace.h"
 
 namespace ts {
 
@@ -33,13 +34,24 @@ struct AccessTotals {
 };
 
 struct MemoryStats {
-  std::array<std::array<AccessTotals, 2>, kArrayCount> by_array{};  // [array][op]
+  ByMemory<std::array<AccessTotals, 2>> by_array;  // [memory id][op]: per buffer and region
   // The shared loads as the compiler issues them (compiled_loads.h): a
   // family's adjacent 4-byte loads merged into 8- and 16-byte ones, the
-  // instructions Nsight Compute counts. Per shared array; by_array holds them
-  // as the source makes them.
-  std::array<AccessTotals, kArrayCount> compiled_loads{};
+  // instructions Nsight Compute counts. Per shared region; by_array holds
+  // them as the source makes them.
+  ByMemory<AccessTotals> compiled_loads;
+  ByMemory<std::uint8_t> shared;  // 1 where the memory id is a shared region (set as it is counted)
   AlignmentCounts alignment;
+
+  // The totals of a memory id, noting its space.
+  std::array<AccessTotals, 2>& of(std::uint32_t id, Space space) {
+    shared[id] = space == Space::Shared ? 1 : 0;
+    return by_array[id];
+  }
+  AccessTotals& compiled_of(std::uint32_t id) {
+    shared[id] = 1;
+    return compiled_loads[id];
+  }
 
   AccessTotals total(Space space, Op op) const;
   AccessTotals compiled_shared_load_totals() const;

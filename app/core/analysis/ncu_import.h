@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/dim3.h"
+#include "trace/dim3.h"
 
 namespace ts {
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include "app/core/json_integer.h"
+#include "trace/json_integer.h"
 
 namespace ts {
 namespace {

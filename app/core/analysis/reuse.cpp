@@ -31,11 +31,13 @@ void count_load(std::span<std::uint32_t> loads, std::uint32_t index, bool atomic
 }  // namespace
 
 ReuseAccumulator::ReuseAccumulator(const LaunchInfo& L) {
-  for (int a = 0; a < kArrayCount; ++a) {
-    const ArrayLayout& l = L.arrays[a];
-    if (space_of(static_cast<ArrayId>(a)) != Space::Shared || !l.present || l.elements() > kMaxSharedWords) continue;
-    tiles_[a].slot.assign(l.elements(), Slot::Empty);
-    tiles_[a].reads.assign(l.elements(), 0);
+  tiles_.resize(L.memory_count());
+  for (std::size_t r = 0; r < L.regions.size(); ++r) {
+    const std::uint64_t elements = L.regions[r].elements();
+    if (elements > kMaxSharedWords) continue;
+    SharedTileState& tile = tiles_[L.region_id(r)];
+    tile.slot.assign(elements, Slot::Empty);
+    tile.reads.assign(elements, 0);
   }
 }
 
@@ -151,8 +153,8 @@ std::uint64_t ReuseAccumulator::memory_bytes() const {
 
 ReuseStats analyze_reuse(const Trace& t) {
   const LaunchInfo& L = t.launch;
-  std::vector<std::uint32_t> a_loads(L.arrays[0].present ? L.arrays[0].elements() : 0, 0);
-  std::vector<std::uint32_t> b_loads(L.arrays[1].present ? L.arrays[1].elements() : 0, 0);
+  std::vector<std::uint32_t> a_loads(L.array(ArrayId(0)).present ? L.array(ArrayId(0)).elements() : 0, 0);
+  std::vector<std::uint32_t> b_loads(L.array(ArrayId(1)).present ? L.array(ArrayId(1)).elements() : 0, 0);
   ReuseAccumulator acc(L);
   for (std::uint64_t block = 0, blocks = L.grid.count(); block < blocks; ++block)
     acc.add_block(t, static_cast<std::uint32_t>(block), a_loads, b_loads, false);

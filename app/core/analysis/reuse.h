@@ -15,7 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 
@@ -70,7 +70,7 @@ class ReuseAccumulator {
   void shared_store(SharedTileState& t, std::uint32_t word, bool padding);
   void retire(SharedTileState& t, std::uint32_t word);
 
-  SharedTileState tiles_[kArrayCount];
+  std::vector<SharedTileState> tiles_;  // per memory id: the shared regions' words
   ReuseStats sums_;  // the scalars only
   std::uint32_t staged_min_ = 0xFFFFFFFFu;
 };

@@ -5,12 +5,12 @@
 #include <string>
 
 #include "app/core/analysis/reuse.h"
-#include "app/core/launch_json.h"
+#include "trace/launch_json.h"
 
 namespace ts {
 
 std::optional<std::uint64_t> c_writer_thread(const Trace& t, std::uint32_t row, std::uint32_t col) {
-  const ArrayLayout& c = t.launch.arrays[static_cast<int>(ArrayId::C)];
+  const ArrayLayout& c = t.launch.array(ArrayId::C);
   if (row >= c.rows || col >= c.cols) return std::nullopt;
   const std::uint32_t index = row * c.ld + col;
   for (std::uint64_t th = 0; th < t.thread_count(); ++th)
@@ -36,7 +36,7 @@ namespace {
 // Why no thread of T wrote CELL: outside C, not among a focused trace's blocks, or not written at all.
 std::string no_writer_message(const Trace& t, ElementCoord cell) {
   const std::string name = "C[" + std::to_string(cell.row) + "][" + std::to_string(cell.col) + "]";
-  const ArrayLayout& c = t.launch.arrays[static_cast<int>(ArrayId::C)];
+  const ArrayLayout& c = t.launch.array(ArrayId::C);
   if (cell.row >= c.rows || cell.col >= c.cols)
     return name + " is outside C, which is " + std::to_string(c.rows) + " x " + std::to_string(c.cols);
   if (t.launch.focused())

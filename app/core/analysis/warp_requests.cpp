@@ -8,12 +8,15 @@
 namespace ts {
 namespace {
 
-// (array, op, async, width): the kinds of access an instruction can make
+// (memory, op, async, width): the kinds of access an instruction can make
 // (async: a cp.async copy's part; an mma fragment's mark is no such thing).
+// An epoch's memory ids are ranked (ascending ids), so that a combo counts
+// only the buffers and regions the epoch touches.
 constexpr int kWidths = 3;
-constexpr int kCombos = kArrayCount * 2 * 2 * kWidths;
-constexpr int combo_of(const Event& e) {
-  return ((e.array * 2 + ((e.flags & kFlagStore) ? 1 : 0)) * 2 + (e.is_async() ? 1 : 0)) * kWidths + e.width;
+constexpr int kCombosPerMemory = 2 * 2 * kWidths;
+int combo_of(const Event& e, const std::int16_t* rank) {
+  return ((rank[e.array] * 2 + ((e.flags & kFlagStore) ? 1 : 0)) * 2 + (e.is_async() ? 1 : 0)) * kWidths +
+         std::min<int>(e.width, kWidths - 1);
 }
 
 // Only the first element of a vector access takes a slot: the access is one
@@ -59,15 +62,31 @@ void WarpAligner::align(std::uint32_t block, std::uint32_t warp, bool program_or
 
 void WarpAligner::align_epoch(std::uint16_t epoch) {
   const Event* ev = trace_->events.data();
-  std::uint32_t counts[kCombos][kWarpSize] = {};
-  std::uint32_t rows[kCombos] = {};
+  // Rank the memory ids the epoch touches.
+  bool seen[kMaxMemoryIds] = {};
+  for (std::uint32_t l = 0; l < lane_count_; ++l)
+    for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) seen[ev[i].array] = true;
+  memory_of_rank_.clear();
+  for (std::size_t id = 0; id < kMaxMemoryIds; ++id)
+    if (seen[id]) {
+      rank_[id] = static_cast<std::int16_t>(memory_of_rank_.size());
+      memory_of_rank_.push_back(static_cast<std::uint8_t>(id));
+    }
+  const int kCombos = static_cast<int>(memory_of_rank_.size()) * kCombosPerMemory;
+  combos_ = kCombos;
+  const std::int16_t* rank = rank_.data();
+  counts_.assign(std::size_t(kCombos) * kWarpSize, 0);
+  rows_.assign(kCombos, 0);
+  const auto counts = [&](int c) { return counts_.data() + std::size_t(c) * kWarpSize; };
+  std::uint32_t* rows = rows_.data();
   for (std::uint32_t l = 0; l < lane_count_; ++l)
     for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) {
       if (!starts_access(ev, i, runs_.begin(l))) continue;
-      const int c = combo_of(ev[i]);
-      rows[c] = std::max(rows[c], ++counts[c][l]);
+      const int c = combo_of(ev[i], rank);
+      rows[c] = std::max(rows[c], ++counts(c)[l]);
     }
-  std::uint32_t first_row[kCombos + 1] = {};
+  first_row_.assign(kCombos + 1, 0);
+  std::uint32_t* first_row = first_row_.data();
   for (int c = 0; c < kCombos; ++c) first_row[c + 1] = first_row[c] + rows[c];
   const std::uint64_t table = std::uint64_t{first_row[kCombos]} * lane_count_;
   // The slot table is rows x lanes: for real kernels about the epoch's events,
@@ -77,20 +96,22 @@ void WarpAligner::align_epoch(std::uint16_t epoch) {
   constexpr std::uint64_t kMaxSlots = std::uint64_t{1} << 24;
   if (table > kMaxSlots) {
     sparse_.resize(runs_.total());
-    std::uint64_t offset[kCombos][kWarpSize], fill[kCombos][kWarpSize];
+    offset_.assign(std::size_t(kCombos) * kWarpSize, 0);
+    fill_.assign(std::size_t(kCombos) * kWarpSize, 0);
     std::uint64_t at = 0;
     for (int c = 0; c < kCombos; ++c)
-      for (std::uint32_t l = 0; l < lane_count_; ++l) offset[c][l] = fill[c][l] = at, at += counts[c][l];
+      for (std::uint32_t l = 0; l < lane_count_; ++l)
+        offset_[c * kWarpSize + l] = fill_[c * kWarpSize + l] = at, at += counts(c)[l];
     for (std::uint32_t l = 0; l < lane_count_; ++l)
       for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i)
-        if (starts_access(ev, i, runs_.begin(l))) sparse_[fill[combo_of(ev[i])][l]++] = i;
+        if (starts_access(ev, i, runs_.begin(l))) sparse_[fill_[combo_of(ev[i], rank) * kWarpSize + l]++] = i;
     for (int c = 0; c < kCombos; ++c) {
       bool partial = false;
       for (std::uint32_t l = 0; l < lane_count_; ++l)
-        if (counts[c][l] != 0 && counts[c][l] != rows[c]) partial = true, ++alignment_.unresolved_lanes;
+        if (counts(c)[l] != 0 && counts(c)[l] != rows[c]) partial = true, ++alignment_.unresolved_lanes;
       alignment_.partial_groups += partial ? 1 : 0;
       emit_rows(epoch, c, rows[c], [&](std::uint32_t r, std::uint32_t l) -> std::uint64_t {
-        return r < counts[c][l] ? sparse_[offset[c][l] + r] + 1 : 0;
+        return r < counts(c)[l] ? sparse_[offset_[c * kWarpSize + l] + r] + 1 : 0;
       });
     }
     return;
@@ -98,18 +119,18 @@ void WarpAligner::align_epoch(std::uint16_t epoch) {
   slots_.assign(table, 0);
 
   // The n-th access of a kind in a lane goes to row n of that kind.
-  std::uint32_t next[kCombos][kWarpSize] = {};
+  next_.assign(std::size_t(kCombos) * kWarpSize, 0);
   for (std::uint32_t l = 0; l < lane_count_; ++l)
     for (std::uint64_t i = runs_.begin(l); i < runs_.end(l); ++i) {
       if (!starts_access(ev, i, runs_.begin(l))) continue;
-      const int c = combo_of(ev[i]);
-      slots_[(std::size_t{first_row[c]} + next[c][l]++) * lane_count_ + l] = i + 1;
+      const int c = combo_of(ev[i], rank);
+      slots_[(std::size_t{first_row[c]} + next_[c * kWarpSize + l]++) * lane_count_ + l] = i + 1;
     }
   for (int c = 0; c < kCombos; ++c) {
     if (rows[c] == 0) continue;
     bool partial = false;
-    for (std::uint32_t l = 0; l < lane_count_; ++l) partial |= counts[c][l] != 0 && counts[c][l] != rows[c];
-    if (partial) realign_partial_lanes(slots_.data() + std::size_t{first_row[c]} * lane_count_, rows[c], counts[c]);
+    for (std::uint32_t l = 0; l < lane_count_; ++l) partial |= counts(c)[l] != 0 && counts(c)[l] != rows[c];
+    if (partial) realign_partial_lanes(slots_.data() + std::size_t{first_row[c]} * lane_count_, rows[c], counts(c));
     const std::uint64_t* block = slots_.data() + std::size_t{first_row[c]} * lane_count_;
     emit_rows(epoch, c, rows[c],
               [&](std::uint32_t r, std::uint32_t l) { return block[std::size_t{r} * lane_count_ + l]; });
@@ -131,7 +152,7 @@ void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, 
     req.width = static_cast<Width>(combo % kWidths);
     req.async = (combo / kWidths) % 2 != 0;
     req.op = static_cast<Op>((combo / kWidths / 2) % 2);
-    req.array = static_cast<ArrayId>(combo / kWidths / 4);
+    req.array = static_cast<ArrayId>(memory_of_rank_[combo / kCombosPerMemory]);
     req.epoch = epoch;
     req.ordinal = r;
     req.first = static_cast<std::uint32_t>(lanes_.size());
@@ -148,24 +169,25 @@ void WarpAligner::emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, 
     req.count = static_cast<std::uint32_t>(lanes_.size()) - req.first;
     if (req.count == 0) continue;  // every lane of this row moved to another row
     ldmatrix_addresses(req);
+    req.memory_space = ev[lanes_[req.first].event].space();
     req.copy_to = copy_destination(req);
     req.iter = ev[lanes_[req.first].event].iter;
     if (const std::uint64_t s = slot(r, longest); s != 0) position = s - 1 - runs_.begin(longest);
     requests_.push_back(req);
-    order_.push_back(position * kCombos + static_cast<std::uint64_t>(combo));
+    order_.push_back(position * static_cast<std::uint64_t>(combos_) + static_cast<std::uint64_t>(combo));
   }
 }
 
 // A copy's global read: the recorders write each lane's read, then its write
 // to shared memory; the request's first lane says where the copy goes.
-std::int8_t WarpAligner::copy_destination(const WarpRequest& req) const {
+std::int16_t WarpAligner::copy_destination(const WarpRequest& req) const {
   if (!req.async || req.op != Op::Load || req.space() != Space::Global) return -1;
   const LaneEvent& first = lanes_[req.first];
   const std::uint64_t write = first.event + floats_of(req.width);
   if (write >= runs_.end(first.lane)) return -1;
   const Event& w = trace_->events[write];
   if (!w.is_async() || w.op() != Op::Store || w.space() != Space::Shared) return -1;
-  return static_cast<std::int8_t>(w.array);
+  return static_cast<std::int16_t>(w.array);
 }
 
 // An mma A fragment (ldmatrix.x4, event.h) from a whole warp: the banks serve

@@ -18,13 +18,14 @@
 // at, as the banks see them.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "app/core/analysis/coalescing.h"
 #include "app/core/analysis/epoch_runs.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 
@@ -34,7 +35,9 @@ struct LaneEvent {
 };
 
 struct WarpRequest {
-  ArrayId array = ArrayId::A;
+  ArrayId array = ArrayId::A;  // its memory id: a buffer or region of the launch (ArrayId's names are own kernels')
+  Space memory_space = Space::Global;  // of that memory id
+  Space space() const { return memory_space; }
   Op op = Op::Load;
   std::uint16_t epoch = 0;   // barriers passed
   std::uint16_t iter = 0;    // k-iteration (the step), from the first lane's event
@@ -42,9 +45,8 @@ struct WarpRequest {
   std::uint32_t first = 0, count = 0;  // into WarpAligner::lanes() and addresses()
   Width width = Width::B4;    // bytes each lane moves
   bool async = false;         // a cp.async copy's global read or shared write
-  // A cp.async copy's global read: the shared array its lanes write (ArrayId), -1 for any other request.
-  std::int8_t copy_to = -1;
-  Space space() const { return space_of(array); }
+  // A cp.async copy's global read: the shared region its lanes write (memory id), -1 for any other request.
+  std::int16_t copy_to = -1;
   std::uint32_t width_bytes() const { return bytes_of(width); }
 };
 
@@ -88,12 +90,18 @@ class WarpAligner {
   void emit_rows(std::uint16_t epoch, int combo, std::uint32_t rows, Slot&& slot);
   void realign_partial_lanes(std::uint64_t* rows, std::uint32_t row_count, const std::uint32_t* lane_counts);
   void ldmatrix_addresses(const WarpRequest& req);
-  std::int8_t copy_destination(const WarpRequest& req) const;
+  std::int16_t copy_destination(const WarpRequest& req) const;
 
   const Trace* trace_;
   std::uint64_t first_thread_ = 0;
   std::uint32_t lane_count_ = 0;
   EpochRuns runs_;
+  // An epoch's kinds of access: its memory ids ranked, and per combo the rows and counts.
+  std::array<std::int16_t, kMaxMemoryIds> rank_{};
+  std::vector<std::uint8_t> memory_of_rank_;
+  int combos_ = 0;
+  std::vector<std::uint32_t> counts_, rows_, first_row_, next_;  // counts_, next_: [combo][lane]
+  std::vector<std::uint64_t> offset_, fill_;                     // [combo][lane], the sparse path's
   std::vector<std::uint64_t> slots_;  // [combo rows][lane] -> event + 1, 0 = none
   std::vector<std::uint64_t> sparse_;  // [combo][lane] -> its events, when slots_ would be too large
   std::vector<std::uint64_t> order_;  // per request: where the warp issued it in its epoch

@@ -11,7 +11,7 @@
 #include "app/core/analysis/coalescing.h"
 #include "app/core/analysis/warp_requests.h"
 #include "app/core/replay.h"
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 

@@ -13,18 +13,21 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "app/core/block_timing.h"  // GPU recordings only: where and when each block ran
-#include "app/core/dim3.h"
-#include "app/core/event.h"
-#include "app/core/tiling.h"
+#include "trace/block_timing.h"  // GPU recordings only: where and when each block ran
+#include "trace/dim3.h"
+#include "trace/event.h"
+#include "trace/memory.h"
+#include "trace/tiling.h"
 
 namespace ts {
 
-// Where an array lives and how it is laid out: element (r, c) is at
-// base + (r * ld + c) * 4 bytes. Shared arrays give their offset in the
-// block's shared window.
+// One of tilescope's own five arrays (ArrayId) as trace files of versions 1
+// and 2 list them: element (r, c) is at base + (r * ld + c) * 4 bytes; shared
+// arrays give their offset in the block's shared window. The launch's tables
+// (memory.h) hold the same; LaunchInfo::array() and set_array() translate.
 struct ArrayLayout {
   bool present = false;
   std::uint64_t base = 0;
@@ -52,7 +55,10 @@ struct LaunchInfo {
   std::string device_name;  // the GPU's name, or "CPU emulator"
   std::string date;         // ISO 8601, UTC, when it was recorded
   std::uint64_t seed = 0;   // of the random inputs
-  std::array<ArrayLayout, kArrayCount> arrays{};
+  // The memory tables (memory.h): an event's memory id is an index into
+  // buffers, then regions.
+  std::vector<Buffer> buffers;
+  std::vector<Region> regions;
   // A focused trace holds the events of these blocks only (linear ids,
   // ascending); the other blocks' threads have none. Empty: every block.
   std::vector<std::uint32_t> traced_blocks;
@@ -63,6 +69,34 @@ struct LaunchInfo {
   std::uint64_t thread_count() const { return grid.count() * block.count(); }
   std::uint32_t threads_per_block() const { return static_cast<std::uint32_t>(block.count()); }
   bool recorded_on_gpu() const { return recorder == "gpu"; }
+
+  // ---- the memory tables ----
+  std::size_t memory_count() const { return buffers.size() + regions.size(); }
+  bool is_region(std::uint32_t id) const { return id >= buffers.size(); }
+  const Buffer* buffer_at(std::uint32_t id) const { return id < buffers.size() ? &buffers[id] : nullptr; }
+  const Region* region_at(std::uint32_t id) const {
+    return id >= buffers.size() && id - buffers.size() < regions.size() ? &regions[id - buffers.size()] : nullptr;
+  }
+  std::uint32_t region_id(std::size_t region) const { return static_cast<std::uint32_t>(buffers.size() + region); }
+  Space space_of_id(std::uint32_t id) const { return is_region(id) ? Space::Shared : Space::Global; }
+  std::string memory_name(std::uint32_t id) const;  // "?" for an id past the tables
+  std::optional<std::uint32_t> find_memory(std::string_view name) const;
+  const Buffer* buffer_with_role(BufferRole role) const;  // the first, or nullptr
+  // Element (row, col) of an event's index in its buffer or region.
+  MatrixCoord coord(std::uint32_t id, std::uint32_t index) const;
+  // Its byte address: a buffer's device address (base + offset), a region's
+  // offset in the block's shared window.
+  std::uint64_t address(std::uint32_t id, std::uint32_t index) const;
+
+  // ---- tilescope's own five arrays (ids = ArrayId) ----
+  // The layout of one of them (present = false when the launch has none).
+  ArrayLayout array(ArrayId id) const;
+  // Sets one as its recorder lays it out: buffers A, B, C (row-major f32,
+  // roles A, B, C) and regions As, Bs, in that order, so that their ids stay
+  // ArrayId's; an array set before those before it gets placeholders.
+  void set_array(ArrayId id, const ArrayLayout& layout);
+  // Whether the tables are just those (what files of versions 1 and 2 hold).
+  bool has_own_arrays_only() const;
 };
 
 
@@ -124,6 +158,11 @@ struct Trace {
   std::uint64_t thread_id(const Dim3& block, const Dim3& thread) const;
   ElementCoord element(ArrayId array, std::uint32_t index) const;
   std::uint64_t address(ArrayId array, std::uint32_t index) const;
+  // Sets kFlagShared on every event whose memory id names a region (and
+  // clears it on the others): for traces built from files of versions 1
+  // and 2, whose events carry no space, and for tests that build events.
+  // Threads [first_thread, end_thread) only, when given.
+  void mark_spaces(std::uint64_t first_thread = 0, std::uint64_t end_thread = ~0ull);
   // Bytes the trace holds in memory, for the benchmarks.
   std::uint64_t memory_bytes() const;
 };

@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/core/trace.h"
+#include "trace/trace.h"
 
 namespace ts {
 

@@ -10,14 +10,18 @@
 
 namespace ts {
 
-// The five arrays a matmul kernel touches. A, B, C live in global memory;
-// As and Bs are the block's shared-memory tiles.
+// The memory of tilescope's own kernels: buffers A, B, C in global memory and
+// the block's shared tiles As and Bs. Their values are the memory ids those
+// kernels' events carry (memory.h: buffers first, then regions), and what the
+// five arrays of trace files of versions 1 and 2 map onto. Any other kernel's
+// memory is named by its launch's tables, not by this list.
 enum class ArrayId : std::uint8_t { A = 0, B = 1, C = 2, As = 3, Bs = 4 };
 inline constexpr int kArrayCount = 5;
 
 enum class Space : std::uint8_t { Global = 0, Shared = 1 };
 enum class Op : std::uint8_t { Load = 0, Store = 1 };
 
+// The space of one of the five ids above (tilescope's own kernels).
 constexpr Space space_of(ArrayId a) {
   return a == ArrayId::As || a == ArrayId::Bs ? Space::Shared : Space::Global;
 }
@@ -31,8 +35,13 @@ inline constexpr std::uint8_t kFlagPadding = 1u << 1;
 // The same bit on a shared load (a load is never padding): the element went
 // into a lane's mma fragment register (kernels/api/mma.h). See Event below.
 inline constexpr std::uint8_t kFlagFragment = kFlagPadding;
+// The event's memory id names a shared region (else a global buffer): the
+// space is on the event so that it needs no table to tell; the recorders set
+// it from the launch's tables, and validation checks that the two agree.
+inline constexpr std::uint8_t kFlagShared = 1u << 2;
 
-// Limits that the packed fields impose on a recording (checked before recording).
+// Limits that trace files of versions 1 and 2 impose on a recording (checked
+// before recording): their fields are 12 bits wide.
 inline constexpr std::uint32_t kMaxEpoch = (1u << 12) - 1;
 inline constexpr std::uint32_t kMaxIteration = (1u << 12) - 1;
 
@@ -41,10 +50,11 @@ enum class Width : std::uint8_t { B4 = 0, B8 = 1, B16 = 2 };
 constexpr std::uint32_t bytes_of(Width w) { return 4u << static_cast<unsigned>(w); }
 constexpr std::uint32_t floats_of(Width w) { return 1u << static_cast<unsigned>(w); }
 
-// 12 bytes: the thread is implied by the position in the trace (see trace.h),
-// and the small fields share two 16-bit words (bit-fields allocated from the
-// low bit, as GCC, Clang and nvcc do). The file format does not rely on this
-// layout: trace_file.cpp writes each field explicitly.
+// 16 bytes: the thread is implied by the position in the trace (see trace.h);
+// the memory id, flags, width and async mark take a byte each, so that any
+// kernel's memory (up to 255 buffers and regions) and future access kinds fit.
+// The file format does not rely on this layout: the codec writes each field
+// explicitly.
 //
 // A vector access (8 or 16 bytes) is one event per float it moves, so that
 // every element keeps its value: the events of one access are consecutive in
@@ -65,18 +75,18 @@ constexpr std::uint32_t floats_of(Width w) { return 1u << static_cast<unsigned>(
 // fragment is two 4-byte loads b0, b1 (b1 marked). fragment_slot() counts
 // back to the slot of an event.
 struct Event {
-  std::uint32_t index;       // element index in its array: row * ld + col
-  float value;               // the value loaded or stored
-  std::uint16_t epoch : 12;  // __syncthreads() barriers this thread had passed
-  std::uint16_t array : 3;   // ArrayId
-  std::uint16_t async : 1;   // part of a cp.async global -> shared copy
-  std::uint16_t iter : 12;   // k-tile iteration (the number of iterations for the final store)
-  std::uint16_t flags : 2;   // kFlagStore | kFlagPadding
-  std::uint16_t width : 2;   // Width of the access this element belongs to
+  std::uint32_t index;  // element index in its buffer or region (memory.h: from its layout)
+  float value;          // the value loaded or stored
+  std::uint16_t epoch;  // __syncthreads() barriers this thread had passed
+  std::uint16_t iter;   // k-tile iteration (the number of iterations for the final store)
+  std::uint8_t array;   // memory id: a buffer or a shared region of the launch (memory.h)
+  std::uint8_t flags;   // kFlagStore | kFlagPadding | kFlagShared
+  std::uint8_t width;   // Width of the access this element belongs to
+  std::uint8_t async;   // part of a cp.async global -> shared copy (or, on a fragment, not its first register)
 
   constexpr ArrayId array_id() const { return static_cast<ArrayId>(array); }
   constexpr Op op() const { return (flags & kFlagStore) ? Op::Store : Op::Load; }
-  constexpr Space space() const { return space_of(array_id()); }
+  constexpr Space space() const { return (flags & kFlagShared) ? Space::Shared : Space::Global; }
   constexpr bool is_padding() const { return (flags & (kFlagStore | kFlagPadding)) == (kFlagStore | kFlagPadding); }
   constexpr bool is_fragment() const { return (flags & (kFlagStore | kFlagFragment)) == kFlagFragment; }
   // Not the first register of its mma fragment (only for is_fragment()).
@@ -88,7 +98,7 @@ struct Event {
   // Which float of its vector access this event is (0 for a scalar access).
   constexpr std::uint32_t lane_element() const { return index % floats_of(access_width()); }
 };
-static_assert(sizeof(Event) == 12, "an event must stay at 12 bytes");
+static_assert(sizeof(Event) == 16, "an event stays at 16 bytes");
 
 // Whether e starts an access, given the event before it in the same thread
 // (nullptr when e is the thread's first): scalar events always do; a vector

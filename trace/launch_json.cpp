@@ -1,9 +1,9 @@
 // launch_json.cpp — the launch description as JSON.
-#include "app/core/launch_json.h"
+#include "trace/launch_json.h"
 
 #include <optional>
 
-#include "app/core/json_integer.h"
+#include "trace/json_integer.h"
 
 namespace ts {
 namespace {
@@ -18,12 +18,39 @@ Dim3 dim_from(const nlohmann::json& j) {
           json_integer_or_throw<std::uint32_t>(j.at(2))};
 }
 
-}  // namespace
+nlohmann::json buffers_json(const LaunchInfo& L) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Buffer& b : L.buffers)
+    out.push_back({{"name", b.name},
+                   {"role", role_name(b.role)},
+                   {"type", element_type_name(b.type)},
+                   {"rows", b.rows},
+                   {"cols", b.cols},
+                   {"ld", b.ld},
+                   {"order", b.order == MatrixOrder::RowMajor ? "row" : "col"},
+                   {"base", b.base}});
+  return out;
+}
 
-nlohmann::json launch_to_json(const LaunchInfo& L) {
+nlohmann::json regions_json(const LaunchInfo& L) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Region& r : L.regions)
+    out.push_back({{"name", r.name},
+                   {"offset", r.offset},
+                   {"bytes", r.bytes},
+                   {"type", element_type_name(r.type)},
+                   {"rows", r.rows},
+                   {"cols", r.cols},
+                   {"ld", r.ld},
+                   {"raw", r.raw}});
+  return out;
+}
+
+// The five arrays of files of versions 1 and 2.
+nlohmann::json arrays_json(const LaunchInfo& L) {
   nlohmann::json arrays = nlohmann::json::array();
   for (int a = 0; a < kArrayCount; ++a) {
-    const ArrayLayout& l = L.arrays[a];
+    const ArrayLayout l = L.array(static_cast<ArrayId>(a));
     arrays.push_back({{"name", array_name(static_cast<ArrayId>(a))},
                       {"present", l.present},
                       {"base", l.base},
@@ -31,6 +58,72 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
                       {"cols", l.cols},
                       {"ld", l.ld}});
   }
+  return arrays;
+}
+
+[[noreturn]] void bad(const nlohmann::json& j, const std::string& what) {
+  throw nlohmann::json::type_error::create(302, what, &j);
+}
+
+std::string text_at(const nlohmann::json& j, const char* key) { return j.at(key).get<std::string>(); }
+
+void read_tables(const nlohmann::json& j, LaunchInfo& L) {
+  const auto& buffers = j.at("buffers");
+  const auto& regions = j.at("regions");
+  if (!buffers.is_array() || !regions.is_array()) bad(j, "buffers and regions: lists");
+  if (buffers.size() + regions.size() > kMaxMemoryIds) bad(j, "more buffers and regions than an event can name");
+  for (const auto& x : buffers) {
+    Buffer b;
+    b.name = text_at(x, "name");
+    const auto role = parse_role(text_at(x, "role"));
+    const auto type = parse_element_type(text_at(x, "type"));
+    const std::string order = text_at(x, "order");
+    if (!role || !type || (order != "row" && order != "col")) bad(x, "buffer " + b.name + ": role, type or order");
+    b.role = *role;
+    b.type = *type;
+    b.order = order == "row" ? MatrixOrder::RowMajor : MatrixOrder::ColMajor;
+    b.rows = json_integer_at<std::uint32_t>(x, "rows");
+    b.cols = json_integer_at<std::uint32_t>(x, "cols");
+    b.ld = json_integer_at<std::uint32_t>(x, "ld");
+    b.base = json_integer_at<std::uint64_t>(x, "base");
+    L.buffers.push_back(std::move(b));
+  }
+  for (const auto& x : regions) {
+    Region r;
+    r.name = text_at(x, "name");
+    const auto type = parse_element_type(text_at(x, "type"));
+    if (!type) bad(x, "region " + r.name + ": type");
+    r.type = *type;
+    r.offset = json_integer_at<std::uint32_t>(x, "offset");
+    r.bytes = json_integer_at<std::uint32_t>(x, "bytes");
+    r.rows = json_integer_at<std::uint32_t>(x, "rows");
+    r.cols = json_integer_at<std::uint32_t>(x, "cols");
+    r.ld = json_integer_at<std::uint32_t>(x, "ld");
+    r.raw = x.at("raw").get<bool>();
+    L.regions.push_back(std::move(r));
+  }
+}
+
+// Files of versions 1 and 2: the five arrays, onto the tables.
+void read_arrays(const nlohmann::json& arrays, LaunchInfo& L) {
+  if (!arrays.is_array() || arrays.size() != kArrayCount) bad(arrays, "arrays: one entry per array");
+  for (int a = 0; a < kArrayCount; ++a) {
+    const auto& x = arrays.at(a);
+    ArrayLayout l;
+    l.present = x.at("present").get<bool>();
+    l.base = json_integer_at<std::uint64_t>(x, "base");
+    l.rows = json_integer_at<std::uint32_t>(x, "rows");
+    l.cols = json_integer_at<std::uint32_t>(x, "cols");
+    l.ld = json_integer_at<std::uint32_t>(x, "ld");
+    // An absent array adds nothing (a launch described without its memory, as
+    // a timing recording's is; a trace without A, B or C fails validation).
+    if (l.present) L.set_array(static_cast<ArrayId>(a), l);
+  }
+}
+
+}  // namespace
+
+nlohmann::json launch_to_json(const LaunchInfo& L) {
   const IterationRule& r = L.iteration_rule;
   nlohmann::json j = {{"kernel", L.kernel},
           {"tile", L.tile},
@@ -51,7 +144,10 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
           {"device_name", L.device_name},
           {"date", L.date},
           {"seed", L.seed},
-          {"arrays", arrays}};
+          {"buffers", buffers_json(L)},
+          {"regions", regions_json(L)}};
+  // Readers of files of versions 1 and 2 know the five arrays only.
+  if (L.has_own_arrays_only()) j["arrays"] = arrays_json(L);
   const Tiling& t = L.tiling;
   j["tiling"] = {{"block_m", t.block_m}, {"block_n", t.block_n}, {"block_k", t.block_k},
                  {"thread_m", t.thread_m}, {"thread_n", t.thread_n}, {"warp_m", t.warp_m},
@@ -100,18 +196,8 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
   L.device_name = j.at("device_name").get<std::string>();
   L.date = j.at("date").get<std::string>();
   L.seed = json_integer_at<std::uint64_t>(j, "seed");
-  const auto& arrays = j.at("arrays");
-  if (!arrays.is_array() || arrays.size() != kArrayCount)
-    throw nlohmann::json::type_error::create(302, "arrays: one entry per array", &arrays);
-  for (int a = 0; a < kArrayCount; ++a) {
-    const auto& x = arrays.at(a);
-    ArrayLayout& l = L.arrays[a];
-    l.present = x.at("present").get<bool>();
-    l.base = json_integer_at<std::uint64_t>(x, "base");
-    l.rows = json_integer_at<std::uint32_t>(x, "rows");
-    l.cols = json_integer_at<std::uint32_t>(x, "cols");
-    l.ld = json_integer_at<std::uint32_t>(x, "ld");
-  }
+  if (j.contains("buffers")) read_tables(j, L);
+  else read_arrays(j.at("arrays"), L);
   if (const auto it = j.find("traced_blocks"); it != j.end()) {
     if (!it->is_array()) throw nlohmann::json::type_error::create(302, "traced_blocks: a list of blocks", &*it);
     const std::uint64_t blocks = L.grid.count();
