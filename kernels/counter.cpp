@@ -68,7 +68,10 @@ void count_on_emulator(const RecordParams& params, Trace& t, LaunchCounters& out
             std::lock_guard lock(hook_mutex);
             on_block(block, one);
           }
-        });
+        },
+        {}, params.timeout_seconds);
+  } catch (const emu::TimedOutError& e) {
+    throw RecordError(RecordError::Kind::TimedOut, std::string("the emulator stopped: ") + e.what());
   } catch (const emu::EmulatorError& e) {
     throw RecordError(RecordError::Kind::EmulatorFailed, std::string("the emulator stopped: ") + e.what());
   }
@@ -88,7 +91,10 @@ void count_on_emulator(const RecordParams& params, Trace& t, LaunchCounters& out
 void count_on_gpu(const RecordParams& params, Trace& t, LaunchCounters& out, const std::string& device) {
   gpu::DeviceCounts dc;
   try {
+    const gpu::LaunchDeadline deadline(params.timeout_seconds);
     gpu::count_launch(params.kernel, t, dc);
+  } catch (const gpu::GpuTimeout& e) {
+    throw RecordError(RecordError::Kind::GpuTimedOut, std::string("counting on the GPU: ") + e.what());
   } catch (const gpu::GpuError& e) {
     throw RecordError(RecordError::Kind::GpuFailed, std::string("counting on the GPU failed: ") + e.what());
   }

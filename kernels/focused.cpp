@@ -25,7 +25,10 @@ Trace record_focused_on_gpu(const RecordParams& params, const std::vector<std::u
                                        status.name + " has " + std::to_string(status.free_bytes >> 20) + " MiB free");
   Trace t = prepare_launch(params);
   try {
+    const gpu::LaunchDeadline deadline(params.timeout_seconds);
     gpu::record_launch(params.kernel, t, blocks);
+  } catch (const gpu::GpuTimeout& e) {
+    throw RecordError(K::GpuTimedOut, std::string("recording on the GPU: ") + e.what());
   } catch (const gpu::GpuError& e) {
     throw RecordError(K::GpuFailed, std::string("recording on the GPU failed: ") + e.what());
   }
@@ -83,7 +86,9 @@ Trace record_focused(const RecordParams& params, const std::vector<std::uint32_t
           t.launch.buffers = one.launch.buffers;  // the shared tiles' offsets, as the emulator laid them out
           t.launch.regions = one.launch.regions;
         },
-        blocks);
+        blocks, params.timeout_seconds);
+  } catch (const emu::TimedOutError& e) {
+    throw RecordError(K::TimedOut, std::string("the emulator stopped: ") + e.what());
   } catch (const emu::EmulatorError& e) {
     throw RecordError(K::EmulatorFailed, std::string("the emulator stopped: ") + e.what());
   }

@@ -240,7 +240,10 @@ Trace record(const RecordParams& params, emu::CheckReport* report) {
       throw RecordError(K::TooLarge, "the trace needs " + gib(need) + " of GPU memory and " + gpu_status.name +
                                          " has " + gib(gpu_status.free_bytes) + " free");
     try {
+      const gpu::LaunchDeadline deadline(params.timeout_seconds);
       gpu::record_launch(params.kernel, t);
+    } catch (const gpu::GpuTimeout& e) {
+      throw RecordError(K::GpuTimedOut, std::string("recording on the GPU: ") + e.what());
     } catch (const gpu::GpuError& e) {
       throw RecordError(K::GpuFailed, std::string("recording on the GPU failed: ") + e.what());
     }
@@ -251,8 +254,11 @@ Trace record(const RecordParams& params, emu::CheckReport* report) {
       emu::LaunchOptions options;
       options.workers = params.cpu_workers;
       options.check = params.check;
+      options.timeout_seconds = params.timeout_seconds;
       emu::CheckReport found = emu::record_launch(params.kernel, t, options);
       if (report) *report = std::move(found);
+    } catch (const emu::TimedOutError& e) {
+      throw RecordError(K::TimedOut, std::string("the emulator stopped: ") + e.what());
     } catch (const emu::EmulatorError& e) {
       throw RecordError(K::EmulatorFailed, std::string("the emulator stopped: ") + e.what());
     }

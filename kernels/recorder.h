@@ -33,6 +33,10 @@ struct RecordParams {
   // The emulator's checks (kernels/emu/sanitizer.h): they run the launch on the
   // emulator (--device gpu is refused), and record() fills its report.
   emu::CheckOptions check;
+  // A launch still running this long is stopped (the emulator) or abandoned
+  // (the GPU: RecordError TimedOut, after which the process should exit);
+  // 0: no limit.
+  double timeout_seconds = 60;
 };
 
 class RecordError : public std::runtime_error {
@@ -41,6 +45,8 @@ class RecordError : public std::runtime_error {
     InvalidParams, TooLarge, NoGpu, GpuFailed, EmulatorFailed,
     KernelUnavailable,  // a user kernel's file or compiler is missing
     KernelCompile,      // a user kernel does not compile, or has no such entry
+    TimedOut,           // the launch ran past params.timeout_seconds (a loop that never ends)
+    GpuTimedOut,        // the same on the GPU: the launch was abandoned, the CUDA context is busy for good
   };
   RecordError(Kind kind, const std::string& what) : std::runtime_error(what), kind_(kind) {}
   Kind kind() const { return kind_; }

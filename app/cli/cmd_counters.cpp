@@ -58,7 +58,7 @@ Command add_counters_command(CLI::App& parent) {
                             mib(c.block_buffers_bytes).c_str(), mib(c.events * sizeof(Event)).c_str());
               }
             } catch (const RecordError& e) {
-              return fail(e.what());
+              return fail_recording(e);
             } catch (const std::bad_alloc&) {
               return fail("out of memory while counting; try a smaller size");
             }

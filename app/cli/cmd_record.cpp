@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -96,7 +97,7 @@ int record_focused_trace(const RecordParams& params, const FocusOptions& focus, 
                   static_cast<unsigned long long>(c.events), c.launch.device_name.c_str(), path.c_str());
     }
   } catch (const RecordError& e) {
-    return fail(e.what());
+    return fail_recording(e);
   } catch (const TraceFileError& e) {
     return fail(e.what());
   } catch (const SafeFileError& e) {
@@ -122,6 +123,13 @@ int record_error_exit(const RecordError& e) {
     case RecordError::Kind::GpuFailed: return fail(e.what()), kExitKernelFault;
     default: return fail(e.what());
   }
+}
+
+// A failed recording's message and exit status: a user kernel's own codes,
+// else fail_recording's.
+int record_failure(const RecordError& e, bool user) {
+  const bool timed_out = e.kind() == RecordError::Kind::TimedOut || e.kind() == RecordError::Kind::GpuTimedOut;
+  return user && !timed_out ? record_error_exit(e) : fail_recording(e);
 }
 
 // A user kernel's C is held to the reference after every recording; the trace is kept either way.
@@ -189,7 +197,7 @@ Command add_record_command(CLI::App& parent) {
             try {
               validate(params);
             } catch (const RecordError& e) {
-              return params.user ? record_error_exit(e) : fail(e.what());
+              return record_failure(e, params.user.has_value());
             }
             if (std::string why = unwritable_reason(*out); !why.empty())
               return fail("cannot write " + *out + ": " + why);
@@ -208,7 +216,7 @@ Command add_record_command(CLI::App& parent) {
               const int result = params.user ? check_user_result(trace, *out) : 0;
               return found ? found : result;
             } catch (const RecordError& e) {
-              return params.user ? record_error_exit(e) : fail(e.what());
+              return record_failure(e, params.user.has_value());
             } catch (const TraceFileError& e) {
               return fail(e.what());
             } catch (const std::bad_alloc&) {

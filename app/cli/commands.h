@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/core/stats.h"
+#include "kernels/recorder.h"
 
 namespace ts::cli {
 
@@ -49,5 +50,12 @@ int fail_with_details(const std::string& text);
 inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitFindings = 3;  // `record --check` found something
+inline constexpr int kExitTimedOut = 7;  // the launch ran past --timeout
+
+// A recording that failed: its message, and kExitTimedOut for a launch that
+// ran past its deadline, kExitFailure else. A GPU launch that timed out still
+// runs and holds the CUDA context: then the process ends here, without the
+// teardown that would wait for it.
+int fail_recording(const RecordError& e);
 
 }  // namespace ts::cli

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -30,6 +31,17 @@ int fail(const std::string& message) {
   // A message may quote a file's name or contents: never a raw control character.
   std::fprintf(stderr, "tilescope: %s\n", ts::escape_control(message).c_str());
   return kExitFailure;
+}
+
+int fail_recording(const RecordError& e) {
+  if (e.kind() == RecordError::Kind::GpuTimedOut) {
+    fail(e.what());
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(kExitTimedOut);
+  }
+  if (e.kind() == RecordError::Kind::TimedOut) return fail(e.what()), kExitTimedOut;
+  return fail(e.what());
 }
 
 int fail_with_details(const std::string& text) {

@@ -29,6 +29,11 @@ void add_record_options(CLI::App& app, RecordOptions& o) {
                  "With --kernel-file: the ROWSxCOLS cells of C one block computes (default: the block's YxX); "
                  "the grid is ceil(N/COLS) x ceil(M/ROWS)");
   app.add_option("-D,--define", o.defines, "With --kernel-file: a compile-time constant NAME=VALUE (repeatable)");
+  app.add_option("--timeout", o.timeout,
+                 "Seconds the launch may run (a loop that never ends): then the emulator stops it and says where its "
+                 "threads are, and a GPU launch is abandoned (the process exits); 0: no limit")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
 }
 
 std::string to_record_params(const RecordOptions& o, RecordParams& p) {
@@ -55,6 +60,7 @@ std::string to_record_params(const RecordOptions& o, RecordParams& p) {
   else if (o.inputs == "integers") p.inputs = InputKind::SmallIntegers;
   else return "unknown inputs '" + o.inputs + "' (choose random or integers)";
   p.seed = o.seed;
+  p.timeout_seconds = o.timeout;
   return {};
 }
 

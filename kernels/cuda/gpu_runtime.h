@@ -37,6 +37,31 @@ class GpuTooLarge : public GpuError {
   using GpuError::GpuError;
 };
 
+// A launch that ran past the deadline of a LaunchDeadline (a kernel that never
+// ends): it was abandoned. A running kernel cannot be stopped, so the CUDA
+// context stays busy with it: the process should report and exit.
+class GpuTimeout : public GpuError {
+ public:
+  using GpuError::GpuError;
+};
+
+// While one is alive, waits for this thread's launches end at
+// `seconds` from its making (0: no deadline) with GpuTimeout.
+class LaunchDeadline {
+ public:
+  explicit LaunchDeadline(double seconds);
+  ~LaunchDeadline();
+  LaunchDeadline(const LaunchDeadline&) = delete;
+  LaunchDeadline& operator=(const LaunchDeadline&) = delete;
+
+ private:
+  double previous_;
+};
+
+// Whether a launch of this process was abandoned (GpuTimeout): the GPU is
+// busy with it for good, and probe() says so.
+bool launch_abandoned();
+
 struct DeviceStatus {
   bool available = false;
   std::string name;    // e.g. "NVIDIA H100 80GB HBM3"

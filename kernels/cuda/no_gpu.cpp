@@ -3,6 +3,11 @@
 
 namespace ts::gpu {
 
+// Nothing runs on a GPU here: no launch to wait for.
+LaunchDeadline::LaunchDeadline(double) : previous_(0) {}
+LaunchDeadline::~LaunchDeadline() = default;
+bool launch_abandoned() { return false; }
+
 DeviceStatus probe() {
   DeviceStatus st;
   st.reason = "this build of tilescope has no CUDA support";

@@ -61,6 +61,10 @@ void run_plain(KernelKind kind, int tile, const float* a, const float* b, float*
 
 DeviceStatus probe() {
   DeviceStatus st;
+  if (launch_abandoned()) {  // its kernel still runs: nothing else would get the GPU
+    st.reason = "a launch that never ended was abandoned on the GPU and keeps it busy: restart tilescope to use it";
+    return st;
+  }
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {

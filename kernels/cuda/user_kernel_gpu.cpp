@@ -45,7 +45,6 @@ struct DriverApi {
   decltype(&::cuModuleGetGlobal) module_get_global = nullptr;
   decltype(&::cuMemcpyHtoD) memcpy_htod = nullptr;
   decltype(&::cuLaunchKernel) launch_kernel = nullptr;
-  decltype(&::cuCtxSynchronize) ctx_synchronize = nullptr;
   decltype(&::cuGetErrorString) get_error_string = nullptr;
 };
 
@@ -66,7 +65,6 @@ const DriverApi& driver() {
     entry_point("cuModuleGetGlobal", d.module_get_global);
     entry_point("cuMemcpyHtoD", d.memcpy_htod);
     entry_point("cuLaunchKernel", d.launch_kernel);
-    entry_point("cuCtxSynchronize", d.ctx_synchronize);
     entry_point("cuGetErrorString", d.get_error_string);
     return d;
   }();
@@ -202,7 +200,9 @@ void record_user_launch(const UserKernelSpec& spec, Trace& trace, std::uint64_t 
     check_cu(driver().launch_kernel(m.kernel, L.grid.x, L.grid.y, L.grid.z, L.block.x, L.block.y, L.block.z, 0, nullptr, args,
                             nullptr),
              "launching the user kernel");
-    check_cu(driver().ctx_synchronize(), "running the user kernel");
+    // With the caller's deadline (LaunchDeadline): a loop that never ends is abandoned, not waited for.
+    if (const cudaError_t e = wait_for_device(); e != cudaSuccess)
+      throw GpuError(std::string("running the user kernel: ") + cudaGetErrorString(e));
   };
   record_passes(trace, kernel, {}, event_limit);
 }

@@ -23,6 +23,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <boost/context/fiber.hpp>
 #include <cmath>
 #include <exception>
@@ -161,6 +163,9 @@ struct Pass {
   std::array<std::atomic<std::int64_t>, kArrayCount>* shared_offsets = nullptr;
   // Each shared tile's rows << 32 | cols, as declared (a user kernel's are known only here).
   std::array<std::atomic<std::uint64_t>, kArrayCount>* shared_shapes = nullptr;
+  // Past this the launch stops (TimedOutError); timeout_seconds says how long that was.
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  double timeout_seconds = 0;
 };
 
 // A cp.async copy issued and not yet waited for: its value lands at the wait.
@@ -181,6 +186,8 @@ struct FiberThread {
   std::uint32_t barrier_line = 0;      // the __syncthreads() it waits at
   std::uint64_t seq = 0, capacity = 0;
   std::uint32_t epoch = 0;
+  std::uint32_t last_line = 0;    // the source line of its latest access
+  std::uint32_t since_check = 0;  // accesses (and barriers) since it last looked at the clock
   uint3 tid;
   bool at_barrier = false, done = false;
   // Parked at mma_tf32 until the warp's other lanes arrive: its fragments.
@@ -224,9 +231,44 @@ std::string this_thread() {
 
 [[noreturn]] void fault(const std::string& what) { throw EmulatorError(this_thread() + ": " + what); }
 
+// The deadline is looked at every this many accesses (a barrier counts 64): a
+// clock read per access would cost more than the access.
+constexpr std::uint32_t kCheckEvery = 4096;
+
+// Stops the launch at its deadline, saying where the block's threads are.
+[[noreturn]] void timed_out(const FiberThread& t) {
+  std::vector<std::uint32_t> lines;
+  std::uint32_t running = 0;
+  if (t_block)
+    for (const FiberThread& other : t_block->threads) {
+      if (other.done) continue;
+      ++running;
+      if (other.last_line != 0 && std::find(lines.begin(), lines.end(), other.last_line) == lines.end())
+        lines.push_back(other.last_line);  // 0: it has not run yet (the scheduler runs one thread to its next barrier)
+    }
+  std::sort(lines.begin(), lines.end());
+  std::string where;
+  for (std::size_t i = 0; i < lines.size() && i < 8; ++i) where += (i ? ", " : "") + std::to_string(lines[i]);
+  if (lines.size() > 8) where += ", ...";
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", t_pass->timeout_seconds);
+  throw TimedOutError(std::string("the launch was still running after ") + seconds + " s and was stopped: " +
+                      this_thread() + " was at line " + std::to_string(t.last_line) + " (its latest access); " +
+                      std::to_string(running) + " threads of its block had not finished, those that ran at lines " +
+                      where + ": a loop that never ends?");
+}
+
+inline void check_deadline(FiberThread& t, std::uint32_t weight) {
+  if ((t.since_check += weight) < kCheckEvery) return;
+  t.since_check = 0;
+  if (std::chrono::steady_clock::now() > t_pass->deadline) timed_out(t);
+}
+
 void record(ArrayId array, std::uint32_t index, float value, std::uint8_t flags, std::uint32_t line,
             Width width = Width::B4, bool async = false) {
   FiberThread& t = *t_thread;
+  t.last_line = line;
+  check_deadline(t, 1);
   if (t.out) {
     if (t.seq >= t.capacity) fault("made more accesses than in the counting pass");
     if (t.lines_out) t.lines_out[t.seq] = static_cast<std::uint16_t>(std::min<std::uint32_t>(line, 0xFFFF));
@@ -637,6 +679,7 @@ void Sink::wait_async(int pending) {
 void Sink::barrier(std::uint32_t line) {
   FiberThread& t = *t_thread;
   t.barrier_line = line;
+  check_deadline(t, 64);
   ++t.epoch;
   if (t.epoch > kMaxEpoch)
     throw TooLargeError(this_thread() + " passes more than " + std::to_string(kMaxEpoch) +
@@ -758,6 +801,12 @@ CheckReport record_launch_with(KernelEntry entry, Trace& trace, const LaunchOpti
   const unsigned workers = options.workers ? options.workers : std::max(1u, std::thread::hardware_concurrency());
   SharedLayouts shared;
   Pass pass = make_pass(entry, trace, shared);
+  if (options.timeout_seconds > 0) {
+    pass.timeout_seconds = options.timeout_seconds;
+    pass.deadline = std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                        std::chrono::duration<double>(options.timeout_seconds));
+  }
   CheckReport report;
   std::mutex report_mutex;
   if (options.check.enabled()) {
@@ -795,7 +844,7 @@ CheckReport record_launch_with(KernelEntry entry, Trace& trace, const LaunchOpti
 }
 
 std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
-                            std::span<const std::uint32_t> only) {
+                            std::span<const std::uint32_t> only, double timeout_seconds) {
   const KernelEntry entry = builtin_entry(kind, trace.launch.tile);
   const LaunchInfo& L = trace.launch;
   const auto blocks = static_cast<std::uint32_t>(only.empty() ? L.grid.count() : only.size());
@@ -804,7 +853,12 @@ std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, con
   const std::uint32_t threads = L.threads_per_block();
   if (workers == 0) workers = std::max(1u, std::thread::hardware_concurrency());
   SharedLayouts shared;
-  const Pass base = make_pass(entry, trace, shared);
+  Pass base = make_pass(entry, trace, shared);
+  if (timeout_seconds > 0) {
+    base.timeout_seconds = timeout_seconds;
+    base.deadline = std::chrono::steady_clock::now() + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                                             std::chrono::duration<double>(timeout_seconds));
+  }
   std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison, as in record_launch
   std::atomic<std::uint64_t> largest{0};
   struct Worker {

@@ -25,6 +25,14 @@ class EmulatorError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A launch still running at its deadline (a loop that never ends): stopped.
+// The message names where the block's threads were: block, thread, the
+// source lines of their last accesses.
+class TimedOutError : public EmulatorError {
+ public:
+  using EmulatorError::EmulatorError;
+};
+
 // A launch larger than a trace holds (more events than the recording limit, more
 // barriers than an event counts): the size's fault, not the kernel's.
 class TooLargeError : public EmulatorError {
@@ -37,11 +45,14 @@ class TooLargeError : public EmulatorError {
 // line in trace.lines.
 // event_limit: refuse, after the counting pass, a launch that would make more
 // events (0: no limit; a user kernel's count is known only then).
+// timeout_seconds: stop the launch with TimedOutError once it has run that
+// long, both passes together (0: no limit).
 struct LaunchOptions {
   unsigned workers = 0;
   CheckOptions check;
   bool lines = true;
   std::uint64_t event_limit = 0;
+  double timeout_seconds = 0;
 };
 
 // Records one launch. On entry trace.launch (kernel shape, sizes, array
@@ -63,8 +74,9 @@ CheckReport record_launch(KernelKind kind, Trace& trace, const LaunchOptions& op
 // trace.c holds the result; returns the largest block buffer in bytes.
 // only: run just these blocks (C then holds only their cells); empty: all.
 using BlockVisitor = std::function<void(unsigned worker, std::uint32_t block, const Trace& one_block)>;
+// timeout_seconds: as LaunchOptions'.
 std::uint64_t stream_launch(KernelKind kind, Trace& trace, unsigned workers, const BlockVisitor& visit,
-                            std::span<const std::uint32_t> only = {});
+                            std::span<const std::uint32_t> only = {}, double timeout_seconds = 0);
 
 // The same for any kernel compiled in the emulator's mode (tests use this to
 // check that the emulator catches kernels that a GPU would not run safely).

@@ -118,7 +118,10 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
   try {
     if (on_gpu) {
       try {
+        const gpu::LaunchDeadline deadline(params.timeout_seconds);
         gpu::record_user_launch(spec, t, limit);
+      } catch (const gpu::GpuTimeout& e) {
+        throw RecordError(RK::GpuTimedOut, "recording " + spec.label() + " on the GPU: " + e.what());
       } catch (const gpu::GpuTooLarge& e) {
         throw RecordError(RK::TooLarge, spec.label() + " at M=" + std::to_string(params.m) + " N=" +
                                             std::to_string(params.n) + " K=" + std::to_string(params.k) +
@@ -135,6 +138,7 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
         options.workers = params.cpu_workers;
         options.check = params.check;
         options.event_limit = limit;
+        options.timeout_seconds = params.timeout_seconds;
         emu::CheckReport found = emu::record_launch_with(compiled.entry, t, options);
         const bool stopped = found.stopped;
         if (report) *report = std::move(found);
@@ -147,6 +151,8 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
         throw RecordError(RK::TooLarge, spec.label() + " at M=" + std::to_string(params.m) + " N=" +
                                             std::to_string(params.n) + " K=" + std::to_string(params.k) +
                                             " is beyond the recording limit: " + e.what());
+      } catch (const emu::TimedOutError& e) {
+        throw RecordError(RK::TimedOut, std::string("the emulator stopped ") + spec.label() + ": " + e.what());
       } catch (const emu::EmulatorError& e) {
         throw RecordError(RK::EmulatorFailed, std::string("the emulator stopped ") + spec.label() + ": " + e.what());
       }

@@ -35,6 +35,17 @@ TEST_F(UserKernelCli, ACorrectKernelAtARaggedSizeHasNoFindingsAndTheRightC) {
   EXPECT_TRUE(std::filesystem::exists(out_));
 }
 
+// A loop that never ends: stopped at --timeout with exit 7, the message naming
+// the block, the thread and the loop's line, and no trace written.
+TEST_F(UserKernelCli, AnEndlessLoopIsStoppedAtTheTimeoutAndSaysWhere) {
+  const Result r = record("tests/kernels/data/endless_loop.cu", "matmul_endless", "--size 8 --timeout 1 --check=off");
+  EXPECT_EQ(r.code, 7) << r.out << r.err;
+  EXPECT_NE(r.err.find("still running after 1 s"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("block (0,0) thread ("), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("at line 12"), std::string::npos) << r.err;  // the loop's access, endless_loop.cu:12
+  EXPECT_FALSE(std::filesystem::exists(out_));
+}
+
 TEST_F(UserKernelCli, AMissingBoundsCheckIsFoundByDefaultAndTheTraceKept) {
   const Result r = record("examples/kernels/missing_bounds_check.cu", "matmul_tiled", "--size 50");
   EXPECT_EQ(r.code, 3) << r.out << r.err;

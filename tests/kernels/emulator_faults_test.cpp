@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 
 #include "kernels/emu/emulator.h"
@@ -35,6 +36,30 @@ void barrier_in_divergent_code(const KernelArgs& p) {
   OutMatrix C{p.c, ArrayId::C};
   C[0] = 0.0f;
   (void)p;
+}
+
+// A loop that never ends, as a typo makes one: `k += 0`. Each thread reads A
+// at the line after kEndlessLine.
+constexpr int kEndlessLine = __LINE__ + 6;
+void endless_loop(const KernelArgs& p) {
+  InMatrix A{p.a, ArrayId::A};
+  OutMatrix C{p.c, ArrayId::C};
+  float acc = 0.0f;
+  for (int k = 0; k < p.k; k += 0) {
+    acc += A[threadIdx.y * p.k + k];
+  }
+  C[threadIdx.y * p.n + threadIdx.x] = acc;
+}
+
+// The same with a barrier in the loop: the block's threads meet at it forever.
+void endless_loop_with_barrier(const KernelArgs& p) {
+  TS_SHARED(float, As, 4, 4);
+  for (int k = 0; k < p.k; k += 0) {
+    As[threadIdx.y][threadIdx.x] = 1.0f;
+    __syncthreads();
+  }
+  OutMatrix C{p.c, ArrayId::C};
+  C[0] = As[0][0];
 }
 
 void well_behaved(const KernelArgs& p) {
@@ -82,6 +107,45 @@ void expect_fault(KernelEntry kernel, const std::string& needle) {
 TEST(EmulatorFaults, AccessOutsideAMatrix) { expect_fault(&reads_past_a, "outside A"); }
 TEST(EmulatorFaults, AccessPastATileEdge) { expect_fault(&reads_past_a_tile_edge, "past a tile edge"); }
 TEST(EmulatorFaults, BarrierInDivergentCode) { expect_fault(&barrier_in_divergent_code, "__syncthreads"); }
+
+// A launch that never ends is stopped at its deadline (plus the time to the
+// next look at the clock), and the message says where the threads were.
+void expect_stopped(KernelEntry kernel, const std::string& line) {
+  Trace t = four_by_four();
+  LaunchOptions options;
+  options.workers = 1;
+  options.timeout_seconds = 0.5;
+  const auto start = std::chrono::steady_clock::now();
+  try {
+    record_launch_with(kernel, t, options);
+    FAIL() << "an endless loop ended";
+  } catch (const TimedOutError& e) {
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(took, 0.5 + 1.0);
+    const std::string what = e.what();
+    EXPECT_NE(what.find("still running after 0.5 s"), std::string::npos) << what;
+    EXPECT_NE(what.find("block (0,0) thread ("), std::string::npos) << what;
+    EXPECT_NE(what.find("at line " + line), std::string::npos) << what;
+    EXPECT_NE(what.find("16 threads of its block had not finished"), std::string::npos) << what;
+  }
+}
+
+TEST(EmulatorFaults, AnEndlessLoopIsStoppedAtTheDeadline) { expect_stopped(&endless_loop, std::to_string(kEndlessLine)); }
+
+// With a barrier in it, an endless loop passes more barriers than an event
+// counts long before any deadline: stopped there, at once.
+TEST(EmulatorFaults, AnEndlessLoopOfBarriersStopsAtTheBarrierLimit) {
+  Trace t = four_by_four();
+  LaunchOptions options;
+  options.workers = 1;
+  options.timeout_seconds = 60;
+  try {
+    record_launch_with(&endless_loop_with_barrier, t, options);
+    FAIL() << "an endless loop ended";
+  } catch (const TooLargeError& e) {
+    EXPECT_NE(std::string(e.what()).find("passes more than 4095 barriers"), std::string::npos) << e.what();
+  }
+}
 
 TEST(EmulatorFaults, AWellBehavedKernelRuns) {
   Trace t = four_by_four();
