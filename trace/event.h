@@ -21,9 +21,12 @@ inline constexpr int kArrayCount = 5;
 enum class Space : std::uint8_t { Global = 0, Shared = 1 };
 enum class Op : std::uint8_t { Load = 0, Store = 1 };
 
-// The space of one of the five ids above (tilescope's own kernels).
+// The space of a memory id as the kernel vocabulary numbers them (A, B, C,
+// then every TS_SHARED region in declaration order: As and Bs for
+// tilescope's own kernels). A trace's events carry their space (kFlagShared),
+// which the launch's tables decide for any kernel.
 constexpr Space space_of(ArrayId a) {
-  return a == ArrayId::As || a == ArrayId::Bs ? Space::Shared : Space::Global;
+  return static_cast<unsigned>(a) >= static_cast<unsigned>(ArrayId::As) ? Space::Shared : Space::Global;
 }
 
 // Event::flags bits.

@@ -2,7 +2,7 @@
 //
 // Two launches, as in the emulator: the first counts each thread's events, a
 // prefix sum gives every thread its slot, the second writes the events there
-// (12 bytes each) together with each block's SM and start/end %globaltimer.
+// (16 bytes each) together with each block's SM and start/end %globaltimer.
 // A focused recording launches the whole grid too, but only the chosen blocks
 // run the kernel (the others return at once) and only they have slots, so at
 // N = 4096 it costs one block's events, not the launch's.
@@ -38,7 +38,8 @@ __global__ void __launch_bounds__(max_block_threads(KIND)) recorded_kernel(const
 
 // Device memory kept between recordings.
 struct Session {
-  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, shared_shape, errors, block_slot;
+  DeviceBuffer a, b, c, state, counts, offsets, events, timing, shared_base, shared_shape, region_names, errors,
+      block_slot;
 };
 
 Session& session() {
@@ -56,6 +57,8 @@ void check_errors(std::uint32_t* d_errors, const char* pass) {
   if (errors & gpu_rec::kErrUnderflow) what += " fewer accesses than counted;";
   if (errors & gpu_rec::kErrEpochs) what += " more barriers than a trace can hold;";
   if (errors & gpu_rec::kErrMisaligned) what += " a vector access at an unaligned index;";
+  if (errors & gpu_rec::kErrRegions)
+    what += " more than " + std::to_string(kMaxMemoryIds - gpu_rec::kFirstRegion) + " shared regions;";
   const std::string message = std::string("the instrumented kernel (") + pass + " pass) made" + what;
   if (errors == gpu_rec::kErrEpochs) throw GpuTooLarge(message);  // only too many barriers: too large, not wrong
   throw GpuError(message);
@@ -79,22 +82,32 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<con
   auto* d_counts = s.counts.get<std::uint64_t>(threads);
   auto* d_offsets = s.offsets.get<std::uint64_t>(threads + 1);
   auto* d_timing = s.timing.get<BlockTiming>(blocks);
-  auto* d_shared = s.shared_base.get<std::uint64_t>(kArrayCount);
-  auto* d_shape = s.shared_shape.get<std::uint64_t>(kArrayCount);
+  auto* d_shared = s.shared_base.get<std::uint64_t>(kMaxMemoryIds);
+  auto* d_shape = s.shared_shape.get<std::uint64_t>(kMaxMemoryIds);
+  using Name = char[gpu_rec::kRegionNameBytes];
+  auto* d_names = s.region_names.get<Name>(kMaxMemoryIds);
   auto* d_errors = s.errors.get<std::uint32_t>(1);
   TS_CUDA_CHECK(cudaMemcpy(d_a, trace.a.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemcpy(d_b, trace.b.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));  // poison: NaN until written
   TS_CUDA_CHECK(cudaMemset(d_errors, 0, sizeof(std::uint32_t)));
-  TS_CUDA_CHECK(cudaMemset(d_shared, 0xFF, kArrayCount * sizeof(std::uint64_t)));
-  TS_CUDA_CHECK(cudaMemset(d_shape, 0, kArrayCount * sizeof(std::uint64_t)));
+  TS_CUDA_CHECK(cudaMemset(d_shared, 0xFF, kMaxMemoryIds * sizeof(std::uint64_t)));
+  TS_CUDA_CHECK(cudaMemset(d_shape, 0, kMaxMemoryIds * sizeof(std::uint64_t)));
+  TS_CUDA_CHECK(cudaMemset(d_names, 0, kMaxMemoryIds * sizeof(Name)));
 
   gpu_rec::RecordLaunch rl{};
   rl.rule = L.iteration_rule;
   rl.elements[0] = mk;
   rl.elements[1] = kn;
   rl.elements[2] = mn;
-  for (int arr = 3; arr < kArrayCount; ++arr) rl.elements[arr] = L.array(ArrayId(arr)).present ? L.array(ArrayId(arr)).elements() : 0;
+  // A region the catalog describes has its layout; one only the kernel's
+  // TS_SHARED describes is bounded by its declared shape (SharedArray2D).
+  for (std::uint32_t id = gpu_rec::kFirstRegion; id < kMaxMemoryIds; ++id) {
+    const std::size_t r = id - gpu_rec::kFirstRegion;
+    rl.elements[id] = r < L.regions.size() && L.regions[r].cols != kUndeclaredShared ? L.regions[r].elements()
+                                                                                        : kUndeclaredShared;
+  }
+  rl.region_names = d_names;
   rl.state = d_state;
   rl.errors = d_errors;
   if (!focus.empty()) {
@@ -154,20 +167,31 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<con
     for (std::uint64_t th = 0; th < L.thread_count(); ++th) trace.thread_offsets[th + 1] += trace.thread_offsets[th];
     L.traced_blocks.assign(focus.begin(), focus.end());
   }
-  std::uint64_t shared[kArrayCount], shape[kArrayCount];
-  TS_CUDA_CHECK(cudaMemcpy(shared, d_shared, sizeof shared, cudaMemcpyDeviceToHost));
-  TS_CUDA_CHECK(cudaMemcpy(shape, d_shape, sizeof shape, cudaMemcpyDeviceToHost));
-  for (int arr = 3; arr < kArrayCount; ++arr) {
-    ArrayLayout l = L.array(ArrayId(arr));
-    if (l.present) l.base = shared[arr];  // the real shared-window address
-    if (shape[arr] != 0 && !(l.present && l.cols != kUndeclaredShared)) {  // else the catalog's layout stands
-      l.present = true;
-      l.base = shared[arr];
-      l.rows = static_cast<std::uint32_t>(shape[arr] >> 32);  // as the kernel declared it
-      l.cols = l.ld = static_cast<std::uint32_t>(shape[arr]);
+  // The regions as the kernel declared them: region n is the n-th TS_SHARED,
+  // by its name, at its place in the shared window; one the catalog describes
+  // (tilescope's own As and Bs) keeps the catalog's layout.
+  std::vector<std::uint64_t> shared(kMaxMemoryIds), shape(kMaxMemoryIds);
+  std::vector<Name> names(kMaxMemoryIds);
+  TS_CUDA_CHECK(cudaMemcpy(shared.data(), d_shared, kMaxMemoryIds * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  TS_CUDA_CHECK(cudaMemcpy(shape.data(), d_shape, kMaxMemoryIds * sizeof(std::uint64_t), cudaMemcpyDeviceToHost));
+  TS_CUDA_CHECK(cudaMemcpy(names.data(), d_names, kMaxMemoryIds * sizeof(Name), cudaMemcpyDeviceToHost));
+  std::vector<Region> regions;
+  for (std::uint32_t id = gpu_rec::kFirstRegion; id < kMaxMemoryIds && shape[id] != 0; ++id) {
+    const std::size_t r = id - gpu_rec::kFirstRegion;
+    Region g = r < L.regions.size() ? L.regions[r] : Region{};
+    names[id][gpu_rec::kRegionNameBytes - 1] = '\0';
+    g.name = names[id];
+    g.offset = static_cast<std::uint32_t>(shared[id]);  // the real shared-window address
+    g.raw = false;
+    if (r >= L.regions.size() || g.cols == kUndeclaredShared) {
+      g.type = ElementType::F32;
+      g.rows = static_cast<std::uint32_t>(shape[id] >> 32);  // as the kernel declared it
+      g.cols = g.ld = static_cast<std::uint32_t>(shape[id]);
     }
-    if (l.present) L.set_array(ArrayId(arr), l);
+    g.bytes = static_cast<std::uint32_t>(g.elements() * element_bytes(g.type));
+    regions.push_back(std::move(g));
   }
+  if (!regions.empty() || L.buffers.size() == gpu_rec::kFirstRegion) L.regions = std::move(regions);
   L.buffers[0].base = reinterpret_cast<std::uint64_t>(d_a);
   L.buffers[1].base = reinterpret_cast<std::uint64_t>(d_b);
   L.buffers[2].base = reinterpret_cast<std::uint64_t>(d_c);

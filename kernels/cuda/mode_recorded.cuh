@@ -28,23 +28,30 @@ inline constexpr std::uint32_t kErrOverflow = 1u << 1;  // more events than coun
 inline constexpr std::uint32_t kErrUnderflow = 1u << 2;  // fewer events than counted
 inline constexpr std::uint32_t kErrEpochs = 1u << 3;    // more barriers than an event can hold
 inline constexpr std::uint32_t kErrMisaligned = 1u << 4;  // a vector access at an unaligned index
+inline constexpr std::uint32_t kErrRegions = 1u << 5;     // more TS_SHARED regions than memory ids
+
+// Memory ids: A, B, C, then the TS_SHARED regions in declaration order.
+inline constexpr std::uint32_t kFirstRegion = 3;
+inline constexpr std::uint32_t kRegionNameBytes = 64;  // a region's name, cut to 63 characters
 
 struct ThreadState {
   Event* out;
   std::uint64_t seq, capacity;
-  std::uint32_t epoch, reserved;
+  std::uint32_t epoch;
+  std::uint32_t regions;  // TS_SHARED regions declared so far
 };
 
 struct RecordLaunch {
   IterationRule rule;
-  std::uint64_t elements[kArrayCount];  // valid indices per array
+  std::uint64_t elements[kMaxMemoryIds];  // valid indices per memory id
   ThreadState* state;                   // one per thread
   std::uint64_t* counts;                // counting pass: events per thread
   const std::uint64_t* offsets;         // recording pass: first event of each thread
   Event* events;                        // recording pass: null while counting
   BlockTiming* timing;                  // recording pass: per block SM and times
-  std::uint64_t* shared_base;           // per array: byte offset in shared memory
-  std::uint64_t* shared_shape;          // per array: rows << 32 | cols, as TS_SHARED declared it
+  std::uint64_t* shared_base;           // per memory id: byte offset in shared memory
+  std::uint64_t* shared_shape;          // per memory id: rows << 32 | cols, as TS_SHARED declared it
+  char (*region_names)[kRegionNameBytes];  // per memory id: the name TS_SHARED gave it, NUL-ended
   std::uint32_t* errors;
   // A focused recording: per block of the grid, its place among the traced
   // blocks, or kNotTraced; null when every block is traced. Per-thread state,
@@ -185,27 +192,35 @@ TS_REC_MMA_API(Sink)
 
 namespace ts::gpu_rec {
 
-// A tile as TS_SHARED declares it, its shape noted for the recorder (a user
-// kernel's tiles are known only once it runs).
-template <class T, int ROWS, int COLS>
-__device__ __forceinline__ T (&declare_shared(T (&words)[ROWS][COLS], ArrayId array))[ROWS][COLS] {
-  if (c_launch.shared_shape && global_thread_id() == 0)
-    c_launch.shared_shape[static_cast<int>(array)] = std::uint64_t{ROWS} << 32 | std::uint32_t{COLS};
-  return words;
+// A region as TS_SHARED declares it: the next memory id of this thread's
+// regions, its shape and name noted for the recorder (a kernel's regions are
+// known only once it runs).
+template <int ROWS, int COLS>
+__device__ __forceinline__ ArrayId declare_region(const char* name) {
+  ThreadState& s = c_launch.state[global_thread_id()];
+  const std::uint32_t id = kFirstRegion + s.regions++;
+  if (id >= kMaxMemoryIds) {
+    atomicOr(c_launch.errors, kErrRegions);
+    return static_cast<ArrayId>(kMaxMemoryIds - 1);
+  }
+  if (c_launch.shared_shape && global_thread_id() == 0) {
+    c_launch.shared_shape[id] = std::uint64_t{ROWS} << 32 | std::uint32_t{COLS};
+    std::uint32_t i = 0;
+    for (; i + 1 < kRegionNameBytes && name[i] != '\0'; ++i) c_launch.region_names[id][i] = name[i];
+    c_launch.region_names[id][i] = '\0';
+  }
+  return static_cast<ArrayId>(id);
 }
 
 }  // namespace ts::gpu_rec
 
-#define TS_SHARED(type, name, rows, cols)                                 \
-  __shared__ type name##_words[rows][cols];                               \
-  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(    \
-      ::ts::gpu_rec::declare_shared(name##_words, ::ts::ArrayId::name), ::ts::ArrayId::name)
-#define TS_SHARED_ALIGNED(type, name, rows, cols)                         \
-  __shared__ __align__(16) type name##_words[rows][cols];                 \
-  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(    \
-      ::ts::gpu_rec::declare_shared(name##_words, ::ts::ArrayId::name), ::ts::ArrayId::name)
+#define TS_SHARED(type, name, rows, cols)                                                \
+  __shared__ type name##_words[rows][cols];                                              \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(                   \
+      name##_words, ::ts::gpu_rec::declare_region<rows, cols>(#name))
+#define TS_SHARED_ALIGNED(type, name, rows, cols)                                        \
+  __shared__ __align__(16) type name##_words[rows][cols];                                \
+  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(                   \
+      name##_words, ::ts::gpu_rec::declare_region<rows, cols>(#name))
 // Static here: the recorded configurations fit in 48 KB. 16-byte aligned (cp.async, ldmatrix rows).
-#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word)             \
-  __shared__ __align__(16) type name##_words[rows][cols];                 \
-  ::ts::rec::SharedArray2D<type, rows, cols, ::ts::gpu_rec::Sink> name(    \
-      ::ts::gpu_rec::declare_shared(name##_words, ::ts::ArrayId::name), ::ts::ArrayId::name)
+#define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) TS_SHARED_ALIGNED(type, name, rows, cols)

@@ -145,8 +145,8 @@ void kernel_entry(const KernelArgs& p) {
 // What every fiber of one pass shares: read-only during the pass.
 struct Pass {
   IterationRule rule{};
-  std::array<std::uint64_t, kArrayCount> elements{};  // valid indices per array
-  std::array<ArrayLayout, kArrayCount> arrays{};      // for the checks' messages
+  std::array<std::uint64_t, kMaxMemoryIds> elements{};  // valid indices per memory id
+  std::array<ArrayLayout, kMaxMemoryIds> arrays{};      // for the checks' messages
   Dim3 grid, block;
   Event* events = nullptr;                 // record pass: where events go
   const std::uint64_t* offsets = nullptr;  // record pass: each thread's first event
@@ -160,9 +160,10 @@ struct Pass {
   KernelEntry entry = nullptr;
   KernelArgs args{};
   // Byte offset of each shared tile in the block's shared memory, as declared.
-  std::array<std::atomic<std::int64_t>, kArrayCount>* shared_offsets = nullptr;
+  std::array<std::atomic<std::int64_t>, kMaxMemoryIds>* shared_offsets = nullptr;
   // Each shared tile's rows << 32 | cols, as declared (a user kernel's are known only here).
-  std::array<std::atomic<std::uint64_t>, kArrayCount>* shared_shapes = nullptr;
+  std::array<std::atomic<std::uint64_t>, kMaxMemoryIds>* shared_shapes = nullptr;
+  MemoryNames* names = nullptr;  // each memory id's name, the regions' as declared
   // Past this the launch stops (TimedOutError); timeout_seconds says how long that was.
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   double timeout_seconds = 0;
@@ -222,6 +223,7 @@ thread_local BlockRun* t_block = nullptr;
 thread_local FiberThread* t_thread = nullptr;
 
 constexpr std::uint32_t kSharedWords = 64 * 1024 / 4;  // 64 KB: more than any kernel here declares
+constexpr std::uint32_t kFirstRegion = 3;  // memory ids: A, B, C, then the shared regions in declaration order
 
 std::string this_thread() {
   const uint3 b = blockIdx, t = threadIdx;
@@ -293,17 +295,19 @@ rec::Origin take_origin(int slot, std::uint32_t index) {
   return t.origin[slot];
 }
 
+std::string name_of(ArrayId array) { return t_pass->names->of(array); }
+
 std::string extent_of(ArrayId array) {
   const ArrayLayout& a = t_pass->arrays[static_cast<int>(array)];
   std::uint64_t rows = a.rows, cols = a.cols;
-  if (space_of(array) == Space::Shared && a.cols == kUndeclaredShared && t_pass->shared_shapes) {
+  if (space_of(array) == Space::Shared && (!a.present || a.cols == kUndeclaredShared) && t_pass->shared_shapes) {
     // A user kernel's tile: its shape is what TS_SHARED declared, not the placeholder.
     const std::uint64_t declared = (*t_pass->shared_shapes)[static_cast<int>(array)].load(std::memory_order_relaxed);
     if (declared) rows = declared >> 32, cols = declared & 0xFFFFFFFFu;
   }
   const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
-  if (space_of(array) == Space::Shared) return std::string(array_name(array)) + " is " + shape;
-  return std::string(array_name(array)) + " has " + std::to_string(a.elements()) + " elements, " + shape;
+  if (space_of(array) == Space::Shared) return name_of(array) + " is " + shape;
+  return name_of(array) + " has " + std::to_string(a.elements()) + " elements, " + shape;
 }
 
 // Whether the access may go ahead: outside its array it is a fault, or with
@@ -314,7 +318,7 @@ bool inside(ArrayId array, std::uint32_t index, const rec::Origin& o, bool store
   if (o.line != 0 && space_of(array) == Space::Global) ok = ok && o.row >= 0 && static_cast<std::uint64_t>(o.row) < n;
   if (ok) return true;
   if (!t_pass->check)
-    fault(std::string("access outside ") + array_name(array) +
+    fault(std::string("access outside ") + name_of(array) +
           (index == rec::kOutOfRange ? " (index past a tile edge)" : " (element " + std::to_string(index) + ")") +
           (o.line ? " at line " + std::to_string(o.line) : ""));
   t_block->checker->out_of_bounds(t_thread->linear, array, o.row, o.col, o.line, store, extent_of(array));
@@ -421,7 +425,7 @@ void run_block(const Pass& pass, std::uint32_t block_linear, BlockRun& br) {
   br.threads.clear();
   br.threads.resize(n);
   if (pass.check) {
-    if (!br.checker) br.checker = std::make_unique<BlockChecker>(*pass.check, pass.counts != nullptr);
+    if (!br.checker) br.checker = std::make_unique<BlockChecker>(*pass.check, pass.counts != nullptr, pass.names);
     br.checker->start_block(block_linear, {blockIdx.x, blockIdx.y, blockIdx.z}, pass.block, kSharedWords);
   }
   std::vector<ctx::fiber> fibers;
@@ -566,7 +570,7 @@ void check_landed(ArrayId array, const float* base, std::uint32_t index) {
   BlockRun& br = *t_block;
   const auto word = static_cast<std::size_t>(base + index - br.shared.data());
   if (word < br.in_flight.size() && br.in_flight[word])
-    fault(std::string("reads ") + array_name(array) + " element " + std::to_string(index) +
+    fault(std::string("reads ") + name_of(array) + " element " + std::to_string(index) +
           " before the cp.async copy to it was waited for (cp_async_wait)");
 }
 
@@ -598,7 +602,7 @@ void Sink::note(const rec::Origin& origin, int slot) {
 bool check_vector(ArrayId array, std::uint32_t index, Width width, const rec::Origin& o, bool store) {
   const std::uint32_t n = floats_of(width);
   if (index != rec::kOutOfRange && index % n != 0)
-    fault(std::string("misaligned ") + std::to_string(bytes_of(width)) + "-byte access to " + array_name(array) +
+    fault(std::string("misaligned ") + std::to_string(bytes_of(width)) + "-byte access to " + name_of(array) +
           " element " + std::to_string(index) + ": its index must be a multiple of " + std::to_string(n));
   rec::Origin last = o;
   if (space_of(array) == Space::Global) last.row += n - 1;
@@ -719,11 +723,15 @@ void Sink::shared_base(ArrayId array, const float* base) {
                                                           std::memory_order_relaxed);
 }
 
-float* shared_words(std::uint32_t rows, std::uint32_t cols) {
+float* shared_words(std::uint32_t rows, std::uint32_t cols, const char* name, std::uint32_t element_bytes) {
   BlockRun& br = *t_block;
   FiberThread& t = *t_thread;
-  const std::uint32_t words = rows * cols;
+  const std::uint32_t words = rows * cols * element_bytes / 4;
   const std::uint32_t n = t.shared_declared++;
+  if (kFirstRegion + n >= kMaxMemoryIds)
+    fault("declares more than " + std::to_string(kMaxMemoryIds - kFirstRegion) + " shared regions");
+  const char* expected = nullptr;  // the first declaration names it; the block's other threads agree
+  t_pass->names->declared[kFirstRegion + n].compare_exchange_strong(expected, name, std::memory_order_relaxed);
   t.declared_rows = rows;
   t.declared_cols = cols;
   if (n < br.decls.size()) {
@@ -734,6 +742,11 @@ float* shared_words(std::uint32_t rows, std::uint32_t cols) {
   if (offset + words > kSharedWords) fault("declares more shared memory than the emulator has (64 KB)");
   br.decls.push_back({offset, words});
   return br.shared.data() + offset;
+}
+
+ArrayId declared_region() {
+  const FiberThread& t = *t_thread;
+  return static_cast<ArrayId>(kFirstRegion + t.shared_declared - 1);
 }
 
 KernelEntry builtin_entry(KernelKind kind, int tile) {
@@ -751,8 +764,9 @@ CheckReport record_launch(KernelKind kind, Trace& trace, const LaunchOptions& op
 namespace {
 
 struct SharedLayouts {
-  std::array<std::atomic<std::int64_t>, kArrayCount> offsets;
-  std::array<std::atomic<std::uint64_t>, kArrayCount> shapes;
+  std::array<std::atomic<std::int64_t>, kMaxMemoryIds> offsets;
+  std::array<std::atomic<std::uint64_t>, kMaxMemoryIds> shapes;
+  MemoryNames names;
 };
 
 Pass make_pass(KernelEntry entry, Trace& trace, SharedLayouts& shared) {
@@ -761,33 +775,48 @@ Pass make_pass(KernelEntry entry, Trace& trace, SharedLayouts& shared) {
   pass.rule = L.iteration_rule;
   pass.grid = L.grid;
   pass.block = L.block;
-  for (int a = 0; a < kArrayCount; ++a) pass.elements[a] = L.array(ArrayId(a)).present ? L.array(ArrayId(a)).elements() : 0;
-  for (int a = 0; a < kArrayCount; ++a) pass.arrays[a] = L.array(ArrayId(a));
+  // A, B, C and the regions the catalog describes have their layouts; a region
+  // only the kernel's declaration describes is bounded by its declared shape
+  // (SharedArray2D checks every subscript against it).
+  for (std::uint32_t a = 0; a < kMaxMemoryIds; ++a) {
+    const ArrayLayout l = a < kArrayCount ? L.array(ArrayId(a)) : ArrayLayout{};
+    pass.arrays[a] = l;
+    pass.elements[a] = l.present ? l.elements() : a >= kFirstRegion ? kUndeclaredShared : 0;
+  }
   pass.entry = entry;
   pass.args = {trace.a.data(), trace.b.data(), trace.c.data(), L.m, L.n, L.k};
   for (auto& o : shared.offsets) o = -1;
   for (auto& s : shared.shapes) s = 0;
+  for (auto& n : shared.names.declared) n = nullptr;
   pass.shared_offsets = &shared.offsets;
   pass.shared_shapes = &shared.shapes;
+  pass.names = &shared.names;
   return pass;
 }
 
-// Where each declared shared tile lives, and, for a tile nobody described (a user
-// kernel's, kUndeclaredShared), its shape as the kernel declared it.
+// The launch's shared regions, as the kernel declared them: region n is the
+// n-th TS_SHARED, by its name, at its offset; a region the catalog describes
+// (tilescope's own As and Bs) keeps the catalog's layout, its offset as laid out.
 void set_shared_bases(LaunchInfo& launch, const SharedLayouts& shared) {
-  for (int a = 0; a < kArrayCount; ++a) {
+  std::vector<Region> regions;
+  for (std::uint32_t a = kFirstRegion; a < kMaxMemoryIds; ++a) {
     const std::int64_t off = shared.offsets[a];
-    if (off < 0) continue;
-    ArrayLayout l = launch.array(ArrayId(a));
-    l.base = static_cast<std::uint64_t>(off);
-    if (!l.present || l.cols == kUndeclaredShared) {  // else the catalog's layout stands
+    if (off < 0) break;  // regions are declared in order: the first one never declared ends them
+    const std::size_t r = a - kFirstRegion;
+    Region g = r < launch.regions.size() ? launch.regions[r] : Region{};
+    g.name = shared.names.of(static_cast<ArrayId>(a));
+    g.offset = static_cast<std::uint32_t>(off);
+    g.raw = false;
+    if (r >= launch.regions.size() || g.cols == kUndeclaredShared) {
       const std::uint64_t shape = shared.shapes[a];
-      l.present = true;
-      l.rows = static_cast<std::uint32_t>(shape >> 32);
-      l.cols = l.ld = static_cast<std::uint32_t>(shape);
+      g.type = ElementType::F32;
+      g.rows = static_cast<std::uint32_t>(shape >> 32);
+      g.cols = g.ld = static_cast<std::uint32_t>(shape);
     }
-    launch.set_array(ArrayId(a), l);
+    g.bytes = static_cast<std::uint32_t>(g.elements() * element_bytes(g.type));
+    regions.push_back(std::move(g));
   }
+  if (!regions.empty() || launch.buffers.size() == kFirstRegion) launch.regions = std::move(regions);
 }
 
 }  // namespace

@@ -45,12 +45,16 @@ struct Sink {
 };
 
 // The block's shared memory: the n-th tile a fiber declares is the n-th tile of
-// its block, shared by all of the block's fibers.
-float* shared_words(std::uint32_t rows, std::uint32_t cols);
+// its block, shared by all of the block's fibers, and the launch's shared
+// region n (memory id 3 + n: after A, B and C) by the name the kernel gave it.
+float* shared_words(std::uint32_t rows, std::uint32_t cols, const char* name, std::uint32_t element_bytes);
 template <class T, int ROWS, int COLS>
-T (&shared_tile())[ROWS][COLS] {
-  return *reinterpret_cast<T(*)[ROWS][COLS]>(shared_words(ROWS, COLS));
+T (&shared_tile(const char* name))[ROWS][COLS] {
+  static_assert(sizeof(T) == 4, "shared tiles hold 4-byte elements (float, int)");
+  return *reinterpret_cast<T(*)[ROWS][COLS]>(shared_words(ROWS, COLS, name, sizeof(T)));
 }
+// The memory id of the region this fiber declared last.
+ArrayId declared_region();
 
 // The default argument is evaluated at the call: the line of the kernel's __syncthreads().
 inline void __syncthreads(std::uint32_t line = __builtin_LINE()) { Sink::barrier(line); }
@@ -67,7 +71,7 @@ TS_REC_MMA_API(Sink)
 // The emulator checks a vector access's alignment by its index (the hardware's rule).
 #define TS_SHARED_ALIGNED(type, name, rows, cols) TS_SHARED(type, name, rows, cols)
 #define TS_SHARED(type, name, rows, cols)                                          \
-  auto& name##_words = ::ts::emu::shared_tile<type, rows, cols>();                 \
+  auto& name##_words = ::ts::emu::shared_tile<type, rows, cols>(#name);            \
   ::ts::rec::SharedArray2D<type, rows, cols, ::ts::emu::Sink> name(name##_words, \
-                                                                   ::ts::ArrayId::name)
+                                                                   ::ts::emu::declared_region())
 #define TS_SHARED_DYNAMIC(type, name, rows, cols, first_word) TS_SHARED(type, name, rows, cols)

@@ -11,11 +11,6 @@ namespace {
 
 std::string coord(const Dim3& d) { return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + ")"; }
 
-std::string subscript(ArrayId array, std::int64_t row, std::int64_t col) {
-  std::string s = std::string(array_name(array)) + "[" + std::to_string(row) + "]";
-  if (col >= 0 || space_of(array) == Space::Shared) s += "[" + std::to_string(col) + "]";
-  return s;
-}
 
 std::string at_line(std::uint32_t line) { return line ? " at line " + std::to_string(line) : ""; }
 
@@ -79,7 +74,7 @@ nlohmann::json report_to_json(const CheckReport& r) {
                         {"at", site(f.at)},
                         {"text", f.text}};
     if (f.kind != FindingKind::Barrier) {
-      j["array"] = array_name(f.array);
+      j["array"] = f.array_name;
       j["row"] = f.row;
       j["col"] = f.col;
     }
@@ -90,7 +85,21 @@ nlohmann::json report_to_json(const CheckReport& r) {
   return {{"total", r.total()}, {"counts", counts}, {"stopped", r.stopped}, {"findings", list}};
 }
 
-BlockChecker::BlockChecker(const CheckOptions& options, bool reporting) : options_(options), reporting_(reporting) {}
+std::string MemoryNames::of(ArrayId id) const {
+  const auto i = static_cast<std::size_t>(id);
+  if (i < 3) return array_name(id);
+  const char* name = i < declared.size() ? declared[i].load(std::memory_order_relaxed) : nullptr;
+  return name ? name : "shared region " + std::to_string(i - 3);
+}
+
+BlockChecker::BlockChecker(const CheckOptions& options, bool reporting, const MemoryNames* names)
+    : options_(options), reporting_(reporting), names_(names) {}
+
+std::string BlockChecker::subscript(ArrayId array, std::int64_t row, std::int64_t col) const {
+  std::string s = (names_ ? names_->of(array) : std::string(array_name(array))) + "[" + std::to_string(row) + "]";
+  if (col >= 0 || static_cast<int>(array) >= 3) s += "[" + std::to_string(col) + "]";
+  return s;
+}
 
 void BlockChecker::start_block(std::uint32_t block_linear, Dim3 block, Dim3 block_dim, std::uint32_t shared_words) {
   if (shadow_.size() < shared_words) shadow_.resize(shared_words);
@@ -137,6 +146,8 @@ void BlockChecker::shared_access(std::uint32_t thread, std::uint32_t word, bool 
     f.kind = FindingKind::Uninitialized;
     f.at = {thread_coord(thread), line, false};
     f.array = array;
+  f.array_name = names_ ? names_->of(array) : std::string(array_name(array));
+    f.array_name = names_ ? names_->of(array) : std::string(array_name(array));
     f.row = row;
     f.col = col;
     f.text = "uninitialized: thread " + coord(f.at.thread) + " of block " + coord(block_) + " reads " +
@@ -174,6 +185,7 @@ void BlockChecker::race(std::uint32_t thread, bool store, std::uint32_t line, st
   f.at = {thread_coord(thread), line, store};
   f.other = {thread_coord(other), other_line, other_store};
   f.array = array;
+  f.array_name = names_ ? names_->of(array) : std::string(array_name(array));
   f.row = row;
   f.col = col;
   f.same_warp = thread / kWarpSize == other / kWarpSize;
@@ -191,6 +203,7 @@ void BlockChecker::out_of_bounds(std::uint32_t thread, ArrayId array, std::int64
   f.kind = FindingKind::OutOfBounds;
   f.at = {thread_coord(thread), line, store};
   f.array = array;
+  f.array_name = names_ ? names_->of(array) : std::string(array_name(array));
   f.row = row;
   f.col = col;
   f.text = "out of bounds: thread " + coord(f.at.thread) + " of block " + coord(block_) + " " + verb(store) + " " +

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -32,6 +33,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trace/dim3.h"
+#include "trace/memory.h"
 #include "trace/event.h"
 
 namespace ts::emu {
@@ -55,6 +57,14 @@ struct FindingSite {
   bool store = false;
 };
 
+// The names of a launch's memory ids, as the kernel declared them: A, B, C,
+// then each TS_SHARED region by the name the kernel gave it (string literals
+// of the kernel, set as it declares them).
+struct MemoryNames {
+  std::array<std::atomic<const char*>, kMaxMemoryIds> declared{};
+  std::string of(ArrayId id) const;
+};
+
 struct Finding {
   FindingKind kind = FindingKind::OutOfBounds;
   std::uint32_t block_linear = 0;
@@ -62,6 +72,7 @@ struct Finding {
   FindingSite at;     // the thread the finding is about
   FindingSite other;  // a race: the other thread; a barrier: a thread that waits
   ArrayId array = ArrayId::A;
+  std::string array_name;          // its buffer's or region's name
   std::int64_t row = 0, col = -1;  // as written; global arrays: row is the flat index
   bool same_warp = false;          // a race between lanes of one warp
   std::uint64_t order = 0;         // discovery order inside its block
@@ -87,7 +98,7 @@ struct CheckStop {};
 // One worker's shadow of its current block's shared memory, and its findings.
 class BlockChecker {
  public:
-  BlockChecker(const CheckOptions& options, bool reporting);
+  BlockChecker(const CheckOptions& options, bool reporting, const MemoryNames* names);
   void start_block(std::uint32_t block_linear, Dim3 block, Dim3 block_dim, std::uint32_t shared_words);
   // A new barrier interval: the whole block passed a barrier.
   void next_interval() { ++interval_; }
@@ -116,8 +127,11 @@ class BlockChecker {
             std::uint32_t other_line, ArrayId array, std::int64_t row, std::int64_t col);
   void add(Finding f);
 
+  std::string subscript(ArrayId array, std::int64_t row, std::int64_t col) const;
+
   CheckOptions options_;
   bool reporting_;
+  const MemoryNames* names_;
   std::vector<Shadow> shadow_;
   std::uint64_t interval_ = 0, blocks_started_ = 0, order_ = 0;
   std::uint32_t block_linear_ = 0;

@@ -5,17 +5,12 @@
 
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"
-#include "kernels/undeclared_shared.h"
 #include "kernels/user/cpu_compiler.h"
 
 namespace ts {
 namespace {
 
 using RK = RecordError::Kind;
-
-// A shared tile's layout before the kernel declared it (1 x kUndeclaredShared): any index but
-// the tile-edge marker passes.
-constexpr std::uint32_t kUndeclared = kUndeclaredShared;
 
 RecordError as_record_error(const UserKernelError& e) {
   switch (e.kind()) {
@@ -38,7 +33,7 @@ LaunchInfo describe_user(const RecordParams& p) {
   // Provisional, until the recording shows the barriers (derive_iteration_rule): by k, one step per k.
   L.iteration_rule = {0, 1, static_cast<std::uint32_t>(p.k), static_cast<std::uint32_t>(p.n),
                       static_cast<std::uint32_t>(p.k), 0, 0};
-  for (ArrayId id : {ArrayId::As, ArrayId::Bs}) L.set_array(id, {true, 0, 1, kUndeclared, kUndeclared});
+  // No regions yet: the recorders add each TS_SHARED region as the kernel declares it.
   L.user_kernel = UserKernelInfo{s.file, s.entry, s.defines, static_cast<std::uint32_t>(s.rows_per_block()),
                                  static_cast<std::uint32_t>(s.cols_per_block())};
   return L;
@@ -161,10 +156,6 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
     }
   } catch (const UserKernelError& e) {
     throw as_record_error(e);
-  }
-  for (ArrayId id : {ArrayId::Bs, ArrayId::As}) {  // Bs first: without As, no Bs either
-    const ArrayLayout l = t.launch.array(id);
-    if (l.present && l.cols == kUndeclared) t.launch.set_array(id, {});  // the kernel declared no such tile
   }
   t.launch.iteration_rule = derive_iteration_rule(t, spec.cols_per_block());
   // What the loader would refuse is not written: an event counts 4095 k-steps at most.

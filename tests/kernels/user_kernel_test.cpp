@@ -35,6 +35,64 @@ TEST_F(UserKernel, TiledCopyIsRightAtARaggedSize) {
   EXPECT_EQ(t.launch.iteration_rule.iterations, 6u);              // ceil(45 / 8)
 }
 
+// A kernel whose shared arrays have names of its own, three of them, the
+// third the block's tile of C staged through shared memory (transposed): the
+// regions carry its names, places and shapes; every access lands in its
+// region at the row and column the source wrote; the banks and wavefronts are
+// the hand count (examples/kernels/staged_output.cu's comment says why).
+TEST_F(UserKernel, FreelyNamedRegionsIncludingAStagedOutputTile) {
+  const RecordParams p = test::user_params(test::example_file("staged_output.cu"), "matmul_staged", 8, 16, 16, 16);
+  const Trace t = record(p);
+  EXPECT_EQ(check_matmul(t.a, t.b, t.c, p.m, p.n, p.k), "");
+  const LaunchInfo& L = t.launch;
+  ASSERT_EQ(L.buffers.size(), 3u);
+  ASSERT_EQ(L.regions.size(), 3u);
+  const char* names[] = {"sa", "sb", "sc"};
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    EXPECT_EQ(L.regions[r].name, names[r]);
+    EXPECT_EQ(L.regions[r].offset, 256 * r);  // 8 x 8 floats each, in declaration order
+    EXPECT_EQ(L.regions[r].rows, 8u);
+    EXPECT_EQ(L.regions[r].cols, 8u);
+    EXPECT_EQ(L.memory_name(L.region_id(r)), names[r]);
+  }
+  const std::uint32_t sa = *L.find_memory("sa"), sb = *L.find_memory("sb"), sc = *L.find_memory("sc");
+  // Thread (tx, ty) stores sa[ty][tx], sb[ty][tx] and sc[tx][ty], and reads sc[tx][ty].
+  std::uint64_t checked = 0;
+  for (std::uint64_t th = 0; th < t.thread_count(); ++th) {
+    const ThreadCoord c = t.thread_coord(th);
+    for (const Event& e : t.thread_events(th)) {
+      ASSERT_EQ(e.space() == Space::Shared, L.is_region(e.array));
+      const MatrixCoord at = L.coord(e.array, e.index);
+      if (e.op() == Op::Store && (e.array == sa || e.array == sb)) {
+        EXPECT_EQ(at, (MatrixCoord{c.thread.y, c.thread.x}));
+        ++checked;
+      } else if (e.array == sc) {
+        EXPECT_EQ(at, (MatrixCoord{c.thread.x, c.thread.y}));
+        ++checked;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 256u * (2 * 2 + 2));  // 256 threads: 2 iterations of two stores, sc's store and load
+  // By hand: 4 blocks of 2 warps. A warp's sa and sb stores (4 rows of 8
+  // consecutive words) take one wavefront; its reads of sa[ty][k] (4 words of
+  // 4 banks, broadcast) and sb[k][tx] (8 consecutive words) one each, 8 per
+  // iteration; sc[tx][ty] puts lanes tx and tx + 4 (32 words apart) in the same
+  // bank: 2 wavefronts, 1 conflict, for its store and its load.
+  const MemoryStats s = analyze_memory(t, 1);
+  const auto expect = [&](std::uint32_t id, Op op, std::uint64_t requests, std::uint64_t wavefronts, std::uint64_t conflicts) {
+    const AccessTotals& a = s.by_array[id][static_cast<int>(op)];
+    EXPECT_EQ(a.requests, requests) << L.memory_name(id) << " " << op_name(op);
+    EXPECT_EQ(a.wavefronts, wavefronts) << L.memory_name(id) << " " << op_name(op);
+    EXPECT_EQ(a.bank_conflicts, conflicts) << L.memory_name(id) << " " << op_name(op);
+  };
+  expect(sa, Op::Store, 16, 16, 0);
+  expect(sb, Op::Store, 16, 16, 0);
+  expect(sa, Op::Load, 128, 128, 0);
+  expect(sb, Op::Load, 128, 128, 0);
+  expect(sc, Op::Store, 8, 16, 8);
+  expect(sc, Op::Load, 8, 16, 8);
+}
+
 // The same source, as the catalog's kernel and as a user's file: the same trace.
 TEST_F(UserKernel, TiledCopyEqualsTheBuiltInTiledEventForEvent) {
   for (const auto [m, n, k] : {std::array{64, 64, 64}, std::array{37, 29, 45}}) {
