@@ -75,6 +75,31 @@ TEST_F(UserKernelGpu, TiledCopyEqualsTheBuiltInTiledAndTheEmulator) {
   }
 }
 
+// Regions named freely (sa, sb and the staged output tile sc): the GPU's
+// recording names them as the emulator does, with the same shapes, and every
+// event is equal.
+TEST_F(UserKernelGpu, FreelyNamedRegionsEqualTheEmulatorEventForEvent) {
+  for (const auto [m, n, k] : {std::array{16, 16, 16}, std::array{37, 29, 45}}) {
+    RecordParams gpu = test::user_params(test::example_file("staged_output.cu"), "matmul_staged", 8, m, n, k);
+    gpu.device = DeviceChoice::Gpu;
+    RecordParams cpu = gpu;
+    cpu.device = DeviceChoice::Cpu;
+    const Trace on_gpu = record(gpu), emu = record(cpu);
+    SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k));
+    EXPECT_EQ(on_gpu.launch.recorder, "gpu");
+    EXPECT_EQ(check_matmul(on_gpu.a, on_gpu.b, on_gpu.c, m, n, k), "");
+    ASSERT_EQ(on_gpu.launch.regions.size(), 3u);
+    for (std::size_t r = 0; r < 3; ++r) {
+      EXPECT_EQ(on_gpu.launch.regions[r].name, emu.launch.regions[r].name);
+      EXPECT_EQ(on_gpu.launch.regions[r].rows, emu.launch.regions[r].rows);
+      EXPECT_EQ(on_gpu.launch.regions[r].cols, emu.launch.regions[r].cols);
+      // (Their offsets are where the compiler put them on the GPU, in any order.)
+    }
+    EXPECT_EQ(on_gpu.thread_offsets, emu.thread_offsets);
+    ASSERT_NO_FATAL_FAILURE(test::expect_same_events(on_gpu, emu, 1e-5f));
+  }
+}
+
 TEST_F(UserKernelGpu, OutOfBoundsIsReported) {
   RecordParams p = test::user_params(test::example_file("missing_bounds_check.cu"), "matmul_tiled", 16, 50, 50, 50);
   p.device = DeviceChoice::Gpu;
