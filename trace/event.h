@@ -18,6 +18,10 @@ namespace ts {
 enum class ArrayId : std::uint8_t { A = 0, B = 1, C = 2, As = 3, Bs = 4 };
 inline constexpr int kArrayCount = 5;
 
+// An event's memory id is a byte: a launch has at most this many buffers and
+// shared regions together (trace/memory.h).
+inline constexpr std::uint32_t kMaxMemoryIds = 256;
+
 enum class Space : std::uint8_t { Global = 0, Shared = 1 };
 enum class Op : std::uint8_t { Load = 0, Store = 1 };
 

@@ -23,11 +23,9 @@
 #include <string>
 #include <string_view>
 
-namespace ts {
+#include "trace/event.h"  // kMaxMemoryIds
 
-// An event's memory id is a byte: a launch has at most this many buffers and
-// regions together.
-inline constexpr std::size_t kMaxMemoryIds = 256;
+namespace ts {
 
 // What a buffer is to a matrix product: its operands, its result, or
 // anything else (a bias, a workspace, split-k partial sums).

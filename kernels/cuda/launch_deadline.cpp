@@ -37,7 +37,8 @@ cudaError_t wait_for_device() {
   if (const cudaError_t e = cudaEventCreateWithFlags(&done, cudaEventDisableTiming); e != cudaSuccess) return e;
   cudaError_t status = cudaEventRecord(done, nullptr);
   const auto deadline = t_start + std::chrono::duration<double>(t_seconds);
-  while (status == cudaSuccess && (status = cudaEventQuery(done)) == cudaErrorNotReady) {
+  if (status == cudaSuccess) status = cudaEventQuery(done);
+  for (; status == cudaErrorNotReady; status = cudaEventQuery(done)) {
     if (Clock::now() > deadline) {
       // The event stays: destroying it would wait for the kernel.
       g_abandoned = true;
@@ -49,6 +50,7 @@ cudaError_t wait_for_device() {
     }
     std::this_thread::sleep_for(std::chrono::microseconds(200));
   }
+  cudaGetLastError();  // cudaErrorNotReady is not sticky, but the runtime keeps it as the last error
   cudaEventDestroy(done);
   return status == cudaSuccess ? cudaDeviceSynchronize() : status;
 }
