@@ -15,7 +15,9 @@
 // only for a kernel whose accesses are all 4-byte and synchronous: not the
 // float4, cp.async and mma rungs, whose rows leave it out).
 // Targets (the exit status): GPU N=64 <= 50 ms, GPU N=256 <= 1 s, emulator
-// N=256 <= 3 s on 2 cores, <= 16 bytes per event in memory with the index; on
+// N=256 <= 3 s on 2 cores, <= kMaxBytesPerEvent (20) bytes per event in memory
+// with the index and the source lines (16 a 16-byte event; 12.3 when events
+// were 12 bytes, before the memory tables: docs/trace-model.md); on
 // disk, version 2 <= 1.5 bytes per event at N = 256. Whether version 2 loads +
 // indexes no slower than version 1 is reported per row (v2_loads_no_slower).
 // Then the whole-launch counters (kernels/counter.h), which keep no events:
@@ -52,6 +54,11 @@
 #include "kernels/recorder.h"
 
 namespace {
+
+// A 16-byte event, the index's 0.25-0.5 bytes and the emulator's source line
+// (2 bytes): 16.3 on the GPU and 18.3 on the emulator at N = 256 (H200,
+// 2026-11-28).
+constexpr double kMaxBytesPerEvent = 20.0;
 
 using Clock = std::chrono::steady_clock;
 
@@ -368,7 +375,7 @@ int main(int argc, char** argv) {
     // Version 2's size target (issue 10): 1.5 bytes per event at N = 256. Its
     // load time against version 1's is reported (v2_loads_no_slower), not
     // failed on: on a shared machine one run's difference is mostly noise.
-    const bool met = (t.target_ms == 0 || total <= t.target_ms) && f.with_index_bytes_per_event <= 16.0 &&
+    const bool met = (t.target_ms == 0 || total <= t.target_ms) && f.with_index_bytes_per_event <= kMaxBytesPerEvent &&
                      (!f.has_v1 || f.v1.bytes_per_event <= 16.0) && (t.n != 256 || f.v2.bytes_per_event <= 1.5);
     all_met = all_met && met;
     std::printf("%-9s %5d %11llu %10.1f %9.1f %10.1f %9s %8.2f %8.2f %7.2f %7.3f %9.1f %9.1f  %s\n", t.name, t.n,
