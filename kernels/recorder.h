@@ -55,7 +55,7 @@ class RecordError : public std::runtime_error {
   Kind kind_;
 };
 
-// The recording limit is memory-based: a trace takes 12 bytes per event, and
+// The recording limit is memory-based: a trace takes 16 bytes per event, and
 // may use at most a quarter of this machine's memory, at most 8 GiB, and fewer
 // than 2^32 events (the index numbers events with 32 bits).
 std::uint64_t default_event_limit();

@@ -3,7 +3,7 @@
 //
 // The thread that made an access is not stored: a trace keeps each thread's
 // events contiguous (see trace.h), so the thread and its sequence number follow
-// from the position. That keeps an event at 12 bytes in memory and on disk.
+// from the position. That keeps an event at 16 bytes in memory (see below).
 #pragma once
 
 #include <cstdint>
