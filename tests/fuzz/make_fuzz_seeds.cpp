@@ -42,6 +42,29 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", e.what());
     }
   }
+  // Version 3 with the memory named freely (three shared regions sa, sb, sc,
+  // B column-major): the tables of its launch description are what the
+  // fuzzer mutates there.
+  {
+    ts::Trace t = ts::crafted::honest(7, 3, 17, 4, 4, 2);
+    ts::LaunchInfo& L = t.launch;
+    for (const char* name : {"sa", "sb", "sc"}) {
+      ts::Region r;
+      r.name = name;
+      r.offset = static_cast<std::uint32_t>(64 * L.regions.size());
+      r.rows = r.cols = r.ld = 4;
+      r.bytes = 64;
+      L.regions.push_back(r);
+    }
+    L.buffers[1].order = ts::MatrixOrder::ColMajor;
+    L.buffers[1].ld = L.buffers[1].rows;
+    try {
+      ts::save_trace(t, dir / "seed_named_v3", 3);
+      ++written;
+    } catch (const ts::TraceFileError& e) {
+      std::fprintf(stderr, "%s\n", e.what());
+    }
+  }
   std::printf("wrote %d seed traces to %s\n", written, dir.c_str());
   return written > 0 ? 0 : 1;
 }
