@@ -252,7 +252,7 @@ class SharedShadow {
  private:
   // Shared memory holds at most 228 KB per block on any GPU so far: 57 K words.
   static constexpr std::size_t kWords = 1 << 16;
-  static constexpr std::uint32_t kNoEpoch = kMaxEpoch + 1;
+  static constexpr std::uint32_t kNoEpoch = 0x10000;  // past any epoch an event holds (16 bits)
   float* word(const Event& e) {
     if (e.index >= kWords || !in_.is_shared(e)) return nullptr;
     std::vector<float>& w = words_[in_.region[e.array]];

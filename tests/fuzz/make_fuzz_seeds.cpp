@@ -42,9 +42,8 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "%s\n", e.what());
     }
   }
-  // Version 3 with the memory named freely (three shared regions sa, sb, sc,
-  // B column-major): the tables of its launch description are what the
-  // fuzzer mutates there.
+  // Version 3 with the memory named freely (three shared regions sa, sb, sc):
+  // the tables of its launch description are what the fuzzer mutates there.
   {
     ts::Trace t = ts::crafted::honest(7, 3, 17, 4, 4, 2);
     ts::LaunchInfo& L = t.launch;
@@ -56,8 +55,6 @@ int main(int argc, char** argv) {
       r.bytes = 64;
       L.regions.push_back(r);
     }
-    L.buffers[1].order = ts::MatrixOrder::ColMajor;
-    L.buffers[1].ld = L.buffers[1].rows;
     try {
       ts::save_trace(t, dir / "seed_named_v3", 3);
       ++written;
