@@ -21,6 +21,8 @@ inline constexpr int kArrayCount = 5;
 // An event's memory id is a byte: a launch has at most this many buffers and
 // shared regions together (trace/memory.h).
 inline constexpr std::uint32_t kMaxMemoryIds = 256;
+// No memory id: what LaunchInfo::role_id says of a role no buffer has.
+inline constexpr std::uint32_t kNoMemory = ~std::uint32_t{0};
 
 enum class Space : std::uint8_t { Global = 0, Shared = 1 };
 enum class Op : std::uint8_t { Load = 0, Store = 1 };

@@ -67,6 +67,45 @@ std::uint64_t Trace::address(ArrayId array, std::uint32_t index) const {
   return launch.address(static_cast<std::uint32_t>(array), index);
 }
 
+const std::vector<float>& Trace::values(BufferRole role) const {
+  static const std::vector<float> kNone;
+  switch (role) {
+    case BufferRole::A: return a;
+    case BufferRole::B: return b;
+    case BufferRole::C: return c;
+    case BufferRole::Other: break;
+  }
+  return kNone;
+}
+
+float Trace::value_at(BufferRole role, std::uint32_t row, std::uint32_t col) const {
+  const Buffer* buf = launch.buffer_with_role(role);
+  const std::vector<float>& v = values(role);
+  if (!buf || row >= buf->rows || col >= buf->cols) return 0.0f;
+  const std::uint64_t i = buf->index_of(row, col);
+  return i < v.size() ? v[i] : 0.0f;
+}
+
+DenseMatrix::DenseMatrix(const Trace& t, BufferRole role) {
+  const Buffer* buf = t.launch.buffer_with_role(role);
+  if (!buf) return;
+  rows_ = buf->rows;
+  cols_ = buf->cols;
+  const std::vector<float>& v = t.values(role);
+  const std::size_t n = std::size_t{rows_} * cols_;
+  if (buf->order == MatrixOrder::RowMajor && buf->ld == buf->cols && v.size() >= n) {
+    values_ = std::span<const float>(v.data(), n);
+    return;
+  }
+  copy_.assign(n, 0.0f);
+  for (std::uint32_t r = 0; r < rows_; ++r)
+    for (std::uint32_t c = 0; c < cols_; ++c) {
+      const std::uint64_t i = buf->index_of(r, c);
+      if (i < v.size()) copy_[std::size_t{r} * cols_ + c] = v[i];
+    }
+  values_ = copy_;
+}
+
 void Trace::mark_spaces(std::uint64_t first_thread, std::uint64_t end_thread) {
   if (thread_offsets.empty()) return;
   end_thread = std::min<std::uint64_t>(end_thread, thread_offsets.size() - 1);
@@ -94,6 +133,17 @@ const Buffer* LaunchInfo::buffer_with_role(BufferRole role) const {
   for (const Buffer& b : buffers)
     if (b.role == role) return &b;
   return nullptr;
+}
+
+std::uint32_t LaunchInfo::role_id(BufferRole role) const {
+  for (std::size_t i = 0; i < buffers.size(); ++i)
+    if (buffers[i].role == role) return static_cast<std::uint32_t>(i);
+  return kNoMemory;
+}
+
+BufferRole LaunchInfo::role_of(std::uint32_t id) const {
+  const Buffer* b = buffer_at(id);
+  return b ? b->role : BufferRole::Other;
 }
 
 MatrixCoord LaunchInfo::coord(std::uint32_t id, std::uint32_t index) const {

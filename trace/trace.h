@@ -82,6 +82,11 @@ struct LaunchInfo {
   std::string memory_name(std::uint32_t id) const;  // "?" for an id past the tables
   std::optional<std::uint32_t> find_memory(std::string_view name) const;
   const Buffer* buffer_with_role(BufferRole role) const;  // the first, or nullptr
+  // The memory id of the buffer whose role is A, B or C (validation makes
+  // each of them exactly one buffer); kNoMemory when there is none.
+  std::uint32_t role_id(BufferRole role) const;
+  // The role of the buffer with memory id `id` (Other for a region or no row).
+  BufferRole role_of(std::uint32_t id) const;
   // Element (row, col) of an event's index in its buffer or region.
   MatrixCoord coord(std::uint32_t id, std::uint32_t index) const;
   // Its byte address: a buffer's device address (base + offset), a region's
@@ -158,6 +163,11 @@ struct Trace {
   std::uint64_t thread_id(const Dim3& block, const Dim3& thread) const;
   ElementCoord element(ArrayId array, std::uint32_t index) const;
   std::uint64_t address(ArrayId array, std::uint32_t index) const;
+  // The values of the buffer whose role is A, B or C, in its storage order
+  // (an event's index into it), and one element by row and column through
+  // its layout (0 past its extent).
+  const std::vector<float>& values(BufferRole role) const;
+  float value_at(BufferRole role, std::uint32_t row, std::uint32_t col) const;
   // Sets kFlagShared on every event whose memory id names a region (and
   // clears it on the others): for traces built from files of versions 1
   // and 2, whose events carry no space, and for tests that build events.
@@ -165,6 +175,31 @@ struct Trace {
   void mark_spaces(std::uint64_t first_thread = 0, std::uint64_t end_thread = ~0ull);
   // Bytes the trace holds in memory, for the benchmarks.
   std::uint64_t memory_bytes() const;
+};
+
+// A, B or C as a dense row-major rows x cols matrix, whatever its layout:
+// the trace's own values when they are laid out so (no copy: C is 64 MiB at
+// N = 4096), else a copy made once (a column-major or padded operand). The
+// views draw and sum these; the events keep their storage-order indices.
+class DenseMatrix {
+ public:
+  DenseMatrix() = default;
+  DenseMatrix(const Trace& t, BufferRole role);
+  // Moves keep the copy's storage (and the span into it); copies would not.
+  DenseMatrix(DenseMatrix&&) = default;
+  DenseMatrix& operator=(DenseMatrix&&) = default;
+  DenseMatrix(const DenseMatrix&) = delete;
+  DenseMatrix& operator=(const DenseMatrix&) = delete;
+  std::span<const float> values() const { return values_; }
+  const float* data() const { return values_.data(); }
+  std::uint32_t rows() const { return rows_; }
+  std::uint32_t cols() const { return cols_; }
+  float at(std::uint32_t row, std::uint32_t col) const { return values_[std::size_t{row} * cols_ + col]; }
+
+ private:
+  std::vector<float> copy_;
+  std::span<const float> values_;
+  std::uint32_t rows_ = 0, cols_ = 0;
 };
 
 const char* array_name(ArrayId a);

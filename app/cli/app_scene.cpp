@@ -6,6 +6,7 @@
 //   tilescope --trace t.tstrace
 //   tilescope --presentation --panels occupancy,timeline
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <memory>
 #include <regex>
@@ -78,7 +79,8 @@ DefaultScene add_default_scene_options(CLI::App& app) {
   app.add_option("--step", f->step, "Go to replay step N (0: the first load)");
   app.add_flag("--all-blocks", f->all_blocks, "Show the tiles every block loads");
   app.add_option("--follow-thread", f->follow_thread,
-                 "Shared memory panel: zoom in on the words of As (or Bs) the selected cell's thread touches at each step");
+                 "Shared memory panel: zoom in on the words of this region (As, Bs, or the kernel's own names) the "
+                 "selected cell's thread touches at each step");
   app.add_option("--zoom", f->zoom, "Show the matrices at this many pixels per cell (0.05 to 400)");
   app.add_option("--center", f->center, "Centre the view on cell ROW,COL of C (with --zoom)");
   app.add_option("--probe", f->probe, "Hit-test window pixel X,Y as the mouse would (--layout-json says the cell)");
@@ -145,9 +147,14 @@ DefaultScene add_default_scene_options(CLI::App& app) {
     if (std::string err = parse_panels(f->panels, o.panels); !err.empty()) return fail(err);
     o.config_dir = f->config_dir;
     o.all_blocks = f->all_blocks;
-    if (f->follow_thread == "As") o.follow_thread = ArrayId::As;
-    else if (f->follow_thread == "Bs") o.follow_thread = ArrayId::Bs;
-    else if (!f->follow_thread.empty()) return fail("--follow-thread takes As or Bs, got '" + f->follow_thread + "'");
+    if (!f->follow_thread.empty()) {
+      // A region's name, as TS_SHARED or the trace's table gives it; one the trace lacks gets the panel's notice.
+      const std::string& r = f->follow_thread;
+      const bool name = r.size() <= 64 && (std::isalpha(static_cast<unsigned char>(r[0])) || r[0] == '_') &&
+                        std::all_of(r.begin(), r.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
+      if (!name) return fail("--follow-thread takes a shared region's name (As, Bs, sa ...), got '" + r + "'");
+      o.follow_thread = r;
+    }
     o.vsync = !f->no_vsync;
     o.headless = f->headless;
     if (o.headless && o.quit_after_frames == 0) o.quit_after_frames = 5;  // no window to close

@@ -63,7 +63,7 @@ int print_by_line(const Trace& trace, const ByLineOptions& opts, bool json) {
   if (json) {
     const nlohmann::json j = {{"kernel", trace.launch.kernel}, {"source_file", name},
                               {"lines_from", trace.lines.empty() ? "emulator (the same launch)" : "trace"},
-                              {"lines", line_stats_json(stats, source)}};
+                              {"lines", line_stats_json(trace.launch, stats, source)}};
     std::printf("%s\n", j.dump(2).c_str());
     return 0;
   }
@@ -72,8 +72,8 @@ int print_by_line(const Trace& trace, const ByLineOptions& opts, bool json) {
               L.n, L.k,
               name.empty() ? "the kernel (source not known: give --source)" : name.c_str(),
               trace.lines.empty() && L.recorded_on_gpu() ? " (lines from the emulator's run of the same launch)" : "");
-  std::printf("%5s %9s %15s %9s %13s %9s %9s %10s  %s\n", "line", "gl.req", "sect/req(ideal)", "sh.req", "wavefr/req",
-              "conflicts", "gl.loads", "loads/elem", "source");
+  std::printf("%5s %9s %15s %9s %13s %9s %9s %10s  %-12s %s\n", "line", "gl.req", "sect/req(ideal)", "sh.req",
+              "wavefr/req", "conflicts", "gl.loads", "loads/elem", "memory", "source");
   for (const LineStats& s : stats) {
     AccessTotals g = s.memory.total(Space::Global, Op::Load), sh = s.memory.total(Space::Shared, Op::Load);
     g.add(s.memory.total(Space::Global, Op::Store));
@@ -81,11 +81,12 @@ int print_by_line(const Trace& trace, const ByLineOptions& opts, bool json) {
     const std::string text = s.line >= 1 && s.line <= source.size() ? source[s.line - 1] : "";
     char elem[32] = "-";
     if (s.global_load_events) std::snprintf(elem, sizeof elem, "%.2f", s.loads_per_element());
-    std::printf("%5u %9llu %15s %9llu %13s %9llu %9llu %10s  %s\n", s.line,
+    const std::string memory = line_memory_names(L, s);
+    std::printf("%5u %9llu %15s %9llu %13s %9llu %9llu %10s  %-12s %s\n", s.line,
                 static_cast<unsigned long long>(g.requests), per_request(g, true).c_str(),
                 static_cast<unsigned long long>(sh.requests), per_request(sh, false).c_str(),
                 static_cast<unsigned long long>(sh.bank_conflicts),
-                static_cast<unsigned long long>(s.global_load_events), elem,
+                static_cast<unsigned long long>(s.global_load_events), elem, memory.c_str(),
                 text.substr(text.find_first_not_of(' ') == std::string::npos ? 0 : text.find_first_not_of(' ')).c_str());
     for (const std::string& f : s.findings()) std::printf("%5s   ^ %s\n", "", f.c_str());
   }

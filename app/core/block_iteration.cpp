@@ -2,6 +2,7 @@
 #include "app/core/block_iteration.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 
 namespace ts {
@@ -24,13 +25,16 @@ BlockIteration::BlockIteration(const Trace& t, std::uint32_t block, std::uint32_
   const IterationRule& rule = L.iteration_rule;
   epoch_ = reads_epoch(rule, iteration);
   if (rule.barriers_per_iteration == 0 || block >= L.grid.count()) return;
-  for (int i = 0; i < 2; ++i) {
-    const ArrayLayout& l = L.array(ArrayId(static_cast<int>(ArrayId::As) + i));
-    const std::size_t n = l.present ? static_cast<std::size_t>(l.elements()) : 0;
-    tiles_[i].filled.resize(n);
-    tiles_[i].in_flight.resize(n);
-    tiles_[i].read.resize(n);
+  tiles_.resize(L.regions.size());
+  for (std::size_t r = 0; r < L.regions.size(); ++r) {
+    const std::size_t n = static_cast<std::size_t>(L.regions[r].elements());
+    tiles_[r].filled.resize(n);
+    tiles_[r].in_flight.resize(n);
+    tiles_[r].read.resize(n);
   }
+  const auto first_region = static_cast<std::uint32_t>(L.buffers.size());
+  // Stores per region copied from A and from B: a region's role.
+  std::vector<std::array<std::uint64_t, 2>> from(L.regions.size(), {0, 0});
   // A buffer is refilled at most `stages` k-tiles before it is read: look
   // that far back (and one barrier more, for a prologue).
   const std::uint32_t stages = std::max<std::uint32_t>(1, L.tiling.stages);
@@ -49,8 +53,9 @@ BlockIteration::BlockIteration(const Trace& t, std::uint32_t block, std::uint32_
         pending.push_back(&e);
         continue;
       }
-      if (e.space() != Space::Shared) continue;
-      Tile& tile = tiles_[e.array_id() == ArrayId::As ? 0 : 1];
+      if (e.space() != Space::Shared || e.array < first_region || e.array - first_region >= tiles_.size()) continue;
+      const std::uint32_t region = e.array - first_region;
+      Tile& tile = tiles_[region];
       if (e.index >= tile.read.size()) continue;
       if (e.op() == Op::Load) {
         if (e.epoch == epoch_) tile.read[e.index] = true;
@@ -64,12 +69,14 @@ BlockIteration::BlockIteration(const Trace& t, std::uint32_t block, std::uint32_
       s.writer = static_cast<std::uint32_t>(i);
       s.epoch = e.epoch;
       s.width = e.access_width();
-      s.global = e.array_id() == ArrayId::As ? ArrayId::A : ArrayId::B;
       while (!s.padding && next < pending.size()) {
         const Event& load = *pending[next++];
         if (std::bit_cast<std::uint32_t>(load.value) != std::bit_cast<std::uint32_t>(e.value)) continue;
-        s.global = load.array_id();
-        s.source = t.element(s.global, load.index);
+        s.source_id = load.array;
+        s.global = L.role_of(load.array);
+        const MatrixCoord c = L.coord(load.array, load.index);
+        s.source = {c.row, c.col};
+        if (s.global == BufferRole::A || s.global == BufferRole::B) ++from[region][static_cast<int>(s.global)];
         break;
       }
       if (e.epoch == epoch_) {
@@ -80,34 +87,32 @@ BlockIteration::BlockIteration(const Trace& t, std::uint32_t block, std::uint32_
       }
     }
   }
+  // A padding zero (or a value no load matched) counts as its region's.
+  for (std::size_t r = 0; r < tiles_.size(); ++r) {
+    Tile& tile = tiles_[r];
+    if (from[r][0] + from[r][1] > 0) tile.role = from[r][0] >= from[r][1] ? BufferRole::A : BufferRole::B;
+    for (std::vector<SlotStore>* v : {&tile.filled, &tile.in_flight})
+      for (SlotStore& s : *v)
+        if (s.present && s.source_id == kNoMemory) s.global = tile.role;
+  }
 }
 
-const BlockIteration::Tile* BlockIteration::tile(ArrayId shared) const {
-  if (shared == ArrayId::As) return &tiles_[0];
-  if (shared == ArrayId::Bs) return &tiles_[1];
-  return nullptr;
+std::uint32_t BlockIteration::slots(std::uint32_t region) const {
+  return region < tiles_.size() ? static_cast<std::uint32_t>(tiles_[region].read.size()) : 0;
 }
 
-std::uint32_t BlockIteration::slots(ArrayId shared) const {
-  const Tile* t = tile(shared);
-  return t ? static_cast<std::uint32_t>(t->read.size()) : 0;
-}
-
-const SlotStore& BlockIteration::filled(ArrayId shared, std::uint32_t slot) const {
+const SlotStore& BlockIteration::filled(std::uint32_t region, std::uint32_t slot) const {
   static const SlotStore kNone;
-  const Tile* t = tile(shared);
-  return t && slot < t->filled.size() ? t->filled[slot] : kNone;
+  return region < tiles_.size() && slot < tiles_[region].filled.size() ? tiles_[region].filled[slot] : kNone;
 }
 
-const SlotStore& BlockIteration::in_flight(ArrayId shared, std::uint32_t slot) const {
+const SlotStore& BlockIteration::in_flight(std::uint32_t region, std::uint32_t slot) const {
   static const SlotStore kNone;
-  const Tile* t = tile(shared);
-  return t && slot < t->in_flight.size() ? t->in_flight[slot] : kNone;
+  return region < tiles_.size() && slot < tiles_[region].in_flight.size() ? tiles_[region].in_flight[slot] : kNone;
 }
 
-bool BlockIteration::read(ArrayId shared, std::uint32_t slot) const {
-  const Tile* t = tile(shared);
-  return t && slot < t->read.size() && t->read[slot];
+bool BlockIteration::read(std::uint32_t region, std::uint32_t slot) const {
+  return region < tiles_.size() && slot < tiles_[region].read.size() && tiles_[region].read[slot];
 }
 
 }  // namespace ts

@@ -11,6 +11,9 @@
 //    pipeline issued the copy one or more iterations earlier.
 //  - Stores issued during the reads (epoch reads_epoch()) fill another
 //    buffer for a later iteration: a pipeline's copies in flight.
+//  - Every shared region of the launch (trace/memory.h) is followed alike,
+//    whatever its name: a region is "of A" (or of B) when the copies into it
+//    come from the buffer whose role is A (or B).
 //
 // Pure logic over a Trace; the replay's highlights and the Shared memory
 // panel are built on it.
@@ -37,8 +40,12 @@ struct SlotStore {
   bool present = false;
   bool padding = false;  // a zero for a slot outside the matrices
   bool async = false;    // a cp.async copy
-  ArrayId global = ArrayId::A;
-  ElementCoord source{};  // the element of A or B copied (unless padding)
+  // The role of the buffer copied from (a padding zero: its region's role),
+  // that buffer's memory id (kNoMemory: no load matched, e.g. a value
+  // computed in registers) and the element copied.
+  BufferRole global = BufferRole::Other;
+  std::uint32_t source_id = kNoMemory;
+  ElementCoord source{};
   float value = 0.0f;
   std::uint32_t writer = 0;  // thread inside the block, x-fastest
   std::uint32_t epoch = 0;
@@ -52,23 +59,28 @@ class BlockIteration {
   std::uint32_t block() const { return block_; }
   std::uint32_t iteration() const { return iteration_; }
   std::uint32_t epoch() const { return epoch_; }  // reads_epoch(rule, iteration)
-  // The store a read of this iteration finds in slot `slot` of As or Bs (not
-  // present: nothing stored there yet).
-  const SlotStore& filled(ArrayId shared, std::uint32_t slot) const;
+  // Regions are numbered as the launch's table lists them (LaunchInfo::regions).
+  std::uint32_t regions() const { return static_cast<std::uint32_t>(tiles_.size()); }
+  // The store a read of this iteration finds in slot `slot` (element index)
+  // of a region (not present: nothing stored there yet).
+  const SlotStore& filled(std::uint32_t region, std::uint32_t slot) const;
   // Whether any thread of the block reads the slot in this iteration.
-  bool read(ArrayId shared, std::uint32_t slot) const;
+  bool read(std::uint32_t region, std::uint32_t slot) const;
   // A store issued while the iteration reads (a pipeline's next tiles).
-  const SlotStore& in_flight(ArrayId shared, std::uint32_t slot) const;
-  std::uint32_t slots(ArrayId shared) const;
+  const SlotStore& in_flight(std::uint32_t region, std::uint32_t slot) const;
+  std::uint32_t slots(std::uint32_t region) const;
+  // The role of the buffer most copies into the region came from (Other:
+  // none came from A or B, e.g. a staged tile of C).
+  BufferRole role(std::uint32_t region) const { return region < tiles_.size() ? tiles_[region].role : BufferRole::Other; }
 
  private:
   struct Tile {
     std::vector<SlotStore> filled, in_flight;
     std::vector<bool> read;
+    BufferRole role = BufferRole::Other;
   };
-  const Tile* tile(ArrayId shared) const;
   std::uint32_t block_ = 0, iteration_ = 0, epoch_ = 0;
-  Tile tiles_[2];  // As, Bs
+  std::vector<Tile> tiles_;  // one per region
 };
 
 }  // namespace ts

@@ -40,6 +40,7 @@ std::vector<CellRect> pieces_of(std::vector<ElementCoord> cells) {
 // A thread's shared reads of one iteration's multiply-accumulate phase, in
 // groups: one per k (TILE groups), or, for mma fragments, one per 8 k's.
 struct ReadGroups {
+  std::uint32_t first_region = 0;  // the memory id of the launch's first region
   std::span<const Event> events;  // the thread's events of the epoch, which the loads point into
   std::vector<const Event*> loads;
   std::size_t groups = 0;
@@ -53,9 +54,10 @@ struct ReadGroups {
 ReadGroups read_groups(const Trace& t, std::uint64_t thread, std::uint32_t epoch, std::uint32_t tile) {
   ReadGroups r;
   bool fragments = true;
+  r.first_region = static_cast<std::uint32_t>(t.launch.buffers.size());
   r.events = events_in_epochs(t, thread, epoch, epoch);
   for (const Event& e : r.events)
-    if (e.space() == Space::Shared && e.op() == Op::Load) {
+    if (e.space() == Space::Shared && e.op() == Op::Load && e.array >= r.first_region) {
       r.loads.push_back(&e);
       fragments = fragments && e.is_fragment();
     }
@@ -73,14 +75,14 @@ RegisterRead register_read(const ReadGroups& groups, const Event* const* at, con
   const Event* const* first = groups.loads.data();
   const Event& e = **at;
   RegisterRead r;
-  r.shared = e.array_id();
+  r.region = e.array - groups.first_region;
   r.slot = e.index;
   r.width = e.access_width();
   r.fragment = e.is_fragment();
   r.access_start = first_of_access(e, at == first ? nullptr : *(at - 1));
   if (r.fragment)  // a fragment's registers are consecutive events of the thread (event.h)
     r.fragment_slot = fragment_slot(groups.events.data(), static_cast<std::uint64_t>(&e - groups.events.data()));
-  const SlotStore& s = bi.filled(r.shared, r.slot);
+  const SlotStore& s = bi.filled(r.region, r.slot);
   r.global = s.global;
   r.element = s.source;
   r.padding = !s.present || s.padding;
@@ -114,7 +116,7 @@ void fragment_tiles(const Trace& t, const BlockIteration& bi, std::uint64_t firs
   // piece that meet at the selected cell.
   for (const CellHighlight::FragmentTile& a : h.fragment_tiles)
     for (const CellHighlight::FragmentTile& b : h.fragment_tiles)
-      if (a.global == ArrayId::A && b.global == ArrayId::B && a.cells.row0 <= h.cell.row && h.cell.row < a.cells.row1 &&
+      if (a.global == BufferRole::A && b.global == BufferRole::B && a.cells.row0 <= h.cell.row && h.cell.row < a.cells.row1 &&
           b.cells.col0 <= h.cell.col && h.cell.col < b.cells.col1)
         h.mma_c_tile = {a.cells.row0, a.cells.row1, b.cells.col0, b.cells.col1};
 }
@@ -258,6 +260,7 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
   // The cells this thread, its warp and its block compute: their stores of C.
   const std::uint64_t per_block = L.threads_per_block();
   const std::uint64_t first_thread = std::uint64_t{h.coord.block_linear} * per_block;
+  const std::uint32_t c_id = L.role_id(BufferRole::C);
   CellRect block{~0u, 0, ~0u, 0}, warp{~0u, 0, ~0u, 0};
   auto grow = [](CellRect& r, const ElementCoord& c) {
     r = {std::min(r.row0, c.row), std::max(r.row1, c.row + 1), std::min(r.col0, c.col), std::max(r.col1, c.col + 1)};
@@ -266,10 +269,11 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
     const bool same_warp = (th - first_thread) / 32 == h.coord.warp;
     // A thread's stores of C are its last events: read them from the end.
     const std::span<const Event> ev = t.thread_events(th);
-    for (auto it = ev.rbegin(); it != ev.rend() && it->array_id() == ArrayId::C; ++it) {
+    for (auto it = ev.rbegin(); it != ev.rend() && it->array == c_id; ++it) {
       const Event& e = *it;
       if (e.op() != Op::Store) continue;
-      const ElementCoord c = t.element(ArrayId::C, e.index);
+      const MatrixCoord mc = L.coord(c_id, e.index);
+      const ElementCoord c{mc.row, mc.col};
       grow(block, c);
       if (same_warp) grow(warp, c);
       if (th == h.thread) h.thread_cells.insert(h.thread_cells.begin(), c);  // back in program order
@@ -298,8 +302,8 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
   const auto cell_j = static_cast<std::size_t>(std::lower_bound(cols.begin(), cols.end(), col) - cols.begin());
 
   if (h.step.phase != Phase::Store) {
-    h.a_tile = to_rect(index.block_loads(h.coord.block_linear, it, ArrayId::A));
-    h.b_tile = to_rect(index.block_loads(h.coord.block_linear, it, ArrayId::B));
+    h.a_tile = to_rect(index.block_loads(h.coord.block_linear, it, BufferRole::A));
+    h.b_tile = to_rect(index.block_loads(h.coord.block_linear, it, BufferRole::B));
     const std::uint32_t k0 = it * T, k1 = std::min(K, k0 + T);
     if (k0 < k1) {
       h.a_reads = {row, row + 1, k0, k1};
@@ -314,23 +318,26 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
     const BlockIteration bi(t, h.coord.block_linear, it);
     // This thread's part of the tiles the iteration reads (stored in this
     // iteration's load phase, or by a pipeline's earlier copies).
-    for (const ArrayId shared : {ArrayId::As, ArrayId::Bs})
-      for (std::uint32_t slot = 0; slot < bi.slots(shared); ++slot) {
-        const SlotStore& f = bi.filled(shared, slot);
-        if (!f.present || f.writer != h.coord.thread_in_block || !bi.read(shared, slot)) continue;
-        h.copied.push_back({shared, slot, f.global, f.source, f.padding, f.value, f.width, f.async});
+    for (std::uint32_t region = 0; region < bi.regions(); ++region)
+      for (std::uint32_t slot = 0; slot < bi.slots(region); ++slot) {
+        const SlotStore& f = bi.filled(region, slot);
+        if (!f.present || f.writer != h.coord.thread_in_block || !bi.read(region, slot)) continue;
+        h.copied.push_back({region, slot, f.global, f.source, f.padding, f.value, f.width, f.async});
       }
     // Shared reads of the Mac phase, in groups of one k (or of an mma's 8):
-    // each holding this thread's loads of As then Bs for that k; the cell's
-    // are the i-th of As and the j-th of Bs in its group.
+    // each holding this thread's loads of A's words then B's for that k
+    // (a region's role: the buffer its copies came from); the cell's are the
+    // i-th of A's and the j-th of B's in its group.
     const ReadGroups groups = read_groups(t, h.thread, bi.epoch(), T);
     h.k_per_read_group = groups.k_per_group;
     if (groups.groups > 0 && groups.k_per_group == 1) {
       for (std::uint32_t k = 0; k < T; ++k) {
         std::size_t as_seen = 0, bs_seen = 0;
         for (const Event* e : groups.group(k)) {
-          if (e->array_id() == ArrayId::As && as_seen++ == cell_i) h.as_reads.push_back(e->index);
-          if (e->array_id() == ArrayId::Bs && bs_seen++ == cell_j) h.bs_reads.push_back(e->index);
+          const SlotRef ref{e->array - groups.first_region, e->index};
+          const BufferRole role = bi.role(ref.region);
+          if (role == BufferRole::A && as_seen++ == cell_i) h.as_reads.push_back(ref);
+          if (role == BufferRole::B && bs_seen++ == cell_j) h.bs_reads.push_back(ref);
         }
       }
       if (h.as_reads.size() != T || h.bs_reads.size() != T) h.as_reads.clear(), h.bs_reads.clear();
@@ -341,7 +348,9 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
     }
     for (const Event* const& load : groups.loads) {
       const RegisterRead r = register_read(groups, &load, bi);
-      if (!r.padding) (r.global == ArrayId::A ? h.a_thread_reads : h.b_thread_reads).push_back(r.element);
+      if (r.padding) continue;
+      if (r.global == BufferRole::A) h.a_thread_reads.push_back(r.element);
+      if (r.global == BufferRole::B) h.b_thread_reads.push_back(r.element);
     }
     for (std::vector<ElementCoord>* v : {&h.a_thread_reads, &h.b_thread_reads}) {
       std::sort(v->begin(), v->end(), [](const ElementCoord& a, const ElementCoord& b) {
@@ -358,12 +367,16 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
 
   // Partial sums, recomputed in the kernel's k order; pick plain or fused
   // arithmetic by which one reproduces the stored value.
-  const std::uint32_t lda = L.array(ArrayId(0)).ld, ldb = L.array(ArrayId(1)).ld, ldc = L.array(ArrayId(2)).ld;
-  h.stored = t.c[std::size_t{row} * ldc + col];
+  h.stored = t.value_at(BufferRole::C, row, col);
+  // Row `row` of A and column `col` of B, through their layouts.
+  std::vector<float> a_row(K), b_col(K);
+  for (std::uint32_t k = 0; k < K; ++k) {
+    a_row[k] = t.value_at(BufferRole::A, row, k);
+    b_col[k] = t.value_at(BufferRole::B, k, col);
+  }
   auto final_sum = [&](bool fused) {
     float acc = 0.0f;
-    for (std::uint32_t k = 0; k < K; ++k)
-      acc = add_product(acc, t.a[std::size_t{row} * lda + k], t.b[std::size_t{k} * ldb + col], fused);
+    for (std::uint32_t k = 0; k < K; ++k) acc = add_product(acc, a_row[k], b_col[k], fused);
     return acc;
   };
   const bool prefer_fused = L.recorded_on_gpu();
@@ -386,16 +399,15 @@ std::optional<CellHighlight> highlight_cell(const Trace& t, const TraceIndex& in
   for (std::uint32_t k = 0; k < K; ++k) {
     if (k == h.terms_done) h.partial = acc;
     if (k + 1 == h.terms_done) h.partial_before = acc;
-    acc = add_product(acc, t.a[std::size_t{row} * lda + k], t.b[std::size_t{k} * ldb + col], h.fused);
+    acc = add_product(acc, a_row[k], b_col[k], h.fused);
     if ((k + 1) % T == 0 || k + 1 == K) h.partial_after_iteration.push_back(acc);
   }
   if (h.terms_done == K) h.partial = acc;
   return h;
 }
 
-std::uint32_t bank_of(const LaunchInfo& launch, ArrayId shared, std::uint32_t slot) {
-  const ArrayLayout& l = launch.array(shared);
-  return static_cast<std::uint32_t>((l.base / 4 + slot) % kSharedBanks);
+std::uint32_t bank_of(const LaunchInfo& launch, std::uint32_t region, std::uint32_t slot) {
+  return region < launch.regions.size() ? launch.regions[region].bank(slot) : 0;
 }
 
 std::vector<SharedTileContents> shared_contents(const Trace& t, std::uint32_t block, std::uint32_t iteration) {
@@ -403,30 +415,38 @@ std::vector<SharedTileContents> shared_contents(const Trace& t, std::uint32_t bl
   const LaunchInfo& L = t.launch;
   if (L.iteration_rule.barriers_per_iteration == 0 || block >= L.grid.count()) return out;
   const BlockIteration bi(t, block, iteration);
-  for (ArrayId id : {ArrayId::As, ArrayId::Bs}) {
-    const ArrayLayout& l = L.array(id);
-    if (!l.present) continue;
+  for (std::uint32_t region = 0; region < L.regions.size(); ++region) {
+    const Region& l = L.regions[region];
+    if (l.ld == 0 || l.rows == 0) continue;
     SharedTileContents tile;
-    tile.id = id;
+    tile.region = region;
+    tile.name = l.name;
+    tile.role = bi.role(region);
+    tile.raw = l.raw;
     tile.rows = l.rows;
     tile.cols = l.ld;
-    tile.stages = L.tiling.stages > 1 && l.rows % L.tiling.stages == 0 ? L.tiling.stages : 1;
+    // A pipeline's buffers: the operand tiles' rows split into its stages.
+    const bool operand = tile.role == BufferRole::A || tile.role == BufferRole::B;
+    tile.stages = operand && L.tiling.stages > 1 && l.rows % L.tiling.stages == 0 ? L.tiling.stages : 1;
     tile.stage_read.assign(tile.stages, false);
     tile.stage_filling.assign(tile.stages, false);
     tile.words.resize(std::size_t{l.rows} * l.ld);
     const std::uint32_t rows_per_stage = l.rows / tile.stages;
+    const std::uint32_t slots = bi.slots(region);
     for (std::uint32_t s = 0; s < tile.words.size(); ++s) {
       SharedWord& word = tile.words[s];
-      word.bank = bank_of(L, id, s);
-      const SlotStore& f = bi.filled(id, s);
+      word.bank = l.bank(s);
+      if (s >= slots) continue;  // a raw window's last row past its bytes
+      const SlotStore& f = bi.filled(region, s);
       word.written = f.present;
       word.value = f.value;
       word.padding = f.padding;
       word.async = f.async;
+      word.source_role = f.source_id == kNoMemory ? BufferRole::Other : f.global;
       word.source = f.source;
       word.writer = f.writer;
-      word.read = bi.read(id, s);
-      const SlotStore& next = bi.in_flight(id, s);
+      word.read = bi.read(region, s);
+      const SlotStore& next = bi.in_flight(region, s);
       word.in_flight = next.present;
       word.in_flight_padding = next.padding;
       word.in_flight_value = next.value;
@@ -442,34 +462,32 @@ std::vector<SharedTileContents> shared_contents(const Trace& t, std::uint32_t bl
   return out;
 }
 
-std::vector<CellRect> all_block_tiles(const TraceIndex& index, std::uint32_t iteration, ArrayId array) {
+std::vector<CellRect> all_block_tiles(const TraceIndex& index, std::uint32_t iteration, BufferRole role) {
   std::vector<CellRect> out;
   const std::uint64_t blocks = index.trace().launch.grid.count();
   for (std::uint64_t b = 0; b < blocks; ++b) {
-    const TileBox box = index.block_loads(static_cast<std::uint32_t>(b), iteration, array);
+    const TileBox box = index.block_loads(static_cast<std::uint32_t>(b), iteration, role);
     if (!box.empty()) out.push_back(to_rect(box));
   }
   return out;
 }
 
-std::optional<ElementInfo> describe_element(const Trace& t, const TraceIndex& index, ArrayId array,
+std::optional<ElementInfo> describe_element(const Trace& t, const TraceIndex& index, BufferRole role,
                                             std::uint32_t row, std::uint32_t col, std::uint32_t iteration) {
-  const int a = static_cast<int>(array);
-  if (a > static_cast<int>(ArrayId::C)) return std::nullopt;
-  const ArrayLayout& l = t.launch.array(ArrayId(a));
-  if (row >= l.rows || col >= l.cols) return std::nullopt;
-  const std::uint32_t idx = row * l.ld + col;
-  ElementInfo info;
-  info.array = array;
-  info.element = {row, col};
-  const std::vector<float>& values = array == ArrayId::A ? t.a : array == ArrayId::B ? t.b : t.c;
+  const Buffer* buf = t.launch.buffer_with_role(role);
+  if (!buf || role == BufferRole::Other || row >= buf->rows || col >= buf->cols) return std::nullopt;
+  const std::uint64_t idx = buf->index_of(row, col);
+  const std::vector<float>& values = t.values(role);
   if (idx >= values.size()) return std::nullopt;
+  ElementInfo info;
+  info.array = role;
+  info.element = {row, col};
   info.value = values[idx];
-  if (array == ArrayId::C) {
+  if (role == BufferRole::C) {
     if (const auto w = index.c_writer(row, col)) info.thread = t.thread_coord(w->thread);
     return info;
   }
-  const std::span<const std::uint32_t> loads = index.global_loads_of(array, idx);
+  const std::span<const std::uint32_t> loads = index.global_loads_of(role, static_cast<std::uint32_t>(idx));
   info.loads_total = static_cast<std::uint32_t>(loads.size());
   for (const std::uint32_t e : loads) {
     if (t.events[e].iter != iteration) continue;
@@ -479,7 +497,7 @@ std::optional<ElementInfo> describe_element(const Trace& t, const TraceIndex& in
 }
 
 PartialSums::PartialSums(const Trace& trace)
-    : trace_(&trace), fused_(trace.launch.recorded_on_gpu()),
+    : trace_(&trace), fused_(trace.launch.recorded_on_gpu()), a_(trace, BufferRole::A), b_(trace, BufferRole::B),
       sums_(std::size_t(std::max(0, trace.launch.m)) * std::max(0, trace.launch.n), 0.0f) {
   const LaunchInfo& L = trace.launch;
   if (!L.focused()) return;
@@ -487,7 +505,7 @@ PartialSums::PartialSums(const Trace& trace)
   const auto n = static_cast<std::uint32_t>(std::max(0, L.n));
   for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(std::max(0, L.m)); ++r)
     for (std::uint32_t c = 0; c < n;) {
-      const auto stored = [&](std::uint32_t col) { return std::isfinite(trace.c[std::size_t{r} * n + col]); };
+      const auto stored = [&](std::uint32_t col) { return std::isfinite(trace.value_at(BufferRole::C, r, col)); };
       if (!stored(c)) {
         sums_[std::size_t{r} * n + c++] = std::numeric_limits<float>::quiet_NaN();
         continue;
@@ -505,21 +523,20 @@ const std::vector<float>& PartialSums::after(std::uint32_t k_end) {
     std::fill(sums_.begin(), sums_.end(), 0.0f);
     k_done_ = 0;
   }
-  const std::uint32_t lda = L.array(ArrayId(0)).ld, ldb = L.array(ArrayId(1)).ld;
   const auto n = static_cast<std::size_t>(L.n);
   if (k_end < k_done_) {
     for (const Run& run : runs_) std::fill_n(&sums_[run.row * n + run.col0], run.col1 - run.col0, 0.0f);
     k_done_ = 0;
   }
   for (std::uint32_t k = k_done_; k < k_end; ++k) {
-    const float* b_row = &trace_->b[std::size_t{k} * ldb];
+    const float* b_row = b_.data() + std::size_t{k} * n;
     if (!L.focused()) {
       for (int r = 0; r < L.m; ++r)
-        rank1_update(&sums_[std::size_t(r) * n], b_row, trace_->a[std::size_t(r) * lda + k], n, fused_);
+        rank1_update(&sums_[std::size_t(r) * n], b_row, a_.at(static_cast<std::uint32_t>(r), k), n, fused_);
       continue;
     }
     for (const Run& run : runs_)
-      rank1_update(&sums_[run.row * n + run.col0], b_row + run.col0, trace_->a[run.row * lda + k], run.col1 - run.col0,
+      rank1_update(&sums_[run.row * n + run.col0], b_row + run.col0, a_.at(static_cast<std::uint32_t>(run.row), k), run.col1 - run.col0,
                    fused_);
   }
   k_done_ = k_end;

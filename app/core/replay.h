@@ -87,13 +87,21 @@ struct CellRect {
 };
 CellRect to_rect(const TileBox& box);
 
-// One word of a cooperative load: a thread stored `slot` of As (or Bs) with
-// the element of A (or B) it had just loaded, or with a zero (padding: the
-// slot lies outside the matrices).
-struct CopiedWord {
-  ArrayId shared = ArrayId::As;
+// A word of a shared region: the region's place in the launch's table
+// (LaunchInfo::regions) and the element index in it.
+struct SlotRef {
+  std::uint32_t region = 0;
   std::uint32_t slot = 0;
-  ArrayId global = ArrayId::A;
+  friend bool operator==(const SlotRef&, const SlotRef&) = default;
+};
+
+// One word of a cooperative load: a thread stored `slot` of a region (As,
+// Bs, sa ...) with the element of A (or B) it had just loaded, or with a
+// zero (padding: the slot lies outside the matrices).
+struct CopiedWord {
+  std::uint32_t region = 0;
+  std::uint32_t slot = 0;
+  BufferRole global = BufferRole::A;
   ElementCoord element{};  // valid unless padding
   bool padding = false;
   float value = 0.0f;
@@ -107,9 +115,9 @@ struct CopiedWord {
 // is four of these, the first with access_start; an mma fragment register
 // has its fragment slot: a0..a3, b0..b1).
 struct RegisterRead {
-  ArrayId shared = ArrayId::As;
+  std::uint32_t region = 0;
   std::uint32_t slot = 0;
-  ArrayId global = ArrayId::A;
+  BufferRole global = BufferRole::A;
   ElementCoord element{};
   bool padding = false;
   Width width = Width::B4;
@@ -142,11 +150,12 @@ struct CellHighlight {
   // which is absent in the padded tail past K.
   CellRect a_reads, b_reads;
   std::optional<ElementCoord> a_now, b_now;
-  // The same in shared memory: slots of As and of Bs this cell reads in this
-  // iteration (a row of As and a column of Bs in the plain tiled kernel), in
-  // k order, and the two read at k. Empty for the naive kernels.
-  std::vector<std::uint32_t> as_reads, bs_reads;
-  std::optional<std::uint32_t> as_now, bs_now;
+  // The same in shared memory: the words holding A's and B's elements that
+  // this cell reads in this iteration (a row of As and a column of Bs in the
+  // plain tiled kernel), in k order, and the two read at k. Empty for the
+  // naive kernels.
+  std::vector<SlotRef> as_reads, bs_reads;
+  std::optional<SlotRef> as_now, bs_now;
 
   // Register tiling: everything the thread reads from shared memory into
   // registers at this step (Mac; regM and regN, or its mma fragments), in
@@ -163,7 +172,7 @@ struct CellHighlight {
   // that the warp's 32 lanes hold of it (16 x 8 of A, 8 x 8 of B), and the
   // 16 x 8 accumulator tile of C the selected cell lies in.
   struct FragmentTile {
-    ArrayId global = ArrayId::A;
+    BufferRole global = BufferRole::A;
     CellRect cells;
   };
   std::vector<FragmentTile> fragment_tiles;
@@ -188,8 +197,8 @@ struct CellHighlight {
 std::optional<CellHighlight> highlight_cell(const Trace& trace, const TraceIndex& index, std::uint32_t row,
                                             std::uint32_t col, const ReplayStep& step);
 
-// The shared tiles of one block in one iteration: every word with its value,
-// where it came from, the thread that wrote it, and its bank.
+// The shared regions of one block in one iteration: every word with its
+// value, where it came from, the thread that wrote it, and its bank.
 // What the iteration's reads find in each word (block_iteration.h): the
 // latest store before them. A pipeline's other buffers hold an older tile
 // (not read now) and receive the next ones while this one is read (in flight).
@@ -199,7 +208,8 @@ struct SharedWord {
   bool padding = false;
   bool read = false;     // the block reads it in this iteration
   bool async = false;    // stored by cp.async
-  ElementCoord source{};  // the element of A or B (unless padding)
+  BufferRole source_role = BufferRole::Other;  // the buffer it was copied from (A, B, other)
+  ElementCoord source{};  // its element there (unless padding; Other: none known)
   std::uint32_t writer = 0;  // thread inside the block, x-fastest
   std::uint32_t bank = 0;    // 4-byte banks, 32 of them
   // A store issued while this iteration reads (a pipeline's next k-tile).
@@ -209,23 +219,28 @@ struct SharedWord {
   ElementCoord in_flight_source{};
 };
 struct SharedTileContents {
-  ArrayId id = ArrayId::As;
-  std::uint32_t rows = 0, cols = 0;  // cols include padding words
+  std::uint32_t region = 0;                   // in LaunchInfo::regions
+  std::string name;                           // the region's: "As", "sa", "smem" ...
+  BufferRole role = BufferRole::Other;        // of A, of B, or neither (BlockIteration::role)
+  bool raw = false;                           // an unnamed window: 4-byte words in rows of 32
+  std::uint32_t rows = 0, cols = 0;  // cols include padding words (the region's ld)
   std::uint32_t stages = 1;          // buffers, each rows / stages rows
   std::vector<SharedWord> words;     // rows * cols, row-major
   // Per buffer: read in this iteration, receiving copies in flight.
   std::vector<bool> stage_read, stage_filling;
 };
 inline constexpr std::uint32_t kSharedBanks = 32;
-std::uint32_t bank_of(const LaunchInfo& launch, ArrayId shared, std::uint32_t slot);
+// The bank of element `slot` of a region (its byte offset in the block's
+// shared window / 4, mod 32).
+std::uint32_t bank_of(const LaunchInfo& launch, std::uint32_t region, std::uint32_t slot);
 std::vector<SharedTileContents> shared_contents(const Trace& trace, std::uint32_t block, std::uint32_t iteration);
 
 // 'All blocks' mode: what every block loads from A (or B) in one iteration.
-std::vector<CellRect> all_block_tiles(const TraceIndex& index, std::uint32_t iteration, ArrayId array);
+std::vector<CellRect> all_block_tiles(const TraceIndex& index, std::uint32_t iteration, BufferRole role);
 
 // Hovering an element: who owns or loads it.
 struct ElementInfo {
-  ArrayId array = ArrayId::C;
+  BufferRole array = BufferRole::C;
   ElementCoord element{};
   float value = 0.0f;
   // C: the thread that computes the cell. A / B: the first thread that loads
@@ -234,7 +249,7 @@ struct ElementInfo {
   std::uint32_t loads_this_iteration = 0;  // A / B: global loads in the iteration
   std::uint32_t loads_total = 0;           // A / B: over the whole launch
 };
-std::optional<ElementInfo> describe_element(const Trace& trace, const TraceIndex& index, ArrayId array,
+std::optional<ElementInfo> describe_element(const Trace& trace, const TraceIndex& index, BufferRole role,
                                             std::uint32_t row, std::uint32_t col, std::uint32_t iteration);
 
 // The partial sums of every cell of C after a number of k's (the C grid in
@@ -251,6 +266,7 @@ class PartialSums {
  private:
   const Trace* trace_;
   bool fused_;
+  DenseMatrix a_, b_;  // whatever their layouts
   std::uint32_t k_done_ = 0;
   std::vector<float> sums_;
   // A focused trace: the runs of cells its blocks stored, row by row (the

@@ -17,10 +17,10 @@ TraceCounts count_events(const Trace& t, const TraceIndex& index) {
       s.by_array[a][op] = counts[a][op];
       s.by_space[static_cast<int>(t.launch.space_of_id(a))][op] += counts[a][op];
     }
-  s.a_loads_min = index.min_loads(ArrayId::A);
-  s.a_loads_max = index.max_loads(ArrayId::A);
-  s.b_loads_min = index.min_loads(ArrayId::B);
-  s.b_loads_max = index.max_loads(ArrayId::B);
+  s.a_loads_min = index.min_loads(BufferRole::A);
+  s.a_loads_max = index.max_loads(BufferRole::A);
+  s.b_loads_min = index.min_loads(BufferRole::B);
+  s.b_loads_max = index.max_loads(BufferRole::B);
   return s;
 }
 

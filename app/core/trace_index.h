@@ -5,6 +5,9 @@
 //   - the part of A and of B each block loads from global memory per iteration;
 //   - for a cell of C, the thread that wrote it and the event;
 //   - for an element of A or B, every global load of it (who, and how often).
+// A, B and C are the buffers whose roles they are (trace/memory.h), at
+// whatever memory id and in whatever layout the launch gives them; rows and
+// columns come from their layouts, element indices are their storage order.
 #pragma once
 
 #include <cstdint>
@@ -38,19 +41,19 @@ class TraceIndex {
   std::uint32_t steps() const { return steps_; }
 
   // What block `block` loaded of A (or B) from global memory in iteration iter.
-  TileBox block_loads(std::uint32_t block, std::uint32_t iter, ArrayId array) const;
+  TileBox block_loads(std::uint32_t block, std::uint32_t iter, BufferRole role) const;
 
   // The store that wrote C[row][col], if any thread wrote it.
   std::optional<EventRef> c_writer(std::uint32_t row, std::uint32_t col) const;
 
-  // Every global load of element `index` of A or B, as event indices.
-  std::span<const std::uint32_t> global_loads_of(ArrayId array, std::uint32_t index) const;
+  // Every global load of element `index` (storage order) of A or B, as event indices.
+  std::span<const std::uint32_t> global_loads_of(BufferRole role, std::uint32_t index) const;
   std::uint64_t thread_of_event(std::uint64_t event) const;
 
   // Global loads per element of A and B over the whole trace.
-  std::uint32_t min_loads(ArrayId array) const;
-  std::uint32_t max_loads(ArrayId array) const;
-  std::uint32_t load_count(ArrayId array, std::uint32_t index) const;
+  std::uint32_t min_loads(BufferRole role) const;
+  std::uint32_t max_loads(BufferRole role) const;
+  std::uint32_t load_count(BufferRole role, std::uint32_t index) const;
 
   std::uint64_t memory_bytes() const;
 
@@ -59,7 +62,10 @@ class TraceIndex {
     std::vector<std::uint32_t> offsets;  // elements + 1
     std::vector<std::uint32_t> events;
   };
-  const ElementLoads& loads_of(ArrayId array) const { return array == ArrayId::A ? a_loads_ : b_loads_; }
+  void loads_range(BufferRole role, std::uint32_t& lo, std::uint32_t& hi) const;
+  const ElementLoads* loads_of(BufferRole role) const {
+    return role == BufferRole::A ? &a_loads_ : role == BufferRole::B ? &b_loads_ : nullptr;
+  }
 
   const Trace* trace_;
   std::uint32_t steps_ = 0;

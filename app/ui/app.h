@@ -23,8 +23,8 @@ struct AppOptions {
   std::optional<ElementCoord> select_c;
   std::optional<std::uint32_t> step;
   bool all_blocks = false;
-  // Shared memory: zoomed in on the words of As (or Bs) the selected thread touches.
-  std::optional<ArrayId> follow_thread;
+  // Shared memory: zoomed in on the words of one shared region (As, Bs, sa ...) the selected thread touches.
+  std::optional<std::string> follow_thread;  // a region's name: "As", "sa" ...
   // The matrices at this many pixels per cell, centred on cell (row, col) of C.
   std::optional<float> zoom;
   std::optional<std::pair<float, float>> center;

@@ -59,9 +59,9 @@ struct ViewOptions {
   bool lock_layout = false;
   std::uint64_t fit_requests = 0;  // the matrices view refits when this changes
   bool show_values = true;    // numbers in cells that are large enough
-  // Shared memory: zoomed in on the words of As (or Bs) the selected thread
+  // Shared memory: zoomed in on the words of one shared region (As, Bs, sa ...) the selected thread
   // touches at each step; nullopt: every buffer in view.
-  std::optional<ArrayId> follow_thread;
+  std::optional<std::string> follow_thread;  // a region's name: "As", "sa" ...
   float text_scale = 1.0f;    // Ctrl + / Ctrl -: fonts rebuilt at this size, crisp
   std::string open_panel;     // a panel's id: the app opens it after this frame
   // Scripted views (automation, benchmarks, window tests): the matrices panel
@@ -103,7 +103,7 @@ struct ScreenLayout {
 // label and, when drawn, where and at what font size.
 struct ScreenSharedGrid {
   ScreenGrid grid;
-  std::string array;  // "As", "Bs"
+  std::string array;  // the region's name: "As", "Bs", "sa" ...
   std::uint32_t stage = 0, first_row = 0;
   std::string label;
   bool label_drawn = false;

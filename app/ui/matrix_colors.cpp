@@ -71,10 +71,9 @@ CellBox live_cells(const Trace& t) {
   const auto rows = static_cast<std::uint32_t>(L.m), cols = static_cast<std::uint32_t>(L.n);
   if (!L.focused()) return {0, rows, 0, cols};
   CellBox box;
-  const std::uint32_t ld = L.array(ArrayId(2)).ld;
   for (std::uint32_t r = 0; r < rows; ++r)
     for (std::uint32_t c = 0; c < cols; ++c)
-      if (std::isfinite(t.c[std::size_t{r} * ld + c])) box = box.united({r, r + 1, c, c + 1});
+      if (std::isfinite(t.value_at(BufferRole::C, r, c))) box = box.united({r, r + 1, c, c + 1});
   return box;
 }
 
@@ -121,12 +120,14 @@ MatrixBoxes paint_highlights(const MatrixColorInput& in, MatrixColors& out) {
   MatrixBoxes boxes;
   if (in.mode == ColorMode::Value) return boxes;
   const Trace& t = *in.trace;
-  Painter a{out.a, t.launch.array(ArrayId(0)).ld, boxes.a}, b{out.b, t.launch.array(ArrayId(1)).ld, boxes.b},
-      c{out.c, t.launch.array(ArrayId(2)).ld, boxes.c};
+  // The colours are dense row-major (DenseMatrix), whatever the layouts.
+  const auto k = static_cast<std::uint32_t>(t.launch.k), n = static_cast<std::uint32_t>(t.launch.n);
+  Painter a{out.a, k, boxes.a}, b{out.b, n, boxes.b}, c{out.c, n, boxes.c};
   const bool loading = in.step.phase != Phase::Store;
   if (in.all_blocks && loading && in.index) {
-    shade_all_blocks(out.a, t.launch.array(ArrayId(0)).rows, a.ld, all_block_tiles(*in.index, in.step.iteration, ArrayId::A), boxes.a);
-    shade_all_blocks(out.b, t.launch.array(ArrayId(1)).rows, b.ld, all_block_tiles(*in.index, in.step.iteration, ArrayId::B), boxes.b);
+    const auto m = static_cast<std::uint32_t>(t.launch.m);
+    shade_all_blocks(out.a, m, k, all_block_tiles(*in.index, in.step.iteration, BufferRole::A), boxes.a);
+    shade_all_blocks(out.b, k, n, all_block_tiles(*in.index, in.step.iteration, BufferRole::B), boxes.b);
   }
   const CellHighlight* h = in.highlight;
   if (!h) return boxes;
@@ -144,7 +145,8 @@ MatrixBoxes paint_highlights(const MatrixColorInput& in, MatrixColors& out) {
   if (p == Phase::Load || p == Phase::Barrier) {
     // This thread's own slots of the cooperative load.
     for (const CopiedWord& w : h->copied)
-      if (!w.padding) (w.global == ArrayId::A ? a : b).cell(w.element, palette::kCopied);
+      if (!w.padding && w.global == BufferRole::A) a.cell(w.element, palette::kCopied);
+      else if (!w.padding && w.global == BufferRole::B) b.cell(w.element, palette::kCopied);
     return boxes;
   }
   // Multiply-accumulate. A thread with a register tile: its slab of each
@@ -156,7 +158,8 @@ MatrixBoxes paint_highlights(const MatrixColorInput& in, MatrixColors& out) {
   b.rect(h->b_reads, palette::kReads);
   if (h->thread_cells.size() > 1)
     for (const RegisterRead& r : h->registers_now)
-      if (!r.padding) (r.global == ArrayId::A ? a : b).cell(r.element, palette::kRegisters);
+      if (!r.padding && r.global == BufferRole::A) a.cell(r.element, palette::kRegisters);
+      else if (!r.padding && r.global == BufferRole::B) b.cell(r.element, palette::kRegisters);
   if (h->a_now) a.cell(*h->a_now, palette::kNow);
   if (h->b_now) b.cell(*h->b_now, palette::kNow);
   return boxes;
@@ -171,12 +174,15 @@ bool MatrixScene::update(AppState& app) {
   const Trace& t = lt->trace;
   if (key.trace != key_.trace) {
     partial_ = std::make_unique<PartialSums>(t);
-    ab_scale_ = ValueScale::of(t.a, t.b);
-    c_scale_ = ValueScale::of(t.c);
+    a_ = DenseMatrix(t, BufferRole::A);
+    b_ = DenseMatrix(t, BufferRole::B);
+    c_ = DenseMatrix(t, BufferRole::C);
+    ab_scale_ = ValueScale::of(a_.values(), b_.values());
+    c_scale_ = ValueScale::of(c_.values());
   }
   if (key.trace != key_.trace || key.mode != key_.mode) {
-    paint_values(a_base_, t.a, ab_scale_, key.mode == ColorMode::Value);
-    paint_values(b_base_, t.b, ab_scale_, key.mode == ColorMode::Value);
+    paint_values(a_base_, a_.values(), ab_scale_, key.mode == ColorMode::Value);
+    paint_values(b_base_, b_.values(), ab_scale_, key.mode == ColorMode::Value);
   }
   // Everything is repainted for a new trace or mode, and in 'all blocks'
   // mode (its shading spans the matrices); otherwise only what moved.
@@ -197,7 +203,7 @@ bool MatrixScene::update(AppState& app) {
   }
   c_terms_ = std::min(c_terms_, K);
   c_final_ = s.phase == Phase::Store;
-  if (c_final_) c_values_ = t.c;
+  if (c_final_) c_values_ = c_.values();
   else c_values_ = partial_->after(c_terms_);  // a view: copying all of C cost 3.5 ms a step at N = 4096
 
   MatrixColorInput in;
@@ -218,7 +224,7 @@ bool MatrixScene::update(AppState& app) {
     return true;
   }
   // Back to the plain colours where the last highlights were (and where C's sums moved), then the new highlights.
-  const std::uint32_t lda = t.launch.array(ArrayId(0)).ld, ldb = t.launch.array(ArrayId(1)).ld, ldc = t.launch.array(ArrayId(2)).ld;
+  const std::uint32_t lda = a_.cols(), ldb = b_.cols(), ldc = c_.cols();
   copy_box(colors_.a, a_base_, lda, painted_.a);
   copy_box(colors_.b, b_base_, ldb, painted_.b);
   const render::CellBox c_plain = step_moved ? painted_.c.united(c_live_) : painted_.c;

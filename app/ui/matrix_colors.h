@@ -66,6 +66,8 @@ class MatrixScene {
   const MatrixColors& colors() const { return colors_; }
   std::span<const float> c_values() const { return c_values_; }
   bool c_final() const { return c_final_; }  // C shows the stored values
+  const DenseMatrix& a() const { return a_; }  // A and B as drawn (dense row-major)
+  const DenseMatrix& b() const { return b_; }
   std::uint32_t c_terms() const { return c_terms_; }  // k's summed into C so far
   // What the last update() changed: everything (upload the whole matrices),
   // or only these boxes. At N = 4096 a step repaints, and the grids re-send,
@@ -83,9 +85,11 @@ class MatrixScene {
   };
   Key key_;
   std::unique_ptr<PartialSums> partial_;
+  // A, B and C as drawn: dense row-major, whatever their layouts in the trace.
+  DenseMatrix a_, b_, c_;
   ValueScale ab_scale_, c_scale_;
   std::vector<render::Rgba8> a_base_, b_base_;  // see MatrixColorInput
-  std::span<const float> c_values_;  // t.c or partial_'s sums, not a copy (64 MiB at N = 4096)
+  std::span<const float> c_values_;  // c_ or partial_'s sums, not a copy (64 MiB at N = 4096)
   bool c_final_ = false;
   std::uint32_t c_terms_ = 0;
   MatrixColors colors_;

@@ -29,7 +29,6 @@ struct PanelInspector : Panel {
     }
     const CellHighlight& h = *hl;
     const Trace& t = lt->trace;
-    const std::uint32_t lda = t.launch.array(ArrayId(0)).ld, ldb = t.launch.array(ArrayId(1)).ld;
     // Wrapped everywhere: a narrow column (presentation mode) must not cut a line mid-word.
     ImGui::TextWrapped("C[%u][%u]: block (%u, %u), thread (%u, %u), warp %u", h.cell.row, h.cell.col, h.coord.block.x,
                 h.coord.block.y, h.coord.thread.x, h.coord.thread.y, h.coord.warp);
@@ -53,11 +52,12 @@ struct PanelInspector : Panel {
         for (const CopiedWord& w : h.copied) {
           const char* how = w.async ? (w.width == Width::B16 ? "  (cp.async, 16 B)" : "  (cp.async)")
                                     : (w.width == Width::B16 ? "  (float4)" : "");
+          const std::string region = t.launch.memory_name(t.launch.region_id(w.region));
           if (w.padding)
-            ImGui::BulletText("%s slot %u <- 0 (outside the matrices: padding)%s", array_name(w.shared), w.slot, how);
+            ImGui::BulletText("%s slot %u <- 0 (outside the matrices: padding)%s", region.c_str(), w.slot, how);
           else
-            ImGui::BulletText("%s[%u][%u] = %g -> %s slot %u%s", array_name(w.global), w.element.row, w.element.col,
-                              w.value, array_name(w.shared), w.slot, how);
+            ImGui::BulletText("%s[%u][%u] = %g -> %s slot %u%s", role_name(w.global).data(), w.element.row, w.element.col,
+                              w.value, region.c_str(), w.slot, how);
         }
         break;
       }
@@ -67,13 +67,16 @@ struct PanelInspector : Panel {
                            : h.as_reads.empty()     ? "global memory"
                                                     : "shared memory");
         if (h.a_now && h.b_now) {
-          const float a = t.a[std::size_t{h.a_now->row} * lda + h.a_now->col];
-          const float b = t.b[std::size_t{h.b_now->row} * ldb + h.b_now->col];
+          const float a = t.value_at(BufferRole::A, h.a_now->row, h.a_now->col);
+          const float b = t.value_at(BufferRole::B, h.b_now->row, h.b_now->col);
           ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.93f, 0.3f, 1.0f));
           ImGui::TextWrapped("acc += A[%u][%u] * B[%u][%u]", h.a_now->row, h.a_now->col, h.b_now->row, h.b_now->col);
           ImGui::TextWrapped("     = %g + %g * %g = %g", h.partial_before, a, b, h.partial);
           ImGui::PopStyleColor();
-          if (h.as_now) ImGui::TextWrapped("(As slot %u, Bs slot %u)", *h.as_now, *h.bs_now);
+          if (h.as_now && h.bs_now)
+            ImGui::TextWrapped("(%s slot %u, %s slot %u)", t.launch.memory_name(t.launch.region_id(h.as_now->region)).c_str(),
+                               h.as_now->slot, t.launch.memory_name(t.launch.region_id(h.bs_now->region)).c_str(),
+                               h.bs_now->slot);
         } else {
           ImGui::TextWrapped("k is past K: the tile's padded zeros add nothing (acc = %g).", h.partial);
         }
@@ -155,7 +158,8 @@ struct PanelInspector : Panel {
     if (h.thread_cells.size() < 2 || h.registers_now.empty()) return;
     std::size_t as = 0, bs = 0, accesses = 0, vectors = 0, fragments = 0;
     for (const RegisterRead& r : h.registers_now) {
-      (r.shared == ArrayId::As ? as : bs) += 1;
+      as += r.global == BufferRole::A;
+      bs += r.global == BufferRole::B;
       fragments += r.fragment;
       if (r.access_start) ++accesses, vectors += r.width != Width::B4;
     }
@@ -170,7 +174,7 @@ struct PanelInspector : Panel {
                          h.thread_cells.size());
       return;
     }
-    ImGui::TextWrapped("Its thread keeps %zu cells of C in registers. At this k it reads %zu values of As and %zu of Bs "
+    ImGui::TextWrapped("Its thread keeps %zu cells of C in registers. At this k it reads %zu values of A and %zu of B "
                        "into registers (%zu shared reads, %zu of them vector) and adds their outer product: %zu "
                        "multiply-adds from %zu shared values.",
                        h.thread_cells.size(), as, bs, accesses, vectors, as * bs, as + bs);

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "app/core/display_text.h"
 #include "app/render/renderer.h"
 #include "app/ui/app_state.h"
 #include "app/ui/grid_canvas.h"
@@ -47,14 +48,33 @@ void legend_item(render::Rgba8 color, const char* text) {
   ImGui::SameLine(0, 14);
 }
 
+// "A  (64 x 32)", "W  (64 x 32, column-major, ld 40)": the buffer's name,
+// shape and, when it is not plain row-major, its layout.
+std::string operand_label(const LaunchInfo& L, BufferRole role) {
+  const Buffer* b = L.buffer_with_role(role);
+  if (!b) return std::string(role_name(role));
+  std::string s = elided(b->name, 24);
+  s += "  (";
+  s += std::to_string(b->rows);
+  s += " x ";
+  s += std::to_string(b->cols);
+  if (b->order == MatrixOrder::ColMajor) s += ", column-major";
+  if (b->ld != (b->order == MatrixOrder::RowMajor ? b->cols : b->rows)) s += ", ld " + std::to_string(b->ld);
+  s += ')';
+  return s;
+}
+
+int grid_of(BufferRole role) { return role == BufferRole::A ? kGridA : role == BufferRole::B ? kGridB : kGridC; }
+
 // One access's elements of A or B, as the rectangle around them.
 struct Access {
-  ArrayId global = ArrayId::A;
+  BufferRole global = BufferRole::A;
   CellRect cells;
   std::uint32_t elements = 0;
 };
 
-void add_to(std::vector<Access>& out, bool starts, ArrayId global, const ElementCoord& e) {
+void add_to(std::vector<Access>& out, bool starts, BufferRole global, const ElementCoord& e) {
+  if (global != BufferRole::A && global != BufferRole::B) return;  // drawn on A and B only
   if (starts || out.empty() || out.back().global != global) out.push_back({global, {e.row, e.row + 1, e.col, e.col + 1}, 0});
   CellRect& r = out.back().cells;
   r = {std::min(r.row0, e.row), std::max(r.row1, e.row + 1), std::min(r.col0, e.col), std::max(r.col1, e.col + 1)};
@@ -70,7 +90,7 @@ std::vector<Access> copy_accesses(const std::vector<CopiedWord>& copied) {
     if (w.padding) continue;
     const std::uint32_t floats = floats_of(w.width);
     const bool continues = floats > 1 && w.slot % floats != 0 && i > 0 && copied[i - 1].slot + 1 == w.slot &&
-                           copied[i - 1].shared == w.shared && !copied[i - 1].padding;
+                           copied[i - 1].region == w.region && !copied[i - 1].padding;
     add_to(out, !continues, w.global, w.element);
   }
   return out;
@@ -140,13 +160,10 @@ struct PanelMatrices : Panel {
     if (rung) T = L.tiling.block_k;
     const std::uint32_t M = static_cast<std::uint32_t>(L.m), N = static_cast<std::uint32_t>(L.n),
                         K = static_cast<std::uint32_t>(L.k);
-    char label[3][64];
-    std::snprintf(label[0], sizeof label[0], "A  (%u x %u)", M, K);
-    std::snprintf(label[1], sizeof label[1], "B  (%u x %u)", K, N);
-    std::snprintf(label[2], sizeof label[2], scene_.c_final() ? "C  (%u x %u): stored" : "C  (%u x %u): partial sums", M, N);
-    grids_[kGridA] = {&tex_[kGridA], 0, cy, M, K, Em, T, label[0]};
-    grids_[kGridB] = {&tex_[kGridB], cx, 0, K, N, T, En, label[1]};
-    grids_[kGridC] = {&tex_[kGridC], cx, cy, M, N, Em, En, label[2]};
+    grids_[kGridA] = {&tex_[kGridA], 0, cy, M, K, Em, T, operand_label(L, BufferRole::A)};
+    grids_[kGridB] = {&tex_[kGridB], cx, 0, K, N, T, En, operand_label(L, BufferRole::B)};
+    grids_[kGridC] = {&tex_[kGridC], cx, cy, M, N, Em, En,
+                      operand_label(L, BufferRole::C) + (scene_.c_final() ? ": stored" : ": partial sums")};
 
     if (const auto& cam = app.view.camera_request)
       canvas_.look_at(cx + cam->center_col, cy + cam->center_row, cam->pixels_per_cell);
@@ -179,9 +196,12 @@ struct PanelMatrices : Panel {
       tex_[kGridC].update(c.c, scene_.changed().c);
       return;
     }
-    tex_[kGridA].upload(t.launch.array(ArrayId(0)).rows, t.launch.array(ArrayId(0)).ld, c.a);
-    tex_[kGridB].upload(t.launch.array(ArrayId(1)).rows, t.launch.array(ArrayId(1)).ld, c.b);
-    tex_[kGridC].upload(t.launch.array(ArrayId(2)).rows, t.launch.array(ArrayId(2)).ld, c.c);
+    // The colours are dense row-major (M x K, K x N, M x N), whatever the layouts in the trace.
+    const auto m = static_cast<std::uint32_t>(t.launch.m), n = static_cast<std::uint32_t>(t.launch.n),
+               k = static_cast<std::uint32_t>(t.launch.k);
+    tex_[kGridA].upload(m, k, c.a);
+    tex_[kGridB].upload(k, n, c.b);
+    tex_[kGridC].upload(m, n, c.c);
   }
 
   void header(AppState& app) {
@@ -319,17 +339,17 @@ struct PanelMatrices : Panel {
       if (p != Phase::Store)
         for (const Access& a : copy_accesses(h->copied))
           if (a.elements > 1 || p == Phase::Mac || p == Phase::Sync)
-            outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, palette::opaque(palette::kCopied), 2.0f);
+            outline(grids_[grid_of(a.global)], a.cells, palette::opaque(palette::kCopied), 2.0f);
       // The registers the thread fills at k, one outline per shared read: a
       // float4 read of a transposed As is 4 rows of one column of A.
       if (p == Phase::Mac && h->thread_cells.size() > 1 && h->fragment_tiles.empty())
         for (const Access& a : register_accesses(h->registers_now))
-          outline(grids_[a.global == ArrayId::A ? kGridA : kGridB], a.cells, palette::opaque(palette::kRegisters), 2.0f);
+          outline(grids_[grid_of(a.global)], a.cells, palette::opaque(palette::kRegisters), 2.0f);
       // mma.sync: the warp's operand pieces (16 x 8 of A, 8 x 8 of B) this
       // lane holds a part of, and the 16 x 8 accumulator tile of the cell.
       if (p == Phase::Mac)
         for (const CellHighlight::FragmentTile& f : h->fragment_tiles)
-          outline(grids_[f.global == ArrayId::A ? kGridA : kGridB], f.cells, palette::opaque(palette::kRegisters), 2.0f);
+          if (f.global == BufferRole::A || f.global == BufferRole::B) outline(grids_[grid_of(f.global)], f.cells, palette::opaque(palette::kRegisters), 2.0f);
       if (p == Phase::Mac) outline(grids_[kGridC], h->mma_c_tile, palette::opaque(palette::kRegisters), 2.0f);
     }
     if (hover_ && hover_->grid >= 0 && hover_->grid < 3)
@@ -350,19 +370,19 @@ struct PanelMatrices : Panel {
     const GridCanvas::Grid& g = p->grids_[grid];
     const std::size_t i = std::size_t{row} * g.cols + col;
     if (grid == kGridC) return i < p->scene_.c_values().size() ? short_number(p->scene_.c_values()[i]) : std::string();
-    const std::vector<float>& v = grid == kGridA ? p->trace_->a : p->trace_->b;
+    const std::span<const float> v = grid == kGridA ? p->scene_.a().values() : p->scene_.b().values();
     return i < v.size() ? short_number(v[i]) : std::string();
   }
 
   void tooltip(AppState& app, const GridCanvas::Hit& hit) {
     const LoadedTrace* lt = app.trace();
-    const ArrayId array = hit.grid == kGridA ? ArrayId::A : hit.grid == kGridB ? ArrayId::B : ArrayId::C;
+    const BufferRole array = hit.grid == kGridA ? BufferRole::A : hit.grid == kGridB ? BufferRole::B : BufferRole::C;
     const ReplayStep s = app.step();
     const auto info = describe_element(lt->trace, *lt->index, array, hit.row, hit.col, s.iteration);
     if (!info) return;
     ImGui::BeginTooltip();
-    ImGui::Text("%s[%u][%u]", array_name(array), hit.row, hit.col);
-    if (array == ArrayId::C) {
+    ImGui::Text("%s[%u][%u]", lt->trace.launch.buffer_with_role(array)->name.c_str(), hit.row, hit.col);
+    if (array == BufferRole::C) {
       const std::size_t i = std::size_t{hit.row} * lt->trace.launch.n + hit.col;
       if (!scene_.c_final() && i < scene_.c_values().size())
         ImGui::Text("partial sum after %u of %d k's: %g", scene_.c_terms(), lt->trace.launch.k, scene_.c_values()[i]);

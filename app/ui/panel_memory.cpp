@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "app/core/analysis/memory_stats.h"
+#include "app/core/display_text.h"
 #include "app/core/analysis/warp_view.h"
 #include "app/ui/app_state.h"
 #include "app/ui/memory_widgets.h"
@@ -26,14 +27,18 @@ ImU32 to_u32(render::Rgba8 c) { return IM_COL32(c.r, c.g, c.b, c.a); }
 constexpr render::Rgba8 kLane{70, 120, 200}, kLaneOff{55, 57, 64}, kSector{60, 160, 90}, kSectorUnused{45, 60, 50},
     kWordOk{60, 160, 90}, kWordConflict{215, 80, 60};
 
-std::string request_title(const WarpRequestView& v) {
+// A buffer's or region's name, as the launch's tables give it.
+std::string memory_name(const LaunchInfo& L, std::uint32_t id) { return elided(L.memory_name(id), 24); }
+
+std::string request_title(const LaunchInfo& L, const WarpRequestView& v) {
   const WarpRequest& r = v.request;
+  const std::string name = memory_name(L, static_cast<std::uint32_t>(r.array));
   char buf[160];
   if (r.space() == Space::Global)
-    std::snprintf(buf, sizeof buf, "%s %s #%u: %u lanes, %u sectors", array_name(r.array), op_name(r.op), r.ordinal,
+    std::snprintf(buf, sizeof buf, "%s %s #%u: %u lanes, %u sectors", name.c_str(), op_name(r.op), r.ordinal,
                   r.count, v.footprint.sectors);
   else
-    std::snprintf(buf, sizeof buf, "%s %s #%u: %u lanes, %u-way", array_name(r.array), op_name(r.op), r.ordinal,
+    std::snprintf(buf, sizeof buf, "%s %s #%u: %u lanes, %u-way", name.c_str(), op_name(r.op), r.ordinal,
                   r.count, v.banks.ways);
   return buf;
 }
@@ -72,7 +77,8 @@ struct PanelMemory : Panel {
     for (std::size_t i : now) {
       ImGui::SameLine();
       char label[48];
-      std::snprintf(label, sizeof label, "%s %s##now%zu", array_name(views_[i].request.array),
+      std::snprintf(label, sizeof label, "%s %s##now%zu",
+                    memory_name(t.launch, static_cast<std::uint32_t>(views_[i].request.array)).c_str(),
                     op_name(views_[i].request.op), i);
       if (ImGui::RadioButton(label, selected_ == i)) selected_ = i;
     }
@@ -81,14 +87,14 @@ struct PanelMemory : Panel {
     if (ImGui::ArrowButton("##next", ImGuiDir_Right) && selected_ + 1 < views_.size()) ++selected_, follow_ = false;
     ImGui::SameLine();
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##request", request_title(views_[selected_]).c_str())) {
+    if (ImGui::BeginCombo("##request", request_title(t.launch, views_[selected_]).c_str())) {
       for (std::size_t i = 0; i < views_.size(); ++i)
-        if (ImGui::Selectable(request_title(views_[i]).c_str(), i == selected_)) selected_ = i, follow_ = false;
+        if (ImGui::Selectable(request_title(t.launch, views_[i]).c_str(), i == selected_)) selected_ = i, follow_ = false;
       ImGui::EndCombo();
     }
     const WarpRequestView& v = views_[selected_];
     if (v.request.space() == Space::Global) draw_warp_view(t, v);
-    else draw_bank_view(v);
+    else draw_bank_view(t, v);
 
     if (ImGui::CollapsingHeader("this warp and this block, this step")) {
       const CounterColumn columns[] = {{"warp", &warp_counters_}, {"block", &block_counters_}};
@@ -129,7 +135,7 @@ struct PanelMemory : Panel {
       ImGui::TextWrapped("A cp.async copy: its write to %s takes %u more wavefronts, one per 128-byte line it reads "
                          "beyond the first in each phase (measured on Hopper; counted with the shared stores as bank "
                          "conflicts).",
-                         array_name(static_cast<ArrayId>(v.request.copy_to)), v.copy_line_wavefronts);
+                         memory_name(t.launch, static_cast<std::uint32_t>(v.request.copy_to)).c_str(), v.copy_line_wavefronts);
     // The touched lines, each as its 4 sector slots.
     std::vector<std::uint64_t> lines;
     for (std::uint64_t s : v.sectors)
@@ -174,12 +180,13 @@ struct PanelMemory : Panel {
                 "sectors of the touched 128-byte lines (dark: not touched)");
     ImGui::Dummy(ImVec2(width, sectors_y - origin.y + box_h * 2.2f));
     if (hovered) {
-      const ArrayLayout& layout = t.launch.array(v.request.array);
+      const auto id = static_cast<std::uint32_t>(v.request.array);
+      const std::string name = memory_name(t.launch, id);
+      const Buffer* buffer = t.launch.buffer_at(id);
       ImGui::BeginTooltip();
-      ImGui::Text("lane %u: %s[%u][%u]", hovered->lane, array_name(v.request.array), hovered->element.row,
-                  hovered->element.col);
+      ImGui::Text("lane %u: %s[%u][%u]", hovered->lane, name.c_str(), hovered->element.row, hovered->element.col);
       ImGui::Text("address 0x%llx (byte %llu of %s)", static_cast<unsigned long long>(hovered->address),
-                  static_cast<unsigned long long>(hovered->address - layout.base), array_name(v.request.array));
+                  static_cast<unsigned long long>(hovered->address - (buffer ? buffer->base : 0)), name.c_str());
       ImGui::Text("sector %llu, line %llu", static_cast<unsigned long long>(hovered->address / kSectorBytes),
                   static_cast<unsigned long long>(hovered->address / kLineBytes));
       ImGui::EndTooltip();
@@ -189,7 +196,7 @@ struct PanelMemory : Panel {
   // 32 banks across, one row per wavefront as the access is served: phase by
   // phase (a line between them), each bank's distinct words of the phase in
   // address order, and the lanes that read each word; red rows are conflicts.
-  void draw_bank_view(const WarpRequestView& v) {
+  void draw_bank_view(const Trace& t, const WarpRequestView& v) {
     const BankAccess& b = v.banks;
     ImGui::TextWrapped("%u lanes, %u distinct words: %u-way, %u wavefronts in %u phases (%u bank conflicts)%s", b.lanes,
                        b.distinct_words, b.ways, b.wavefronts(), b.phases, b.conflicts(),
@@ -237,7 +244,8 @@ struct PanelMemory : Panel {
       if (any) {
         // A lane's vector covers words from its first: the hovered one is that many floats on.
         const auto along = static_cast<std::uint64_t>(row.word[bank]) - any->address / kBankWordBytes;
-        ImGui::Text("%s[%u][%u]%s (byte offset %llu)", array_name(v.request.array), any->element.row,
+        ImGui::Text("%s[%u][%u]%s (byte offset %llu)",
+                    memory_name(t.launch, static_cast<std::uint32_t>(v.request.array)).c_str(), any->element.row,
                     any->element.col, along ? (" + " + std::to_string(along) + " floats").c_str() : "",
                     static_cast<unsigned long long>(row.word[bank]) * kBankWordBytes);
         ImGui::TextWrapped("lanes: %s", lanes.c_str());

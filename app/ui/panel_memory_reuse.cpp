@@ -45,7 +45,7 @@ struct PanelMemoryReuse : Panel {
     const GridCanvas::Result hit =
         canvas_.draw("##reuse", app.renderer, grids_, {}, app.trace_generation() + app.view.fit_requests * 7919ull);
     canvas_.draw_cell_text(grids_, &PanelMemoryReuse::cell_text, this, app.view.presentation ? 40.0f : 26.0f);
-    if (hit.hover) tooltip(*hit.hover, *r);
+    if (hit.hover) tooltip(*hit.hover);
   }
 
  private:
@@ -69,8 +69,8 @@ struct PanelMemoryReuse : Panel {
   void upload(const Trace& t, const ReuseStats& r, std::uint64_t generation) {
     uploaded_ = generation;
     grids_.clear();
-    const ArrayLayout& la = t.launch.array(ArrayId::A);
-    const ArrayLayout& lb = t.launch.array(ArrayId::B);
+    layouts_[0] = t.launch.buffer_with_role(BufferRole::A) ? *t.launch.buffer_with_role(BufferRole::A) : Buffer{};
+    layouts_[1] = t.launch.buffer_with_role(BufferRole::B) ? *t.launch.buffer_with_role(BufferRole::B) : Buffer{};
     // One colour scale for both matrices, so that A and B compare.
     const std::uint32_t lo = std::min(r.a_min, r.b_min), hi = std::max(r.a_max, r.b_max);
     auto color = [&](std::uint32_t v) {
@@ -78,16 +78,17 @@ struct PanelMemoryReuse : Panel {
     };
     float x = 0;
     const struct {
-      const ArrayLayout* layout;
       const std::vector<std::uint32_t>* loads;
       const char* name;
-    } mats[] = {{&la, &r.a_loads, "A"}, {&lb, &r.b_loads, "B"}};
+    } mats[] = {{&r.a_loads, "A"}, {&r.b_loads, "B"}};
+    loads_[0] = &r.a_loads;
+    loads_[1] = &r.b_loads;
     for (int i = 0; i < 2; ++i) {
-      const ArrayLayout& l = *mats[i].layout;
+      const Buffer& l = layouts_[i];
       colors_[i].resize(std::size_t{l.rows} * l.cols);
       for (std::uint32_t row = 0; row < l.rows; ++row)
         for (std::uint32_t col = 0; col < l.cols; ++col)
-          colors_[i][std::size_t{row} * l.cols + col] = color((*mats[i].loads)[std::size_t{row} * l.ld + col]);
+          colors_[i][std::size_t{row} * l.cols + col] = color(loads_at(i, row, col));
       textures_[i].upload(l.rows, l.cols, colors_[i]);
       GridCanvas::Grid g;
       g.colors = &textures_[i];
@@ -97,21 +98,23 @@ struct PanelMemoryReuse : Panel {
       g.tile_rows = g.tile_cols = static_cast<std::uint32_t>(std::max(1, t.launch.tile));
       g.label = std::string(mats[i].name) + ": global loads per element";
       grids_.push_back(g);
-      lds_[i] = l.ld;
       x += static_cast<float>(l.cols) + std::max(2.0f, 0.1f * static_cast<float>(l.cols));
     }
-    loads_[0] = &r.a_loads;
-    loads_[1] = &r.b_loads;
+  }
+
+  // Loads of element (row, col) of A (grid 0) or B (1), through its layout.
+  std::uint32_t loads_at(int grid, std::uint32_t row, std::uint32_t col) const {
+    const std::uint64_t i = layouts_[grid].index_of(row, col);
+    return i < loads_[grid]->size() ? (*loads_[grid])[i] : 0;
   }
 
   static std::string cell_text(const void* self, int grid, std::uint32_t row, std::uint32_t col) {
     const auto* p = static_cast<const PanelMemoryReuse*>(self);
-    return std::to_string((*p->loads_[grid])[std::size_t{row} * p->lds_[grid] + col]);
+    return std::to_string(p->loads_at(grid, row, col));
   }
 
-  void tooltip(const GridCanvas::Hit& hit, const ReuseStats& r) {
-    const std::vector<std::uint32_t>& loads = hit.grid == 0 ? r.a_loads : r.b_loads;
-    const std::uint32_t n = loads[std::size_t{hit.row} * lds_[hit.grid] + hit.col];
+  void tooltip(const GridCanvas::Hit& hit) {
+    const std::uint32_t n = loads_at(hit.grid, hit.row, hit.col);
     ImGui::BeginTooltip();
     ImGui::Text("%s[%u][%u]: loaded %u times from global memory (%u bytes)", hit.grid == 0 ? "A" : "B", hit.row,
                 hit.col, n, n * 4);
@@ -123,7 +126,7 @@ struct PanelMemoryReuse : Panel {
   std::vector<render::Rgba8> colors_[2];
   render::GridTexture textures_[2];
   std::vector<GridCanvas::Grid> grids_;
-  std::uint32_t lds_[2] = {1, 1};
+  Buffer layouts_[2];  // of A and B: their loads are in storage order
   const std::vector<std::uint32_t>* loads_[2] = {nullptr, nullptr};
   GridCanvas canvas_;
 };

@@ -1,6 +1,8 @@
-// panel_shared.cpp — As and Bs of the selected block at the current step:
-// each word's value and bank, what the selected cell reads, and (hover) where
-// a word came from and which thread stored it.
+// panel_shared.cpp — the shared regions of the selected block at the current
+// step (As and Bs, or whatever the kernel names its own: sa, sb, a staged
+// tile of C; an unnamed window as words in rows of 32 banks), each with its
+// own shape and banks: each word's value and bank, what the selected cell
+// reads, and (hover) where a word came from and which thread stored it.
 #include <imgui.h>
 
 #include <algorithm>
@@ -55,7 +57,7 @@ struct PanelShared : Panel {
     const LoadedTrace* lt = app.trace();
     const std::optional<CellHighlight>& h = app.highlight();
     if (!lt || !h) {
-      ImGui::TextWrapped("The selected block's shared tiles (As, Bs) appear here: click a cell of C.");
+      ImGui::TextWrapped("The selected block's shared memory appears here, region by region: click a cell of C.");
       return;
     }
     if (lt->trace.launch.iteration_rule.barriers_per_iteration == 0) {
@@ -64,7 +66,7 @@ struct PanelShared : Panel {
     }
     ImGui::Checkbox("colour by bank", &by_bank_);
     ImGui::SameLine();
-    focus_combo(app);
+    focus_combo(app, lt->trace.launch);
     const ReplayStep s = h->step;
     const std::uint32_t iteration = s.phase == Phase::Store ? app.timeline().iterations() - 1 : s.iteration;
     char text[96];
@@ -85,6 +87,10 @@ struct PanelShared : Panel {
       std::strncat(text, hint, sizeof text - std::strlen(text) - 1);
     ImGui::TextDisabled("%s", text);
     refresh(app, *lt, *h, iteration);
+    if (hidden_ > 0) ImGui::TextDisabled("%zu more region(s) not drawn: follow one to see it", hidden_);
+    if (app.view.follow_thread && !lt->trace.launch.find_memory(*app.view.follow_thread))
+      ImGui::TextColored(ImVec4(1, 0.7f, 0.3f, 1), "this kernel has no shared region named %s",
+                         elided(*app.view.follow_thread, 32).c_str());
 
     // The vector accesses' outlines once a cell is large enough (at a pixel a
     // cell they would cover the highlights they frame); last frame's zoom decides.
@@ -125,10 +131,21 @@ struct PanelShared : Panel {
     seen_by_bank_ = by_bank_;
     seen_follow_ = app.view.follow_thread;
     tiles_ = shared_contents(lt.trace, h.coord.block_linear, iteration);
-    if (tiles_.size() > 2) tiles_.resize(2);
-    for (SharedTileContents& tile : tiles_)
-      if (tile.stages * 2 > kMaxGrids || tile.stages == 0 || tile.rows % tile.stages != 0)
-        tile.stages = 1;  // one grid for the whole array
+    // A grid per buffer, at most kMaxGrids: a pipeline's stages as one grid
+    // when they do not fit, and the regions past the last that fits left
+    // out (unless followed: the followed region comes first).
+    if (app.view.follow_thread)
+      std::stable_partition(tiles_.begin(), tiles_.end(),
+                            [&](const SharedTileContents& t) { return t.name == *app.view.follow_thread; });
+    std::size_t grids = 0;
+    for (SharedTileContents& tile : tiles_) {
+      if (tile.stages == 0 || tile.rows % tile.stages != 0) tile.stages = 1;
+      grids += tile.stages;
+    }
+    if (grids > kMaxGrids)
+      for (SharedTileContents& tile : tiles_) tile.stages = 1;  // one grid for the whole region
+    hidden_ = tiles_.size() > kMaxGrids ? tiles_.size() - kMaxGrids : 0;
+    tiles_.resize(tiles_.size() - hidden_);
     place(app, canvas, font);
     grids_.clear();
     rects_.clear();
@@ -171,27 +188,34 @@ struct PanelShared : Panel {
     if (app.view.follow_thread) follow(h, *app.view.follow_thread, canvas);
   }
 
-  // Every buffer in view (whole tiles), or zoomed in on the thread's words of one array.
-  static void focus_combo(AppState& app) {
-    static constexpr const char* kItems[] = {"whole tiles", "follow As", "follow Bs"};
-    std::optional<ArrayId>& f = app.view.follow_thread;
-    int item = !f ? 0 : *f == ArrayId::As ? 1 : 2;
-    ImGui::SetNextItemWidth(ImGui::CalcTextSize(kItems[0]).x + ImGui::GetFrameHeight() * 1.6f);  // the widest
-    if (ImGui::Combo("##focus", &item, kItems, 3)) f = item == 0 ? std::nullopt : std::optional(item == 1 ? ArrayId::As : ArrayId::Bs);
+  // Every region in view (whole tiles), or zoomed in on the thread's words of one region.
+  static void focus_combo(AppState& app, const LaunchInfo& L) {
+    std::optional<std::string>& f = app.view.follow_thread;
+    const std::string shown = f ? "follow " + elided(*f, 24) : std::string("whole tiles");
+    ImGui::SetNextItemWidth(std::max(ImGui::CalcTextSize("whole tiles").x, ImGui::CalcTextSize(shown.c_str()).x) +
+                            ImGui::GetFrameHeight() * 1.6f);
+    if (ImGui::BeginCombo("##focus", shown.c_str())) {
+      if (ImGui::Selectable("whole tiles", !f)) f.reset();
+      for (const Region& r : L.regions) {
+        const std::string item = "follow " + elided(r.name, 24);
+        if (ImGui::Selectable(item.c_str(), f && *f == r.name)) f = r.name;
+      }
+      ImGui::EndCombo();
+    }
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("follow As / Bs: zoom in on the words of As (Bs) the selected cell's thread reads or writes\n"
+      ImGui::SetTooltip("follow a region: zoom in on its words the selected cell's thread reads or writes\n"
                         "at this step, and keep them in view while stepping. Whole tiles: wheel zooms, drag pans, F fits.");
   }
 
   // Puts the words the thread touches at this step (its copies while loading,
   // its reads while multiplying) in the middle of the canvas, as large as they
   // fit, up to cells that hold their numbers; no less than all buffers fitted.
-  void follow(const CellHighlight& h, ArrayId array, ImVec2 canvas) {
+  void follow(const CellHighlight& h, const std::string& name, ImVec2 canvas) {
     float x0 = 1e30f, y0 = 1e30f, x1 = -1e30f, y1 = -1e30f;
-    auto cover = [&](ArrayId in, std::uint32_t slot) {
+    auto cover = [&](std::uint32_t in, std::uint32_t slot) {
       for (std::size_t i = 0; i < tiles_.size(); ++i) {
         const SharedTileContents& tile = tiles_[i];
-        if (in != array || tile.id != array || tile.cols == 0) continue;
+        if (tile.region != in || tile.name != name || tile.cols == 0) continue;
         const std::uint32_t rows = tile.rows / tile.stages, row = slot / tile.cols;
         const Grid* g = grid_of(i, row / rows);
         if (!g) continue;
@@ -201,14 +225,14 @@ struct PanelShared : Panel {
     };
     const Phase phase = h.step.phase;
     if (phase == Phase::Load || phase == Phase::Barrier) {
-      for (const CopiedWord& c : h.copied) cover(c.shared, c.slot);
+      for (const CopiedWord& c : h.copied) cover(c.region, c.slot);
     } else if (phase == Phase::Mac) {
-      for (const RegisterRead& r : h.registers_now) cover(r.shared, r.slot);
-      if (h.as_now) cover(ArrayId::As, *h.as_now);
-      if (h.bs_now) cover(ArrayId::Bs, *h.bs_now);
+      for (const RegisterRead& r : h.registers_now) cover(r.region, r.slot);
+      if (h.as_now) cover(h.as_now->region, h.as_now->slot);
+      if (h.bs_now) cover(h.bs_now->region, h.bs_now->slot);
     } else if (phase == Phase::Sync) {
-      for (std::uint32_t slot : h.as_reads) cover(ArrayId::As, slot);
-      for (std::uint32_t slot : h.bs_reads) cover(ArrayId::Bs, slot);
+      for (const SlotRef& r : h.as_reads) cover(r.region, r.slot);
+      for (const SlotRef& r : h.bs_reads) cover(r.region, r.slot);
     }
     if (x1 < x0) return;  // nothing this step (the store): the view stays
     const float cx = (x0 + x1) * 0.5f, cy = (y0 + y1) * 0.5f;
@@ -245,8 +269,15 @@ struct PanelShared : Panel {
     canvas_.reserve_world(placement_.world_w, placement_.world_h);
   }
 
+  // "As", "sc", "smem (raw: 4-byte words, 32 banks a row)".
+  static std::string region_label(const SharedTileContents& tile) {
+    std::string label = elided(tile.name, 24);
+    if (tile.raw) label += " (raw: 4-byte words, 32 banks a row)";
+    return label;
+  }
+
   static std::string widest_label(const SharedTileContents& tile, std::uint32_t iterations) {
-    std::string label = array_name(tile.id);
+    std::string label = region_label(tile);
     if (tile.stages == 1) return label;
     return label + " " + std::to_string(tile.stages - 1) + ": k-tile " + std::to_string(iterations) + " read now";
   }
@@ -255,7 +286,7 @@ struct PanelShared : Panel {
   // cp.async copies in flight, or "next"; the tooltip says more).
   static std::string buffer_label(const SharedTileContents& tile, std::uint32_t stage, std::uint32_t iteration,
                                   std::uint32_t iterations, bool reading) {
-    std::string label = array_name(tile.id);
+    std::string label = region_label(tile);
     if (tile.stages == 1) return label;
     label += " " + std::to_string(stage);
     const std::uint32_t next = iteration + 1 + (stage + tile.stages - iteration % tile.stages - 1) % tile.stages;
@@ -276,13 +307,15 @@ struct PanelShared : Panel {
     };
     if (h.step.phase == Phase::Load || h.step.phase == Phase::Barrier)
       for (const CopiedWord& c : h.copied)
-        if (c.shared == tile.id) paint(c.slot, palette::kCopied);
+        if (c.region == tile.region) paint(c.slot, palette::kCopied);
     if (!reading) return;
-    for (std::uint32_t slot : tile.id == ArrayId::As ? h.as_reads : h.bs_reads) paint(slot, palette::kReads);
+    for (const std::vector<SlotRef>* reads : {&h.as_reads, &h.bs_reads})
+      for (const SlotRef& r : *reads)
+        if (r.region == tile.region) paint(r.slot, palette::kReads);
     for (const RegisterRead& r : h.registers_now)
-      if (r.shared == tile.id) paint(r.slot, palette::kRegisters);
-    const std::optional<std::uint32_t>& now = tile.id == ArrayId::As ? h.as_now : h.bs_now;
-    if (now) paint(*now, palette::kNow);
+      if (r.region == tile.region) paint(r.slot, palette::kRegisters);
+    for (const std::optional<SlotRef>& now : {h.as_now, h.bs_now})
+      if (now && now->region == tile.region) paint(now->slot, palette::kNow);
   }
 
   // Outlines: the cell's slot at k, each of the thread's register reads at
@@ -313,7 +346,7 @@ struct PanelShared : Panel {
       for (std::size_t i = 0; i < h.copied.size();) {  // a vector copy's words come in order
         const CopiedWord& c = h.copied[i];
         const std::size_t n = std::min<std::size_t>(floats_of(c.width), h.copied.size() - i);
-        if (c.shared == tile.id && n > 1) outline_words(c.slot, h.copied[i + n - 1].slot, palette::kVectorAccess, 2.0f, true);
+        if (c.region == tile.region && n > 1) outline_words(c.slot, h.copied[i + n - 1].slot, palette::kVectorAccess, 2.0f, true);
         i += n;
       }
     if (h.step.phase == Phase::Mac) {
@@ -323,7 +356,7 @@ struct PanelShared : Panel {
         while (j < h.registers_now.size() && !h.registers_now[j].access_start && !h.registers_now[j].fragment &&
                h.registers_now[j].slot == h.registers_now[j - 1].slot + 1)
           ++j;
-        if (r.shared == tile.id && j - i > 1)
+        if (r.region == tile.region && j - i > 1)
           outline_words(r.slot, h.registers_now[j - 1].slot, palette::kVectorAccess, 2.0f, true);
         i = j;
       }
@@ -331,8 +364,8 @@ struct PanelShared : Panel {
         if (const std::optional<CellRect> in_shared = fragment_in_shared(h, tile, f))
           outline(in_shared->row0, in_shared->row1, in_shared->col0, in_shared->col1, registers, 2.0f);
     }
-    const std::optional<std::uint32_t>& now = tile.id == ArrayId::As ? h.as_now : h.bs_now;
-    if (now) outline_words(*now, *now, palette::kSelectionOutline, 2.0f);
+    for (const std::optional<SlotRef>& now : {h.as_now, h.bs_now})
+      if (now && now->region == tile.region) outline_words(now->slot, now->slot, palette::kSelectionOutline, 2.0f);
   }
 
   // A warp's fragment (a rectangle of A or B) where the block copied it in
@@ -341,10 +374,10 @@ struct PanelShared : Panel {
   // as is, not transposed), the fragment is that rectangle shifted.
   static std::optional<CellRect> fragment_in_shared(const CellHighlight& h, const SharedTileContents& tile,
                                                     const CellHighlight::FragmentTile& f) {
-    if (f.global != (tile.id == ArrayId::As ? ArrayId::A : ArrayId::B) || tile.cols == 0) return std::nullopt;
+    if (f.global != tile.role || tile.cols == 0) return std::nullopt;
     std::optional<std::pair<std::int64_t, std::int64_t>> shift;
     for (const RegisterRead& r : h.registers_now) {
-      if (!r.fragment || r.padding || r.shared != tile.id || !f.cells.contains(r.element.row, r.element.col)) continue;
+      if (!r.fragment || r.padding || r.region != tile.region || !f.cells.contains(r.element.row, r.element.col)) continue;
       const std::pair<std::int64_t, std::int64_t> d{std::int64_t{r.slot / tile.cols} - r.element.row,
                                                     std::int64_t{r.slot % tile.cols} - r.element.col};
       if (shift && *shift != d) return std::nullopt;
@@ -366,7 +399,7 @@ struct PanelShared : Panel {
       const Part& p = parts_[g];
       const ImVec2 o = canvas_.grid_origin(grid);
       ScreenSharedGrid s{{true, o.x, o.y, canvas_.scale(), grid.rows, grid.cols},
-                         array_name(tiles_[p.tile].id), p.stage, p.row0, grid.label};
+                         tiles_[p.tile].name, p.stage, p.row0, grid.label};
       for (const GridCanvas::LabelDrawn& l : canvas_.labels_drawn())
         if (l.grid == static_cast<int>(g)) {
           s.label_drawn = true;
@@ -412,14 +445,16 @@ struct PanelShared : Panel {
     const Part& p = parts_[static_cast<std::size_t>(hit.grid)];
     const SharedTileContents& tile = tiles_[p.tile];
     const std::uint32_t row = p.row0 + hit.row, slot = row * tile.cols + hit.col;
-    const char* global = tile.id == ArrayId::As ? "A" : "B";
+    const char* global = tile.role == BufferRole::B ? "B" : "A";
     ImGui::BeginTooltip();
-    ImGui::Text("%s[%u][%u]  (word %u, bank %u)", array_name(tile.id), row, hit.col, slot, w->bank);
+    ImGui::Text("%s[%u][%u]  (word %u, bank %u)", elided(tile.name, 32).c_str(), row, hit.col, slot, w->bank);
     if (!w->written) ImGui::TextUnformatted("not written before this iteration's reads (padding column)");
     else if (w->padding) ImGui::Text("0: the slot lies outside the matrices (written by thread %u)", w->writer);
+    else if (w->source_role == BufferRole::Other)
+      ImGui::Text("%g, stored by thread %u of the block (a value no load of A or B gave it)", w->value, w->writer);
     else
-      ImGui::Text("%g, copied from %s[%u][%u] by thread %u of the block%s", w->value, global, w->source.row,
-                  w->source.col, w->writer, w->async ? " (cp.async)" : "");
+      ImGui::Text("%g, copied from %s[%u][%u] by thread %u of the block%s", w->value,
+                  role_name(w->source_role).data(), w->source.row, w->source.col, w->writer, w->async ? " (cp.async)" : "");
     if (w->written && !w->read) ImGui::TextDisabled("not read in this iteration");
     if (w->in_flight) {
       if (w->in_flight_padding) ImGui::TextUnformatted("cp.async in flight: a zero (outside the matrices)");
@@ -435,7 +470,8 @@ struct PanelShared : Panel {
   float placed_font_ = 0;
   std::uint64_t layout_generation_ = 0;  // a new arrangement: the view refits
   bool by_bank_ = false, seen_by_bank_ = false;
-  std::optional<ArrayId> seen_follow_;
+  std::optional<std::string> seen_follow_;
+  std::size_t hidden_ = 0;  // regions past kMaxGrids, not drawn
   static constexpr std::size_t kNoGrid = ~std::size_t{0};
   std::size_t focus_grid_ = kNoGrid;  // following: the buffer in view
   bool two_lines_ = false;  // cells tall enough for the value and the bank

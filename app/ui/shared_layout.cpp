@@ -19,9 +19,13 @@ struct Box {
 };
 
 struct Arrangement {
-  bool arrays_side_by_side = true;
-  bool stages_side_by_side[2] = {false, false};
+  std::uint32_t per_row = 1;               // arrays per row
+  std::vector<bool> stages_side_by_side;  // per array
 };
+
+// Arrays whose buffers may be laid out both ways: the first few pipelines
+// (each doubles the candidates); the others keep theirs stacked.
+constexpr std::size_t kFlippableArrays = 3;
 
 // The pixels each grid takes at `scale`, its label's room included: a grid is
 // at least as wide as its label, and a grid under another has a band above it.
@@ -45,10 +49,15 @@ struct Sizer {
     for (std::uint32_t s = 0; s < a.stages; ++s) b = join(b, grid(a, scale), stages_side_by_side, s == 0);
     return b;
   }
+  // Rows of per_row arrays side by side, the rows stacked.
   Box all(const Arrangement& arr, float scale) const {
     Box b;
-    for (std::size_t i = 0; i < arrays.size(); ++i)
-      b = join(b, array(arrays[i], arr.stages_side_by_side[i], scale), arr.arrays_side_by_side, i == 0);
+    for (std::size_t r0 = 0; r0 < arrays.size(); r0 += arr.per_row) {
+      Box row;
+      for (std::size_t i = r0; i < std::min(arrays.size(), r0 + arr.per_row); ++i)
+        row = join(row, array(arrays[i], arr.stages_side_by_side[i], scale), true, i == r0);
+      b = join(b, row, false, r0 == 0);
+    }
     return b;
   }
 };
@@ -73,17 +82,20 @@ float largest_scale(const Sizer& sizer, const Arrangement& arr, float room_w, fl
 
 SharedPlacement place_shared_arrays(std::span<const SharedArrayShape> arrays, float room_w, float room_h,
                                     float font_px) {
-  arrays = arrays.first(std::min<std::size_t>(arrays.size(), 2));
-  // Every combination, the layout drawn before this search (As beside Bs,
-  // buffers stacked) first: it wins ties.
+  // Every combination, the layout drawn before this search (all arrays in
+  // one row, buffers stacked) first: it wins ties.
+  std::vector<std::size_t> flippable;
+  for (std::size_t i = 0; i < arrays.size() && flippable.size() < kFlippableArrays; ++i)
+    if (arrays[i].stages >= 2) flippable.push_back(i);
   std::vector<Arrangement> candidates;
-  for (bool side : {true, false})
-    for (bool s0 : {false, true})
-      for (bool s1 : {false, true}) {
-        if ((s0 && (arrays.empty() || arrays[0].stages < 2)) || (s1 && (arrays.size() < 2 || arrays[1].stages < 2)))
-          continue;
-        candidates.push_back({side, {s0, s1}});
-      }
+  const auto n = static_cast<std::uint32_t>(std::max<std::size_t>(1, arrays.size()));
+  for (std::uint32_t per_row = n; per_row >= 1; --per_row) {
+    for (std::uint32_t flips = 0; flips < (1u << flippable.size()); ++flips) {
+      Arrangement a{per_row, std::vector<bool>(arrays.size(), false)};
+      for (std::size_t f = 0; f < flippable.size(); ++f) a.stages_side_by_side[flippable[f]] = (flips >> f) & 1;
+      candidates.push_back(std::move(a));
+    }
+  }
   Sizer best_sizer{arrays, font_px, kLabelScales[2]};
   Arrangement best = candidates.front();
   float best_scale = 0, best_score = 0;
@@ -108,25 +120,30 @@ SharedPlacement place_shared_arrays(std::span<const SharedArrayShape> arrays, fl
   SharedPlacement p;
   p.scale = scale;
   p.label_scale = best_sizer.label_scale;
-  p.arrays_side_by_side = best.arrays_side_by_side;
-  // Positions in pixels at `scale`, then in cells.
-  float ax = 0, ay = 0;
-  for (std::size_t i = 0; i < arrays.size(); ++i) {
-    const SharedArrayShape& a = arrays[i];
-    const bool row = best.stages_side_by_side[i];
-    p.stages_side_by_side.push_back(row);
-    std::vector<SharedPlacement::Origin> origins;
-    float x = ax, y = ay;
-    const Box g = best_sizer.grid(a, scale);
-    for (std::uint32_t s = 0; s < a.stages; ++s) {
-      origins.push_back({x / scale, y / scale});
-      if (row) x += g.w + best_sizer.side_gap();
-      else y += g.h + best_sizer.band();
+  p.arrays_per_row = best.per_row;
+  p.arrays_side_by_side = best.per_row > 1 && arrays.size() > 1;
+  // Positions in pixels at `scale`, then in cells: row by row of arrays.
+  float ay = 0;
+  for (std::size_t r0 = 0; r0 < arrays.size(); r0 += best.per_row) {
+    float ax = 0, row_h = 0;
+    for (std::size_t i = r0; i < std::min(arrays.size(), r0 + best.per_row); ++i) {
+      const SharedArrayShape& a = arrays[i];
+      const bool row = best.stages_side_by_side[i];
+      p.stages_side_by_side.push_back(row);
+      std::vector<SharedPlacement::Origin> origins;
+      float x = ax, y = ay;
+      const Box g = best_sizer.grid(a, scale);
+      for (std::uint32_t s = 0; s < a.stages; ++s) {
+        origins.push_back({x / scale, y / scale});
+        if (row) x += g.w + best_sizer.side_gap();
+        else y += g.h + best_sizer.band();
+      }
+      p.origins.push_back(std::move(origins));
+      const Box b = best_sizer.array(a, row, scale);
+      ax += b.w + best_sizer.side_gap();
+      row_h = std::max(row_h, b.h);
     }
-    p.origins.push_back(std::move(origins));
-    const Box b = best_sizer.array(a, row, scale);
-    if (best.arrays_side_by_side) ax += b.w + best_sizer.side_gap();
-    else ay += b.h + best_sizer.band();
+    ay += row_h + best_sizer.band();
   }
   const Box all = best_sizer.all(best, scale);
   p.world_w = all.w / scale;

@@ -1,11 +1,13 @@
 // shared_layout.h — where the Shared memory panel puts its buffers. A ladder
 // rung's tiles are wide (128 or 132 words a row) or tall (128 rows), and a
 // pipeline has 2 or 3 buffers of each; laid out one way in a side panel their
-// cells are a pixel wide and their labels have no room. This picks, among
-// As beside / above Bs and each array's buffers stacked / in a row, the
-// arrangement whose cells are the largest with every label on a band of its
-// own, wide enough for its text (shrinking the labels only when that buys more
-// than it costs). Pure arithmetic on pixels: no ImGui, tested without a window.
+// cells are a pixel wide and their labels have no room. A kernel of its own
+// may have any number of regions (sa, sb, a staged tile of C ...). This picks,
+// among the arrays in rows of 1, 2 ... n (As beside / above Bs for two) and
+// each array's buffers stacked / in a row, the arrangement whose cells are
+// the largest with every label on a band of its own, wide enough for its text
+// (shrinking the labels only when that buys more than it costs). Pure
+// arithmetic on pixels: no ImGui, tested without a window.
 #pragma once
 
 #include <cstdint>
@@ -24,7 +26,8 @@ struct SharedArrayShape {
 struct SharedPlacement {
   float scale = 0;         // pixels per cell the arrangement reaches in the room
   float label_scale = 1;   // of the font, that every label has room for
-  bool arrays_side_by_side = true;
+  bool arrays_side_by_side = true;  // more than one array in a row
+  std::uint32_t arrays_per_row = 1;  // rows of arrays, filled left to right
   std::vector<bool> stages_side_by_side;  // per array
   // World position (in cells) of each array's each buffer's cell (0, 0).
   struct Origin {

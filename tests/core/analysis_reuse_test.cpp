@@ -52,8 +52,8 @@ TEST(Reuse, RaggedSizesAgreeWithTheIndexAndTheCatalog) {
   const Trace t = test::small_trace(KernelKind::Tiled, tile, m, n, k);
   const ReuseStats r = analyze_reuse(t);
   const TraceIndex index(t);
-  for (std::uint32_t i = 0; i < t.a.size(); ++i) ASSERT_EQ(r.a_loads[i], index.load_count(ArrayId::A, i));
-  for (std::uint32_t i = 0; i < t.b.size(); ++i) ASSERT_EQ(r.b_loads[i], index.load_count(ArrayId::B, i));
+  for (std::uint32_t i = 0; i < t.a.size(); ++i) ASSERT_EQ(r.a_loads[i], index.load_count(BufferRole::A, i));
+  for (std::uint32_t i = 0; i < t.b.size(); ++i) ASSERT_EQ(r.b_loads[i], index.load_count(BufferRole::B, i));
   const EventCounts c = expected_counts(KernelKind::Tiled, tile, m, n, k);
   EXPECT_EQ(r.global_loads, c.global_loads_a + c.global_loads_b);
   EXPECT_EQ(r.global_stores, c.global_stores_c);

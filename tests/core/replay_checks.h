@@ -36,7 +36,7 @@ inline void expect_highlights_match_events(const Trace& t, std::uint32_t row_str
         EXPECT_TRUE(h->b_tile.contains(h->b_reads.row1 - 1, h->b_reads.col1 - 1));
         for (const CopiedWord& w : h->copied) {
           if (!w.padding) {
-            EXPECT_TRUE((w.global == ArrayId::A ? h->a_tile : h->b_tile).contains(w.element.row, w.element.col));
+            EXPECT_TRUE((w.global == BufferRole::A ? h->a_tile : h->b_tile).contains(w.element.row, w.element.col));
           }
         }
         if (!tl.staged()) {
@@ -48,8 +48,8 @@ inline void expect_highlights_match_events(const Trace& t, std::uint32_t row_str
         const auto tiles = shared_contents(t, h->coord.block_linear, it);
         ASSERT_EQ(tiles.size(), 2u);
         for (std::uint32_t k = 0; k < T; ++k) {
-          const SharedWord& as = tiles[0].words[h->as_reads[k]];
-          const SharedWord& bs = tiles[1].words[h->bs_reads[k]];
+          const SharedWord& as = tiles[h->as_reads[k].region].words[h->as_reads[k].slot];
+          const SharedWord& bs = tiles[h->bs_reads[k].region].words[h->bs_reads[k].slot];
           ASSERT_TRUE(as.written && bs.written);
           if (k0 + k < K) {
             ASSERT_FALSE(as.padding);

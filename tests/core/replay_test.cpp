@@ -143,13 +143,13 @@ TEST_F(SmallIntegerExample, LoadPhaseShowsTheBlocksTilesAndThisThreadsCopies) {
   for (const CopiedWord& w : h->copied) {
     EXPECT_FALSE(w.padding);
     EXPECT_EQ(w.slot, 3u);  // row 1, col 1 of a 2 x 2 tile
-    if (w.shared == ArrayId::As) {
-      EXPECT_EQ(w.global, ArrayId::A);
+    if (w.region == 0) {  // As
+      EXPECT_EQ(w.global, BufferRole::A);
       EXPECT_EQ(w.element.row, 5u);
       EXPECT_EQ(w.element.col, 3u);
       EXPECT_EQ(w.value, a(5, 3));
     } else {
-      EXPECT_EQ(w.global, ArrayId::B);
+      EXPECT_EQ(w.global, BufferRole::B);
       EXPECT_EQ(w.element.row, 3u);
       EXPECT_EQ(w.element.col, 3u);
       EXPECT_EQ(w.value, b(3, 3));
@@ -168,10 +168,10 @@ TEST_F(SmallIntegerExample, MacStepReadsOneRowOfAsAndOneColumnOfBs) {
   EXPECT_EQ(h->a_now->col, 3u);  // k = 1 * TILE + 1
   EXPECT_EQ(h->b_now->row, 3u);
   EXPECT_EQ(h->b_now->col, 3u);
-  EXPECT_EQ(h->as_reads, (std::vector<std::uint32_t>{2, 3}));  // As[ty = 1][k]
-  EXPECT_EQ(h->bs_reads, (std::vector<std::uint32_t>{1, 3}));  // Bs[k][tx = 1]
-  EXPECT_EQ(h->as_now, 3u);
-  EXPECT_EQ(h->bs_now, 3u);
+  EXPECT_EQ(h->as_reads, (std::vector<SlotRef>{{0, 2}, {0, 3}}));  // As[ty = 1][k]
+  EXPECT_EQ(h->bs_reads, (std::vector<SlotRef>{{1, 1}, {1, 3}}));  // Bs[k][tx = 1]
+  EXPECT_EQ(h->as_now, (SlotRef{0, 3}));
+  EXPECT_EQ(h->bs_now, (SlotRef{1, 3}));
 }
 
 TEST_F(SmallIntegerExample, RunningSumsMatchHandArithmeticUpToTheStoredValue) {
@@ -219,7 +219,7 @@ TEST_F(SmallIntegerExample, SharedContentsHoldTheTilesWithTheirSources) {
       EXPECT_TRUE(w.written);
       EXPECT_FALSE(w.padding);
       EXPECT_EQ(w.writer, r * 2 + c);  // thread (ty = r, tx = c) copies slot (r, c)
-      if (tile.id == ArrayId::As) {
+      if (tile.name == "As") {
         EXPECT_EQ(w.source.row, 4 + r);
         EXPECT_EQ(w.source.col, 4 + c);
         EXPECT_EQ(w.value, a(4 + r, 4 + c));
@@ -233,7 +233,7 @@ TEST_F(SmallIntegerExample, SharedContentsHoldTheTilesWithTheirSources) {
 }
 
 TEST_F(SmallIntegerExample, AllBlocksAndHoverDescriptions) {
-  const auto tiles = all_block_tiles(*index, 1, ArrayId::A);
+  const auto tiles = all_block_tiles(*index, 1, BufferRole::A);
   ASSERT_EQ(tiles.size(), 9u);  // every block loads in every iteration
   std::set<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t>> distinct;
   for (const CellRect& r : tiles) {
@@ -243,21 +243,21 @@ TEST_F(SmallIntegerExample, AllBlocksAndHoverDescriptions) {
   }
   EXPECT_EQ(distinct.size(), 3u);  // three block rows, each tile shared by three blocks
 
-  const auto c = describe_element(trace, *index, ArrayId::C, 5, 3, 0);
+  const auto c = describe_element(trace, *index, BufferRole::C, 5, 3, 0);
   ASSERT_TRUE(c && c->thread);
   EXPECT_EQ(c->thread->block.x, 1u);
   EXPECT_EQ(c->thread->block.y, 2u);
   EXPECT_EQ(c->value, trace.c[5 * 6 + 3]);
-  const auto in_iteration = describe_element(trace, *index, ArrayId::A, 5, 3, 1);
+  const auto in_iteration = describe_element(trace, *index, BufferRole::A, 5, 3, 1);
   ASSERT_TRUE(in_iteration);
   EXPECT_EQ(in_iteration->loads_total, 3u);  // once per block column
   EXPECT_EQ(in_iteration->loads_this_iteration, 3u);
   ASSERT_TRUE(in_iteration->thread);
   EXPECT_EQ(in_iteration->thread->thread.x, 1u);  // column 3 is tx = 1 of iteration 1's tile
-  const auto other = describe_element(trace, *index, ArrayId::A, 5, 3, 0);
+  const auto other = describe_element(trace, *index, BufferRole::A, 5, 3, 0);
   EXPECT_EQ(other->loads_this_iteration, 0u);
   EXPECT_FALSE(other->thread);
-  EXPECT_FALSE(describe_element(trace, *index, ArrayId::B, 6, 0, 0));  // outside B
+  EXPECT_FALSE(describe_element(trace, *index, BufferRole::B, 6, 0, 0));  // outside B
   EXPECT_FALSE(highlight_cell(trace, *index, 6, 0, mac(0, 0)));     // outside C
 }
 
@@ -292,7 +292,7 @@ std::set<std::uint32_t> banks_of_one_warp_at_k(KernelKind kind, std::uint32_t k)
   for (std::uint32_t tx = 0; tx < 32; ++tx) {  // one warp: ty = 0, tx = 0..31
     const auto h = highlight_cell(t, index, 0, tx, mac(0, k));
     EXPECT_TRUE(h && h->bs_now);
-    if (h && h->bs_now) banks.insert(bank_of(t.launch, ArrayId::Bs, *h->bs_now));
+    if (h && h->bs_now) banks.insert(bank_of(t.launch, h->bs_now->region, h->bs_now->slot));
   }
   return banks;
 }

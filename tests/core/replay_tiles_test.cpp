@@ -44,9 +44,9 @@ void expect_mma_fragments(const CellHighlight& h, std::uint32_t k0, std::uint32_
   for (const RegisterRead& r : h.registers_now) {
     EXPECT_TRUE(r.fragment);
     if (r.padding) continue;
-    const std::uint32_t k = r.global == ArrayId::A ? r.element.col : r.element.row;
+    const std::uint32_t k = r.global == BufferRole::A ? r.element.col : r.element.row;
     EXPECT_TRUE(k >= k0 && k < k0 + 8) << "k " << k << " outside " << k0 << "..+8";
-    if (r.global == ArrayId::A) EXPECT_TRUE(r.element.row >= h.warp_cells.row0 && r.element.row < h.warp_cells.row1);
+    if (r.global == BufferRole::A) EXPECT_TRUE(r.element.row >= h.warp_cells.row0 && r.element.row < h.warp_cells.row1);
     else EXPECT_TRUE(r.element.col >= h.warp_cells.col0 && r.element.col < h.warp_cells.col1);
   }
   if (k0 >= K) {  // the padded tail past K: every fragment register holds a zero
@@ -56,7 +56,7 @@ void expect_mma_fragments(const CellHighlight& h, std::uint32_t k0, std::uint32_
   ASSERT_FALSE(h.fragment_tiles.empty());
   for (const CellHighlight::FragmentTile& f : h.fragment_tiles) {
     const std::uint32_t rows = f.cells.row1 - f.cells.row0, cols = f.cells.col1 - f.cells.col0;
-    const std::uint32_t want_rows = f.global == ArrayId::A ? 16 : 8, want_cols = 8;
+    const std::uint32_t want_rows = f.global == BufferRole::A ? 16 : 8, want_cols = 8;
     if (whole_pieces) {
       EXPECT_EQ(rows, want_rows);
       EXPECT_EQ(cols, want_cols);
@@ -136,12 +136,12 @@ TEST_P(ReplayRung, RegistersAtEachKHoldTheOuterProductsFactors) {
           std::set<std::uint32_t> a_rows, b_cols;
           for (const RegisterRead& r : h->registers_now) {
             if (r.padding) continue;  // a zero: past K, M or N
-            if (r.global == ArrayId::A) {
-              EXPECT_EQ(r.shared, ArrayId::As);
+            if (r.global == BufferRole::A) {
+              EXPECT_EQ(r.region, 0u);  // As
               EXPECT_EQ(r.element.col, kk);
               a_rows.insert(r.element.row);
             } else {
-              EXPECT_EQ(r.shared, ArrayId::Bs);
+              EXPECT_EQ(r.region, 1u);  // Bs
               EXPECT_EQ(r.element.row, kk);
               b_cols.insert(r.element.col);
             }
@@ -190,7 +190,7 @@ TEST_P(ReplayRung, EachIterationReadsExactlyItsTilesCopies) {
       for (std::size_t i = 0; i < h->copied.size(); ++i) {
         const CopiedWord& w = h->copied[i];
         if (w.padding) continue;
-        EXPECT_TRUE(copies[w.shared == ArrayId::As ? 0 : 1].count({w.element.row, w.element.col}));
+        EXPECT_TRUE(copies[w.region == 0 ? 0 : 1].count({w.element.row, w.element.col}));
         // A 16-byte copy fills 4 consecutive slots from 4 consecutive elements of one row.
         if (w.width == Width::B16 && w.slot % 4 == 0 && i + 3 < h->copied.size()) {
           for (std::uint32_t j = 1; j < 4; ++j) {
@@ -250,7 +250,7 @@ TEST(ReplayPipeline, OneBufferIsReadWhileTheOtherFills) {
       // The words in flight come from the next k-tile (A's columns, B's rows).
       for (const SharedWord& w : tile.words) {
         if (!w.in_flight || w.in_flight_padding) continue;
-        const std::uint32_t k = tile.id == ArrayId::As ? w.in_flight_source.col : w.in_flight_source.row;
+        const std::uint32_t k = tile.role == BufferRole::A ? w.in_flight_source.col : w.in_flight_source.row;
         EXPECT_EQ(k / 16, it + 1);
       }
     }

@@ -43,12 +43,12 @@ TEST(TraceIndex, LoadsOfAnElementMatchAScan) {
     for (std::uint32_t e = 0; e < t.events.size(); ++e)
       if (t.events[e].array_id() == ArrayId::A && t.events[e].op() == Op::Load && t.events[e].index == i)
         scan.push_back(e);
-    const auto got = index.global_loads_of(ArrayId::A, i);
+    const auto got = index.global_loads_of(BufferRole::A, i);
     EXPECT_EQ(std::vector<std::uint32_t>(got.begin(), got.end()), scan);
     EXPECT_EQ(got.size(), 7u);  // naive: once per column of C
   }
-  EXPECT_TRUE(index.global_loads_of(ArrayId::A, 1u << 30).empty());
-  EXPECT_TRUE(index.global_loads_of(ArrayId::C, 0).empty());
+  EXPECT_TRUE(index.global_loads_of(BufferRole::A, 1u << 30).empty());
+  EXPECT_TRUE(index.global_loads_of(BufferRole::C, 0).empty());
 }
 
 TEST(TraceIndex, BlockLoadsPerIterationForTheTiledKernel) {
@@ -56,17 +56,17 @@ TEST(TraceIndex, BlockLoadsPerIterationForTheTiledKernel) {
   const TraceIndex index(t);
   EXPECT_EQ(index.steps(), 3u);  // two k-iterations and the final store
   // Block (x=1, y=0), iteration 1: A rows 0..3, cols 4..7; B rows 4..7, cols 4..7.
-  const TileBox a = index.block_loads(1, 1, ArrayId::A);
+  const TileBox a = index.block_loads(1, 1, BufferRole::A);
   EXPECT_EQ(a.row0, 0u);
   EXPECT_EQ(a.row1, 4u);
   EXPECT_EQ(a.col0, 4u);
   EXPECT_EQ(a.col1, 8u);
-  const TileBox b = index.block_loads(1, 1, ArrayId::B);
+  const TileBox b = index.block_loads(1, 1, BufferRole::B);
   EXPECT_EQ(b.row0, 4u);
   EXPECT_EQ(b.col0, 4u);
   EXPECT_EQ(b.loads, 16u);
-  EXPECT_TRUE(index.block_loads(1, 2, ArrayId::A).empty());
-  EXPECT_TRUE(index.block_loads(99, 0, ArrayId::A).empty());
+  EXPECT_TRUE(index.block_loads(1, 2, BufferRole::A).empty());
+  EXPECT_TRUE(index.block_loads(99, 0, BufferRole::A).empty());
 }
 
 }  // namespace

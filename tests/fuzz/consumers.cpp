@@ -58,7 +58,7 @@ std::uint64_t run_consumers(const Trace& t, const TraceIndex& index) {
     });
     if (s % 7 == 0 || s + 1 == steps) {
       sum += partial.after(step.k + step.iteration * static_cast<std::uint32_t>(std::max(L.tile, 1))).size();
-      for (ArrayId a : {ArrayId::A, ArrayId::B}) sum += all_block_tiles(index, step.iteration, a).size();
+      for (BufferRole a : {BufferRole::A, BufferRole::B}) sum += all_block_tiles(index, step.iteration, a).size();
       sample(blocks, 2, [&](std::uint64_t b) {
         for (const SharedTileContents& tile : shared_contents(t, static_cast<std::uint32_t>(b), step.iteration))
           sum += tile.words.size();
@@ -68,7 +68,7 @@ std::uint64_t run_consumers(const Trace& t, const TraceIndex& index) {
       });
     }
   }
-  for (ArrayId a : {ArrayId::A, ArrayId::B, ArrayId::C})
+  for (BufferRole a : {BufferRole::A, BufferRole::B, BufferRole::C})
     sample(m, 2, [&](std::uint64_t r) {
       if (auto e = describe_element(t, index, a, static_cast<std::uint32_t>(r), 0, 0)) sum += e->loads_total;
     });

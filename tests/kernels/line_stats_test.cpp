@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
 #include <set>
 
 #include "app/core/analysis/line_stats.h"
@@ -13,6 +16,7 @@
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
 #include "tests/core/trace_test_support.h"
+#include "tests/kernels/user_kernel_support.h"
 
 namespace ts {
 namespace {
@@ -139,6 +143,41 @@ TEST(LineStats, ATraceWithoutLinesBorrowsTheEmulators) {
   EXPECT_TRUE(source_lines(unknown, why).empty());
   EXPECT_NE(why.find("not one of tilescope's"), std::string::npos) << why;
   std::filesystem::remove(path);
+}
+
+// A kernel that names its own memory (examples/kernels/staged_output.cu):
+// each line says which buffers and regions its requests touch, by name, in
+// the text's memory column and the JSON's by_array.
+TEST(LineStats, EachLineNamesTheBuffersAndRegionsItTouches) {
+  test::use_test_kernel_cache();
+  const std::string file = test::example_file("staged_output.cu");
+  const Trace t = record(test::user_params(file, "matmul_staged", 8, 16, 16, 16));
+  std::vector<std::string> source;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);) source.push_back(line);
+  const auto line_of = [&](const std::string& text) {
+    for (std::size_t i = 0; i < source.size(); ++i)
+      if (source[i].find(text) != std::string::npos) return static_cast<std::uint32_t>(i + 1);
+    ADD_FAILURE() << "no line holds " << text;
+    return 0u;
+  };
+  const std::vector<LineStats> lines = analyze_lines(t, t.lines);
+  const nlohmann::json j = line_stats_json(t.launch, lines, source);
+  const std::pair<const char*, const char*> expected[] = {{"acc += sa[ty][k] * sb[k][tx]", "sa sb"},
+                                                          {"sc[tx][ty] = acc;", "sc"},
+                                                          {"C[row * N + col] = sc[tx][ty]", "C sc"}};
+  for (const auto& [text, names] : expected) {
+    SCOPED_TRACE(text);
+    const std::uint32_t n = line_of(text);
+    const auto it = std::find_if(lines.begin(), lines.end(), [&](const LineStats& l) { return l.line == n; });
+    ASSERT_NE(it, lines.end());
+    EXPECT_EQ(line_memory_names(t.launch, *it), names);
+    const auto row = std::find_if(j.begin(), j.end(), [&](const nlohmann::json& l) { return l["line"] == n; });
+    ASSERT_NE(row, j.end());
+    std::string keys;
+    for (auto& [name, ops] : (*row)["by_array"].items()) keys += (keys.empty() ? "" : " ") + name;
+    EXPECT_EQ(keys, names);  // JSON objects keep their keys sorted: the names are listed so
+  }
 }
 
 }  // namespace

@@ -134,7 +134,7 @@ TEST(TiledCounts, EachBlockLoadsWholeTilesPerIteration) {
     const TraceIndex index(t);
     for (std::uint32_t b = 0; b < t.launch.grid.count(); ++b)
       for (std::uint32_t it = 0; it < t.launch.iteration_rule.iterations; ++it)
-        for (ArrayId arr : {ArrayId::A, ArrayId::B}) {
+        for (BufferRole arr : {BufferRole::A, BufferRole::B}) {
           const TileBox box = index.block_loads(b, it, arr);
           EXPECT_EQ(box.loads, std::uint64_t(tile) * tile);
           EXPECT_EQ(box.row1 - box.row0, std::uint32_t(tile));
@@ -148,7 +148,7 @@ TEST(TiledCounts, RaggedEdgesPadInsteadOfLoading) {
   const TraceIndex index(t);
   // Block (1,1), iteration 1 covers rows/cols 16..31 of which 16..19 exist.
   const std::uint32_t block = 1 * t.launch.grid.x + 1;
-  const TileBox a = index.block_loads(block, 1, ArrayId::A);
+  const TileBox a = index.block_loads(block, 1, BufferRole::A);
   EXPECT_EQ(a.loads, 16u);  // 4 rows x 4 columns inside A
   EXPECT_EQ(a.row0, 16u);
   EXPECT_EQ(a.row1, 20u);

@@ -383,7 +383,7 @@ TEST_F(AppWindow, BadFlagsAreRefusedBeforeAWindowOpens) {
                                                        {"--select-c five,seven", "--select-c"},
                                                        {"--window 10x10", "--window"},
                                                        {"--kernel nope", "unknown kernel"},
-                                                       {"--follow-thread Cs", "--follow-thread takes As or Bs"},
+                                                       {"--follow-thread 9s", "--follow-thread takes a shared region's name"},
                                                        {"--device tpu", "unknown device"}};
   for (const auto& [args, says] : cases) {
     SCOPED_TRACE(args);

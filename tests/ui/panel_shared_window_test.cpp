@@ -170,5 +170,37 @@ TEST_F(SharedPanel, FollowingTheThreadShowsItsFloat4ReadsAndHitsTheRightWord) {
   }
 }
 
+// A kernel that names its own shared memory (examples/kernels/staged_output.cu:
+// sa, sb and a staged tile of C, sc, each TILE x TILE): one grid per region,
+// by its name and shape, in declaration order. C[9][3] is computed by thread
+// (ty 1, tx 3) of block (0, 1); at iteration 1, k = 2 (step 1 * (8 + 3) + 2 + 2)
+// it multiplies sa[1][2] by sb[2][3], having read sa's row 1 and sb's column 3.
+TEST_F(SharedPanel, RegionsOfAnyNameAreDrawnByTheirNamesAndShapes) {
+  const std::string kernel = std::string(TILESCOPE_SOURCE_DIR) + "/examples/kernels/staged_output.cu";
+  const Screenshot s = scene("--kernel-file " + kernel + " --entry matmul_staged --block 8x8 -D TILE=8 --size 16 "
+                             "--window 1600x1000 --select-c 9,3 --step 15");
+  const auto& grids = s.layout()["shared"];
+  ASSERT_EQ(grids.size(), 3u);
+  const char* names[] = {"sa", "sb", "sc"};
+  for (std::size_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(grids[i]["array"], names[i]);
+    EXPECT_EQ(grids[i]["label"], names[i]);
+    EXPECT_EQ(grids[i]["rows"], 8);
+    EXPECT_EQ(grids[i]["cols"], 8);
+  }
+  expect_legible(s);
+  auto word = [&](std::size_t grid, int row, int col) {
+    const auto& g = grids[grid];
+    const double cell = g["cell"].get<double>();
+    return s.at(static_cast<int>(g["x"].get<double>() + (col + 0.5) * cell),
+                static_cast<int>(g["y"].get<double>() + (row + 0.5) * cell));
+  };
+  EXPECT_TRUE(near(word(0, 1, 2), pal::kNow)) << str(word(0, 1, 2));
+  EXPECT_TRUE(near(word(1, 2, 3), pal::kNow)) << str(word(1, 2, 3));
+  EXPECT_TRUE(near(word(0, 1, 6), pal::kReads)) << str(word(0, 1, 6));
+  EXPECT_TRUE(near(word(1, 6, 3), pal::kReads)) << str(word(1, 6, 3));
+  EXPECT_FALSE(near(word(0, 2, 6), pal::kReads));
+}
+
 }  // namespace
 }  // namespace ts::ui

@@ -108,10 +108,26 @@ std::vector<LineStats> analyze_lines(const Trace& trace, std::span<const std::ui
   return out;
 }
 
-nlohmann::json line_stats_json(std::span<const LineStats> stats, std::span<const std::string> source) {
+std::string line_memory_names(const LaunchInfo& launch, const LineStats& line) {
+  std::string names;
+  for (std::uint32_t id = 0; id < launch.memory_count() && id < kMaxMemoryIds; ++id) {
+    if (line.memory.by_array[id][0].requests + line.memory.by_array[id][1].requests == 0) continue;
+    if (!names.empty()) names += ' ';
+    names += launch.memory_name(id);
+  }
+  return names;
+}
+
+nlohmann::json line_stats_json(const LaunchInfo& launch, std::span<const LineStats> stats,
+                               std::span<const std::string> source) {
   nlohmann::json out = nlohmann::json::array();
   for (const LineStats& s : stats) {
     nlohmann::json j = memory_counters_json(s.memory);
+    nlohmann::json by_array = nlohmann::json::object();
+    const nlohmann::json details = memory_details_json(launch, s.memory);
+    for (auto& [name, ops] : details.at("by_array").items())
+      if (!ops.empty()) by_array[name] = ops;
+    j["by_array"] = by_array;
     j["line"] = s.line;
     if (s.line >= 1 && s.line <= source.size()) j["source"] = source[s.line - 1];
     const AccessTotals gl = s.memory.total(Space::Global, Op::Load), gs = s.memory.total(Space::Global, Op::Store);

@@ -42,7 +42,12 @@ std::vector<LineStats> analyze_lines(const Trace& trace, std::span<const std::ui
 // Whether `lines` can stand for trace's events: the same count, thread by thread.
 bool lines_fit(const Trace& trace, const Trace& with_lines);
 
-// For `stats --by-line --json`: one object per line, with its source text when given.
-nlohmann::json line_stats_json(std::span<const LineStats> stats, std::span<const std::string> source);
+// The buffers and regions a line's requests touch, by name in table order ("A As").
+std::string line_memory_names(const LaunchInfo& launch, const LineStats& line);
+
+// For `stats --by-line --json`: one object per line, with its source text when
+// given, and its requests per buffer and region ("by_array", by name).
+nlohmann::json line_stats_json(const LaunchInfo& launch, std::span<const LineStats> stats,
+                               std::span<const std::string> source);
 
 }  // namespace ts

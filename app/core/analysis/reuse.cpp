@@ -15,11 +15,26 @@ namespace {
 // from a damaged file and is left out rather than allocated.
 constexpr std::uint64_t kMaxSharedWords = 1u << 16;
 
-void min_max(const std::vector<std::uint32_t>& v, std::uint32_t& lo, std::uint32_t& hi) {
-  if (v.empty()) return;
-  const auto [a, b] = std::minmax_element(v.begin(), v.end());
-  lo = *a;
-  hi = *b;
+// Over the elements of the matrix only: a padded leading dimension's gap
+// holds no element, and its zero count is no minimum.
+void min_max(const Buffer* buf, const std::vector<std::uint32_t>& v, std::uint32_t& lo, std::uint32_t& hi) {
+  if (v.empty() || !buf) return;
+  if (buf->order == MatrixOrder::RowMajor && buf->ld == buf->cols) {
+    const auto [a, b] = std::minmax_element(v.begin(), v.end());
+    lo = *a;
+    hi = *b;
+    return;
+  }
+  lo = ~0u;
+  hi = 0;
+  for (std::uint32_t r = 0; r < buf->rows; ++r)
+    for (std::uint32_t c = 0; c < buf->cols; ++c) {
+      const std::uint64_t i = buf->index_of(r, c);
+      if (i >= v.size()) continue;
+      lo = std::min(lo, v[i]);
+      hi = std::max(hi, v[i]);
+    }
+  if (lo > hi) lo = 0;
 }
 
 void count_load(std::span<std::uint32_t> loads, std::uint32_t index, bool atomic) {
@@ -30,7 +45,8 @@ void count_load(std::span<std::uint32_t> loads, std::uint32_t index, bool atomic
 
 }  // namespace
 
-ReuseAccumulator::ReuseAccumulator(const LaunchInfo& L) {
+ReuseAccumulator::ReuseAccumulator(const LaunchInfo& L)
+    : a_id_(L.role_id(BufferRole::A)), b_id_(L.role_id(BufferRole::B)) {
   tiles_.resize(L.memory_count());
   for (std::size_t r = 0; r < L.regions.size(); ++r) {
     const std::uint64_t elements = L.regions[r].elements();
@@ -74,8 +90,8 @@ void ReuseAccumulator::add_block(const Trace& t, std::uint32_t block, std::span<
       continue;
     }
     ++sums_.global_loads;
-    if (e.array_id() == ArrayId::A) count_load(a_loads, e.index, atomic);
-    else if (e.array_id() == ArrayId::B) count_load(b_loads, e.index, atomic);
+    if (e.array == a_id_) count_load(a_loads, e.index, atomic);
+    else if (e.array == b_id_) count_load(b_loads, e.index, atomic);
   }
   bool any = false;
   for (const SharedTileState& tile : tiles_) any |= !tile.slot.empty();
@@ -123,8 +139,8 @@ ReuseStats ReuseAccumulator::finish(const LaunchInfo& L, std::vector<std::uint32
 }
 
 void complete_reuse(ReuseStats& r, const LaunchInfo& L) {
-  min_max(r.a_loads, r.a_min, r.a_max);
-  min_max(r.b_loads, r.b_min, r.b_max);
+  min_max(L.buffer_with_role(BufferRole::A), r.a_loads, r.a_min, r.a_max);
+  min_max(L.buffer_with_role(BufferRole::B), r.b_loads, r.b_min, r.b_max);
   const std::uint64_t m = static_cast<std::uint64_t>(L.m), n = static_cast<std::uint64_t>(L.n),
                       k = static_cast<std::uint64_t>(L.k);
   r.global_bytes_loaded = r.global_loads * sizeof(float);
@@ -153,8 +169,12 @@ std::uint64_t ReuseAccumulator::memory_bytes() const {
 
 ReuseStats analyze_reuse(const Trace& t) {
   const LaunchInfo& L = t.launch;
-  std::vector<std::uint32_t> a_loads(L.array(ArrayId(0)).present ? L.array(ArrayId(0)).elements() : 0, 0);
-  std::vector<std::uint32_t> b_loads(L.array(ArrayId(1)).present ? L.array(ArrayId(1)).elements() : 0, 0);
+  const auto elements = [&](BufferRole role) {
+    const Buffer* b = L.buffer_with_role(role);
+    return b ? static_cast<std::size_t>(b->elements()) : std::size_t{0};
+  };
+  std::vector<std::uint32_t> a_loads(elements(BufferRole::A), 0);
+  std::vector<std::uint32_t> b_loads(elements(BufferRole::B), 0);
   ReuseAccumulator acc(L);
   for (std::uint64_t block = 0, blocks = L.grid.count(); block < blocks; ++block)
     acc.add_block(t, static_cast<std::uint32_t>(block), a_loads, b_loads, false);

@@ -70,6 +70,7 @@ class ReuseAccumulator {
   void shared_store(SharedTileState& t, std::uint32_t word, bool padding);
   void retire(SharedTileState& t, std::uint32_t word);
 
+  std::uint32_t a_id_, b_id_;           // the memory ids of A and B (by role)
   std::vector<SharedTileState> tiles_;  // per memory id: the shared regions' words
   ReuseStats sums_;  // the scalars only
   std::uint32_t staged_min_ = 0xFFFFFFFFu;

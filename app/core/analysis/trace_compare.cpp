@@ -10,12 +10,13 @@
 namespace ts {
 
 std::optional<std::uint64_t> c_writer_thread(const Trace& t, std::uint32_t row, std::uint32_t col) {
-  const ArrayLayout& c = t.launch.array(ArrayId::C);
-  if (row >= c.rows || col >= c.cols) return std::nullopt;
-  const std::uint32_t index = row * c.ld + col;
+  const std::uint32_t id = t.launch.role_id(BufferRole::C);
+  const Buffer* c = t.launch.buffer_at(id);
+  if (!c || row >= c->rows || col >= c->cols) return std::nullopt;
+  const std::uint64_t index = c->index_of(row, col);
   for (std::uint64_t th = 0; th < t.thread_count(); ++th)
     for (const Event& e : t.thread_events(th))
-      if (e.array_id() == ArrayId::C && e.op() == Op::Store && e.index == index) return th;
+      if (e.array == id && e.op() == Op::Store && e.index == index) return th;
   return std::nullopt;
 }
 
@@ -36,9 +37,9 @@ namespace {
 // Why no thread of T wrote CELL: outside C, not among a focused trace's blocks, or not written at all.
 std::string no_writer_message(const Trace& t, ElementCoord cell) {
   const std::string name = "C[" + std::to_string(cell.row) + "][" + std::to_string(cell.col) + "]";
-  const ArrayLayout& c = t.launch.array(ArrayId::C);
-  if (cell.row >= c.rows || cell.col >= c.cols)
-    return name + " is outside C, which is " + std::to_string(c.rows) + " x " + std::to_string(c.cols);
+  const Buffer* c = t.launch.buffer_with_role(BufferRole::C);
+  if (!c || cell.row >= c->rows || cell.col >= c->cols)
+    return name + " is outside C, which is " + std::to_string(c ? c->rows : 0) + " x " + std::to_string(c ? c->cols : 0);
   if (t.launch.focused())
     return "no traced block of this focused trace of " + t.launch.kernel + " wrote " + name + " (it holds " +
            std::to_string(t.launch.traced_blocks.size()) + " of " + std::to_string(t.launch.grid.count()) +

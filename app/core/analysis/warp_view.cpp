@@ -56,35 +56,40 @@ std::vector<WarpRequestView> warp_request_views(const Trace& trace, const WarpAl
   return out;
 }
 
+namespace {
+bool is_global_store(const WarpRequest& r) { return r.space() == Space::Global && r.op == Op::Store; }
+}  // namespace
+
 std::vector<std::size_t> requests_at(const std::vector<WarpRequestView>& views, const ReplayStep& step,
                                      const ReplayTimeline& timeline) {
   std::vector<std::size_t> out;
   switch (step.phase) {
     case Phase::Store:
+      // C's store: the global stores of the last step (the views are that step's).
       for (std::size_t i = 0; i < views.size(); ++i)
-        if (views[i].request.array == ArrayId::C) out.push_back(i);
+        if (is_global_store(views[i].request)) out.push_back(i);
       break;
     case Phase::Load: {
       // The copy: everything in the iteration's first epoch.
       std::uint32_t first_epoch = ~0u;
       for (const WarpRequestView& v : views) first_epoch = std::min<std::uint32_t>(first_epoch, v.request.epoch);
       for (std::size_t i = 0; i < views.size(); ++i)
-        if (views[i].request.epoch == first_epoch && views[i].request.array != ArrayId::C) out.push_back(i);
+        if (views[i].request.epoch == first_epoch && !is_global_store(views[i].request)) out.push_back(i);
       break;
     }
     case Phase::Mac: {
       // The loads the multiply-accumulate reads: shared ones for the staged
-      // kernels, global ones for the naive kernels. Each array's requests of
-      // this step spread evenly over the iteration's k's.
+      // kernels, global ones for the naive kernels. Each buffer's or
+      // region's requests of this step spread evenly over the iteration's k's.
       const Space space = timeline.staged() ? Space::Shared : Space::Global;
       const std::uint32_t macs = timeline.macs_in(step.iteration);
-      for (ArrayId array : {ArrayId::A, ArrayId::B, ArrayId::As, ArrayId::Bs}) {
-        if (space_of(array) != space) continue;
-        std::vector<std::size_t> reads;
-        for (std::size_t i = 0; i < views.size(); ++i)
-          if (views[i].request.array == array && views[i].request.op == Op::Load) reads.push_back(i);
-        if (reads.empty() || macs == 0) continue;
-        out.push_back(reads[std::min<std::size_t>(reads.size() - 1, std::size_t{step.k} * reads.size() / macs)]);
+      std::vector<std::vector<std::size_t>> reads(kMaxMemoryIds);
+      for (std::size_t i = 0; i < views.size(); ++i)
+        if (views[i].request.space() == space && views[i].request.op == Op::Load)
+          reads[static_cast<std::size_t>(views[i].request.array)].push_back(i);
+      for (const std::vector<std::size_t>& r : reads) {
+        if (r.empty() || macs == 0) continue;
+        out.push_back(r[std::min<std::size_t>(r.size() - 1, std::size_t{step.k} * r.size() / macs)]);
       }
       std::sort(out.begin(), out.end());
       break;
