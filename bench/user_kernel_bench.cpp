@@ -64,7 +64,7 @@ int main(int argc, char** argv) {
   app.add_option("-D", defines, "Its defines");
   CLI11_PARSE(app, argc, argv);
 
-  ts::UserKernelSpec spec{file, entry, {16, 16, 1}, 0, 0, defines, 0};
+  ts::UserKernelSpec spec{file, entry, {16, 16, 1}, 0, 0, defines, 0, {}};
   const fs::path root = fs::temp_directory_path() / ("user_kernel_bench_" + std::to_string(getpid()));
   std::vector<double> first, cached, cold;
   try {

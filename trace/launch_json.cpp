@@ -153,11 +153,13 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
                  {"thread_m", t.thread_m}, {"thread_n", t.thread_n}, {"warp_m", t.warp_m},
                  {"warp_n", t.warp_n},   {"stages", t.stages},     {"a_transposed", t.a_transposed}};
   if (L.focused()) j["traced_blocks"] = L.traced_blocks;  // absent: every block (files written before focused traces)
-  if (const auto& u = L.user_kernel)  // absent: one of tilescope's own kernels
+  if (const auto& u = L.user_kernel) {  // absent: one of tilescope's own kernels
     j["user_kernel"] = {{"file", u->file},
                         {"entry", u->entry},
                         {"defines", u->defines},
                         {"block_tile", nlohmann::json::array({u->tile_rows, u->tile_cols})}};
+    if (!u->args.empty()) j["user_kernel"]["args"] = u->args;  // absent: none (and in files written before --arg)
+  }
   return j;
 }
 
@@ -215,6 +217,10 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
     const auto& defines = it->at("defines");
     if (!defines.is_array()) throw nlohmann::json::type_error::create(302, "user_kernel.defines: a list", &defines);
     for (const auto& d : defines) u.defines.push_back(d.get<std::string>());
+    if (const auto args = it->find("args"); args != it->end()) {
+      if (!args->is_array()) throw nlohmann::json::type_error::create(302, "user_kernel.args: a list", &*args);
+      for (const auto& a : *args) u.args.push_back(a.get<std::string>());
+    }
     const auto& tile = it->at("block_tile");
     if (!tile.is_array() || tile.size() != 2)
       throw nlohmann::json::type_error::create(302, "user_kernel.block_tile: [rows, cols]", &tile);

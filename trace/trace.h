@@ -41,6 +41,7 @@ struct UserKernelInfo {
   std::string entry;                 // the function recorded
   std::vector<std::string> defines;  // "NAME=VALUE", in order
   std::uint32_t tile_rows = 0, tile_cols = 0;  // the cells of C one block computes
+  std::vector<std::string> args;     // "NAME=VALUE" as bound with --arg, in order (none in older files)
   friend bool operator==(const UserKernelInfo&, const UserKernelInfo&) = default;
 };
 

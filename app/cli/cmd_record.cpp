@@ -21,6 +21,7 @@
 #include "kernels/counter.h"
 #include "kernels/focused.h"
 #include "kernels/recorder.h"
+#include "kernels/user/user_args.h"
 
 namespace ts::cli {
 namespace {
@@ -133,10 +134,13 @@ int record_failure(const RecordError& e, bool user) {
 }
 
 // A user kernel's C is held to the reference after every recording; the trace is kept either way.
+// With a parameter named alpha bound, C is held to alpha A x B (user_args.h: C starts at 0, so beta C adds nothing).
 int check_user_result(const Trace& trace, const std::string& out) {
-  const std::string wrong = check_matmul(trace.a, trace.b, trace.c, trace.launch.m, trace.launch.n, trace.launch.k);
+  const double alpha = trace.launch.user_kernel ? result_scale(trace.launch.user_kernel->args) : 1.0;
+  const std::string wrong =
+      check_matmul(trace.a, trace.b, trace.c, trace.launch.m, trace.launch.n, trace.launch.k, alpha);
   if (wrong.empty()) {
-    std::printf("C equals A x B (checked in double precision)\n");
+    std::printf("C equals %s (checked in double precision)\n", product_name(alpha).c_str());
     return 0;
   }
   std::fflush(stdout);  // the "recorded" line first, also when both go to one pipe
@@ -171,7 +175,7 @@ Command add_record_command(CLI::App& parent) {
                 "With --blocks: also count the whole launch (as `tilescope counters`) into OUTPUT.counters.json");
   return {app, [opts, out, focus, check, blocks_flag, gpu_flag]() -> int {
             RecordParams params;
-            if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err);
+            if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err), kExitUsage;
             if (params.user && (!focus->blocks.empty() || focus->counters))
               return fail("--blocks and --counters take tilescope's own kernels, not --kernel-file"), kExitUsage;
             // Neither may silently record the whole launch instead of what was asked.

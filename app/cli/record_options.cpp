@@ -23,12 +23,17 @@ void add_record_options(CLI::App& app, RecordOptions& o) {
   app.add_option("--kernel-file", o.kernel_file,
                  "Record a kernel of your own: a file that includes <tilescope/kernel.h> (examples/kernels/)");
   app.add_option("--entry", o.entry,
-                 "With --kernel-file: the function, void NAME(InMatrix A, InMatrix B, OutMatrix C, int M, int N, int K)");
+                 "With --kernel-file: the function, void NAME(InMatrix A, InMatrix B, OutMatrix C, int M, int N, int K, "
+                 "then any scalars given by --arg)");
   app.add_option("--block", o.block, "With --kernel-file: threads per block, XxY")->capture_default_str();
   app.add_option("--block-tile", o.block_tile,
                  "With --kernel-file: the ROWSxCOLS cells of C one block computes (default: the block's YxX); "
                  "the grid is ceil(N/COLS) x ceil(M/ROWS)");
   app.add_option("-D,--define", o.defines, "With --kernel-file: a compile-time constant NAME=VALUE (repeatable)");
+  app.add_option("--arg", o.args,
+                 "With --kernel-file: the value of a parameter of the entry after M, N, K, NAME=VALUE (repeatable), "
+                 "e.g. --arg alpha=2 --arg lda=64; int, unsigned, long, long long, size_t, float, double or bool. "
+                 "A parameter named alpha scales the product C is checked against; with one named beta, C starts at 0");
   app.add_option("--timeout", o.timeout,
                  "Seconds the launch may run (a loop that never ends): then the emulator stops it and says where its "
                  "threads are, and a GPU launch is abandoned (the process exits); 0: no limit")
@@ -39,11 +44,12 @@ void add_record_options(CLI::App& app, RecordOptions& o) {
 std::string to_record_params(const RecordOptions& o, RecordParams& p) {
   if (!o.kernel_file.empty()) {
     p.user.emplace();
-    if (std::string err = user_spec_from_flags(o.kernel_file, o.entry, o.block, o.block_tile, o.defines, *p.user);
+    if (std::string err =
+            user_spec_from_flags(o.kernel_file, o.entry, o.block, o.block_tile, o.defines, o.args, *p.user);
         !err.empty())
       return "--kernel-file: " + err;
-  } else if (!o.entry.empty() || !o.defines.empty() || !o.block_tile.empty()) {
-    return "--entry, --block-tile and -D go with --kernel-file FILE";
+  } else if (!o.entry.empty() || !o.defines.empty() || !o.block_tile.empty() || !o.args.empty()) {
+    return "--entry, --block-tile, -D and --arg go with --kernel-file FILE";
   }
   const auto kind = find_kernel(o.kernel);
   if (!kind) return "unknown kernel '" + o.kernel + "' (choose one of " + kernel_names() + ")";

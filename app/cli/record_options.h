@@ -22,13 +22,14 @@ struct RecordOptions {
   // A kernel of the user's own (--kernel-file): replaces --kernel and --tile.
   std::string kernel_file, entry, block = "16x16", block_tile;
   std::vector<std::string> defines;
+  std::vector<std::string> args;  // --arg NAME=VALUE: the entry's scalars after M, N, K
   double timeout = 60;  // seconds a launch may run (0: no limit)
 };
 
 // What ran: --kernel --tile --size --m --k --n --seed.
 void add_launch_options(CLI::App& app, RecordOptions& opts);
 // The launch options, plus how to record: --device --inputs, and a user's kernel:
-// --kernel-file --entry --block --block-tile -D, and --timeout.
+// --kernel-file --entry --block --block-tile -D --arg, and --timeout.
 void add_record_options(CLI::App& app, RecordOptions& opts);
 // Fills params; returns an error message, empty when the options are valid.
 std::string to_record_params(const RecordOptions& opts, RecordParams& params);

@@ -33,8 +33,15 @@ double relative_error(std::span<const float> c, std::span<const double> ref) {
   return norm == 0 ? std::sqrt(diff) : std::sqrt(diff / norm);
 }
 
+std::string product_name(double alpha) {
+  if (alpha == 1.0) return "A x B";
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.9g x A x B", alpha);
+  return buf;
+}
+
 std::string check_matmul(std::span<const float> a, std::span<const float> b, std::span<const float> c, int m, int n,
-                         int k) {
+                         int k, double alpha) {
   const double u = std::ldexp(1.0, -24);
   std::vector<double> ref(static_cast<std::size_t>(n)), mag(static_cast<std::size_t>(n));
   std::uint64_t wrong = 0;
@@ -54,8 +61,8 @@ std::string check_matmul(std::span<const float> a, std::span<const float> b, std
     }
     for (int j = 0; j < n; ++j) {
       const float got = c[std::size_t(i) * n + j];
-      const double bound = 2.0 * k * u * mag[j];
-      const double err = std::fabs(double(got) - ref[j]);
+      const double bound = 2.0 * k * u * std::fabs(alpha) * mag[j];
+      const double err = std::fabs(double(got) - alpha * ref[j]);
       const double excess = !std::isfinite(got) ? std::numeric_limits<double>::infinity()
                                                 : (err > bound ? (bound > 0 ? err / bound : err + 1) : 0.0);
       if (excess == 0.0) continue;
@@ -64,20 +71,21 @@ std::string check_matmul(std::span<const float> a, std::span<const float> b, std
         worst_excess = excess;
         worst_r = i;
         worst_c = j;
-        worst_ref = ref[j];
+        worst_ref = alpha * ref[j];
       }
     }
   }
   if (wrong == 0) return {};
   const float got = c[std::size_t(worst_r) * n + worst_c];
-  char buf[320];
+  const std::string product = product_name(alpha);
+  char buf[360];
   if (std::isnan(got))
-    std::snprintf(buf, sizeof buf, "C[%d][%d] was never written (NaN) where A x B gives %.7g; %llu of %llu cells are wrong",
-                  worst_r, worst_c, worst_ref, static_cast<unsigned long long>(wrong),
+    std::snprintf(buf, sizeof buf, "C[%d][%d] was never written (NaN) where %s gives %.7g; %llu of %llu cells are wrong",
+                  worst_r, worst_c, product.c_str(), worst_ref, static_cast<unsigned long long>(wrong),
                   static_cast<unsigned long long>(std::uint64_t(m) * n));
   else
-    std::snprintf(buf, sizeof buf, "C[%d][%d] = %.7g but A x B gives %.7g there; %llu of %llu cells are wrong", worst_r,
-                  worst_c, double(got), worst_ref, static_cast<unsigned long long>(wrong),
+    std::snprintf(buf, sizeof buf, "C[%d][%d] = %.7g but %s gives %.7g there; %llu of %llu cells are wrong", worst_r,
+                  worst_c, double(got), product.c_str(), worst_ref, static_cast<unsigned long long>(wrong),
                   static_cast<unsigned long long>(std::uint64_t(m) * n));
   return buf;
 }

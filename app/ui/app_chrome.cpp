@@ -42,13 +42,20 @@ void draw_open_kernel_menu(AppState& app) {
   ImGui::InputText("block tile ROWSxCOLS (empty: the block's)", f.block_tile, sizeof f.block_tile);
   ImGui::SetNextItemWidth(w);
   ImGui::InputText("defines NAME=VALUE ...", f.defines, sizeof f.defines);
+  ImGui::SetNextItemWidth(w);
+  ImGui::InputText("args NAME=VALUE ... (the entry's scalars after M, N, K)", f.args, sizeof f.args);
   ImGui::TextDisabled("Size, inputs and device: the Controls panel. Saving the file records it again.");
   if (ImGui::Button("Compile and record")) {
-    std::vector<std::string> defines;
-    std::istringstream words(f.defines);
-    for (std::string d; words >> d;) defines.push_back(d);
+    const auto words = [](const char* text) {
+      std::vector<std::string> out;
+      std::istringstream in(text);
+      for (std::string w; in >> w;) out.push_back(w);
+      return out;
+    };
     UserKernelSpec spec;
-    if (std::string err = user_spec_from_flags(f.file, f.entry, f.block, f.block_tile, defines, spec); !err.empty())
+    if (std::string err = user_spec_from_flags(f.file, f.entry, f.block, f.block_tile, words(f.defines), words(f.args),
+                                               spec);
+        !err.empty())
       app.notify(NoticeLevel::Error, err);
     else
       app.open_kernel(std::move(spec));

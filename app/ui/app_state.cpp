@@ -197,7 +197,7 @@ void AppState::install(std::shared_ptr<const LoadedTrace> trace) {
   const LaunchInfo& L = trace_->trace.launch;
   if (const auto& u = L.user_kernel) {  // a user kernel: watch its file, and record it again as it was
     params.user = UserKernelSpec{u->file, u->entry, L.block, static_cast<int>(u->tile_rows),
-                                 static_cast<int>(u->tile_cols), u->defines, kernel_file_stamp(u->file)};
+                                 static_cast<int>(u->tile_cols), u->defines, kernel_file_stamp(u->file), u->args};
   } else {
     params.user.reset();
     if (const auto kind = find_kernel(L.kernel)) params.kernel = *kind;

@@ -144,6 +144,7 @@ struct KernelForm {
   char block[32] = "16x16";
   char block_tile[32] = "";
   char defines[512] = "";  // "TILE=16 BK=8": space-separated NAME=VALUE
+  char args[512] = "";     // "alpha=2 beta=0": the entry's scalars, space-separated NAME=VALUE
 };
 
 class AppState {

@@ -18,6 +18,7 @@
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
 #include "kernels/kernel_resources.h"
+#include "kernels/user/user_args.h"
 
 namespace ts::ui {
 namespace {
@@ -65,10 +66,9 @@ struct PanelControls : Panel {
       ImGui::EndCombo();
     }
     if (p.user) {
-      std::string defines;
-      for (const std::string& d : p.user->defines) defines += " -D " + d;
+      const std::string flags = flags_text(p.user->defines, p.user->args);
       ImGui::TextWrapped("%s, entry %s%s (File > Open kernel... to change; pick a kernel above to leave it)",
-                         p.user->file.c_str(), p.user->entry.c_str(), defines.c_str());
+                         p.user->file.c_str(), p.user->entry.c_str(), flags.c_str());
     } else {
       ImGui::TextWrapped("%s", std::string(current.summary).c_str());
     }

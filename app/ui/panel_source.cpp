@@ -17,6 +17,7 @@
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
+#include "kernels/user/user_args.h"
 #include "kernels/user/user_kernel.h"
 
 namespace ts::ui {
@@ -128,9 +129,8 @@ struct PanelSource : Panel {
       shown_file_ = {};
       lines_ = split_lines(user_text_);
     }
-    std::string defines;
-    for (const std::string& d : user.defines) defines += " -D " + d;
-    ImGui::TextDisabled("%s  (entry %s%s)", user.file.c_str(), user.entry.c_str(), defines.c_str());
+    ImGui::TextDisabled("%s  (entry %s%s)", user.file.c_str(), user.entry.c_str(),
+                        flags_text(user.defines, user.args).c_str());
     draw_lines(app, lt, {});
   }
 

@@ -9,6 +9,7 @@
 #include "app/core/trace_file.h"
 #include "kernels/catalog.h"
 #include "kernels/focused.h"
+#include "kernels/user/user_args.h"
 
 namespace ts::ui {
 namespace {
@@ -67,7 +68,9 @@ std::shared_ptr<LoadedTrace> LoadedTrace::record(const RecordParams& params, std
   loaded->trace = focus.empty() ? ts::record(p, &loaded->checks) : record_focused(params, focus);
   loaded->record_ms = ms_since(t0);
   const Trace& t = loaded->trace;
-  if (params.user) loaded->wrong_result = check_matmul(t.a, t.b, t.c, t.launch.m, t.launch.n, t.launch.k);
+  if (params.user)  // alpha A x B with a parameter named alpha bound (kernels/user/user_args.h)
+    loaded->wrong_result =
+        check_matmul(t.a, t.b, t.c, t.launch.m, t.launch.n, t.launch.k, result_scale(params.user->args));
   t0 = std::chrono::steady_clock::now();
   loaded->index = std::make_unique<TraceIndex>(loaded->trace);
   loaded->index_ms = ms_since(t0);

@@ -14,8 +14,9 @@
 // and see examples/kernels/README.md. tilescope compiles the file in one of its
 // recording modes and places the kernel in that mode's namespace, exactly as
 // the project's own kernel headers are placed; compile-time constants come
-// from -D NAME=VALUE. Include nothing else: the file is compiled by the system
-// C++ compiler for the emulator and by NVRTC for the GPU.
+// from -D NAME=VALUE, and scalar parameters after M, N, K (float alpha, int
+// lda, ...) from --arg NAME=VALUE. Include nothing else: the file is compiled
+// by the system C++ compiler for the emulator and by NVRTC for the GPU.
 //
 // Which mode: TILESCOPE_MODE_RECORDED (instrumented CUDA, set by the GPU
 // recorder), else the CPU emulator. Opened on its own (an editor's code model),

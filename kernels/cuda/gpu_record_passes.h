@@ -18,9 +18,11 @@ struct InstrumentedKernel {
   std::function<void(const void* record_launch, std::size_t bytes)> set_launch;
   // Launches the kernel on trace.launch's grid and block, and checks that it ran.
   std::function<void(const float* a, const float* b, float* c)> launch;
+  // C starts at 0 rather than NaN: a user kernel that reads it for beta C (kernels/user/user_args.h).
+  bool c_starts_zero = false;
 };
 
-// Inputs from trace.a and trace.b, C (poisoned with NaN first) back into
+// Inputs from trace.a and trace.b, C (poisoned with NaN first, or zeroed) back into
 // trace.c, the events, block timings and shared tiles' places and shapes into
 // trace. focus: only these blocks (a focused trace, recorder.h); empty: all.
 // event_limit: refuse (GpuError) after the counting pass; 0: none.

@@ -89,7 +89,9 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<con
   auto* d_errors = s.errors.get<std::uint32_t>(1);
   TS_CUDA_CHECK(cudaMemcpy(d_a, trace.a.data(), mk * sizeof(float), cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemcpy(d_b, trace.b.data(), kn * sizeof(float), cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));  // poison: NaN until written
+  // Poison, NaN until written; or zeros, for a kernel that reads C (beta C).
+  const int c_start = kernel.c_starts_zero ? 0 : 0xFF;
+  TS_CUDA_CHECK(cudaMemset(d_c, c_start, mn * sizeof(float)));
   TS_CUDA_CHECK(cudaMemset(d_errors, 0, sizeof(std::uint32_t)));
   TS_CUDA_CHECK(cudaMemset(d_shared, 0xFF, kMaxMemoryIds * sizeof(std::uint64_t)));
   TS_CUDA_CHECK(cudaMemset(d_shape, 0, kMaxMemoryIds * sizeof(std::uint64_t)));
@@ -138,7 +140,7 @@ void record_passes(Trace& trace, const InstrumentedKernel& kernel, std::span<con
   Event* d_events = s.events.get<Event>(total ? total : 1);
   TS_CUDA_CHECK(cudaMemcpy(d_offsets, trace.thread_offsets.data(), (threads + 1) * sizeof(std::uint64_t),
                            cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemset(d_c, 0xFF, mn * sizeof(float)));
+  TS_CUDA_CHECK(cudaMemset(d_c, c_start, mn * sizeof(float)));
   std::vector<BlockTiming> init(blocks, BlockTiming{0, 0, ~0ull, 0});
   TS_CUDA_CHECK(cudaMemcpy(d_timing, init.data(), blocks * sizeof(BlockTiming), cudaMemcpyHostToDevice));
   rl.counts = nullptr;

@@ -41,13 +41,15 @@ __device__ __forceinline__ void end_recorded_thread() {
 }  // namespace ts::gpu_rec
 
 // A user kernel's instrumented entry point (kernels/user/user_kernel.cpp's wrapper
-// ends with it): extern "C", so that the driver API finds it by name.
-#define TS_USER_RECORDED_KERNEL(ENTRY)                                                                      \
+// ends with it): extern "C", so that the driver API finds it by name. The
+// arguments after ENTRY, if any, follow M, N, K: the literals of the entry's
+// scalars bound with --arg (kernels/user/user_args.h).
+#define TS_USER_RECORDED_KERNEL(ENTRY, ...)                                                                 \
   extern "C" __global__ void tilescope_user_kernel(const float* a, const float* b, float* c, int m, int n,  \
                                                    int k) {                                                 \
     using namespace ::ts::gpu_rec;                                                                          \
     begin_recorded_thread();                                                                                \
     ENTRY(InMatrix{a, ::ts::ArrayId::A}, InMatrix{b, ::ts::ArrayId::B}, OutMatrix{c, ::ts::ArrayId::C}, m, n, \
-          k);                                                                                               \
+          k __VA_OPT__(, ) __VA_ARGS__);                                                                    \
     end_recorded_thread();                                                                                  \
   }

@@ -18,6 +18,7 @@
 #include "kernels/cuda/gpu_record_passes.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/user/compile_cache.h"
+#include "kernels/user/user_args.h"
 
 namespace ts::gpu {
 namespace {
@@ -123,7 +124,8 @@ CompiledGpuKernel compile_for_gpu(const UserKernelSpec& spec, int arch) {
   const auto t0 = std::chrono::steady_clock::now();
   validate_user_spec(spec);
   const std::string source = read_kernel_source(spec.file);
-  const std::string wrapper = user_kernel_wrapper(spec, source, true);
+  const BoundArgs bound = bind_user_args(spec, source);
+  const std::string wrapper = user_kernel_wrapper(spec, source, bound.literals, true);
   const std::vector<fs::path> includes = user_kernel_include_dirs();
   std::vector<std::string> options = {"--std=c++20", "-arch=sm_" + std::to_string(arch),
                                       "-default-device"};
@@ -136,6 +138,7 @@ CompiledGpuKernel compile_for_gpu(const UserKernelSpec& spec, int arch) {
                                          kernel_api_hash(includes)});
 
   CompiledGpuKernel out;
+  out.c_starts_zero = bound.c_starts_zero;
   const fs::path dir = kernel_cache_dir() / "kernels";
   out.cubin = dir / ("gpu-" + hash + "-sm" + std::to_string(arch) + ".cubin");
   std::error_code ec;
@@ -163,9 +166,8 @@ CompiledGpuKernel compile_for_gpu(const UserKernelSpec& spec, int arch) {
       nvrtcDestroyProgram(&prog);
       const bool only_entry = log.find(spec.file + "(") == std::string::npos && log.find(kEntryMarker) != std::string::npos;
       if (only_entry)
-        throw UserKernelError(K::NoEntry, spec.file + " defines no kernel " + spec.entry +
-                                              "(InMatrix A, InMatrix B, OutMatrix C, int M, int N, int K); NVRTC said:\n" +
-                                              log);
+        throw UserKernelError(K::NoEntry, spec.file + " defines no kernel " + spec.entry + kEntrySignature +
+                                              "; NVRTC said:\n" + log);
       throw UserKernelError(K::Compile, first_error(log) + "\n" + log);
     }
     std::size_t size = 0;
@@ -190,6 +192,7 @@ void record_user_launch(const UserKernelSpec& spec, Trace& trace, std::uint64_t 
   const LoadedModule& m = load(compiled.cubin);
   const LaunchInfo& L = trace.launch;
   InstrumentedKernel kernel;
+  kernel.c_starts_zero = compiled.c_starts_zero;
   kernel.set_launch = [&](const void* desc, std::size_t bytes) {
     if (bytes != m.launch_bytes) throw GpuError("the user kernel was compiled against another kernel API");
     check_cu(driver().memcpy_htod(m.launch_desc, desc, bytes), "setting the user kernel's launch");

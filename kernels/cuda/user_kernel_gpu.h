@@ -15,6 +15,7 @@ struct CompiledGpuKernel {
   std::filesystem::path cubin;  // in the cache
   bool cached = false;
   double seconds = 0.0;
+  bool c_starts_zero = false;  // the entry takes a beta: C starts at 0, not NaN (kernels/user/user_args.h)
 };
 
 // arch: the compute capability, e.g. 90. Throws UserKernelError (NVRTC's

@@ -844,6 +844,9 @@ CheckReport record_launch_with(KernelEntry entry, Trace& trace, const LaunchOpti
     pass.report_mutex = &report_mutex;
   }
 
+  // Poison, every cell must be written; or zeros, for a kernel that reads C (beta C).
+  const float c_start = options.c_starts_zero ? 0.0f : std::numeric_limits<float>::quiet_NaN();
+  std::fill(trace.c.begin(), trace.c.end(), c_start);
   const std::uint64_t threads = L.thread_count();
   trace.thread_offsets.assign(threads + 1, 0);
   pass.counts = trace.thread_offsets.data() + 1;  // counts land one slot right, then a prefix sum
@@ -861,7 +864,7 @@ CheckReport record_launch_with(KernelEntry entry, Trace& trace, const LaunchOpti
 
   trace.events = EventBuffer(trace.thread_offsets.back());
   trace.lines.assign(options.lines ? trace.thread_offsets.back() : 0, 0);
-  std::fill(trace.c.begin(), trace.c.end(), std::numeric_limits<float>::quiet_NaN());  // poison: every cell must be written
+  std::fill(trace.c.begin(), trace.c.end(), c_start);
   pass.counts = nullptr;
   pass.report = nullptr;  // the record pass repeats the run: its findings are the count pass's
   pass.events = trace.events.data();

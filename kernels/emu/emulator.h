@@ -53,6 +53,7 @@ struct LaunchOptions {
   bool lines = true;
   std::uint64_t event_limit = 0;
   double timeout_seconds = 0;
+  bool c_starts_zero = false;  // C starts at 0, not NaN: a user kernel that reads it for beta C (kernels/user/user_args.h)
 };
 
 // Records one launch. On entry trace.launch (kernel shape, sizes, array

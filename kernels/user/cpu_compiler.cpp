@@ -18,6 +18,7 @@
 
 #include "kernels/emu/mode_emulator.h"
 #include "kernels/user/compile_cache.h"
+#include "kernels/user/user_args.h"
 
 extern char** environ;
 
@@ -161,7 +162,8 @@ CompiledCpuKernel compile_for_emulator(const UserKernelSpec& spec) {
   const auto t0 = std::chrono::steady_clock::now();
   validate_user_spec(spec);
   const std::string source = read_kernel_source(spec.file);
-  const std::string wrapper = user_kernel_wrapper(spec, source, false);
+  const BoundArgs bound = bind_user_args(spec, source);
+  const std::string wrapper = user_kernel_wrapper(spec, source, bound.literals, false);
   const std::vector<fs::path> includes = user_kernel_include_dirs();
   const std::vector<std::string> cmd = cpu_compiler_command();
   const std::string version = cpu_compiler_version();
@@ -170,6 +172,7 @@ CompiledCpuKernel compile_for_emulator(const UserKernelSpec& spec) {
   const std::string hash = content_hash({wrapper, flags, version, TILESCOPE_VERSION_STRING, api});
 
   CompiledCpuKernel out;
+  out.c_starts_zero = bound.c_starts_zero;
   const fs::path dir = kernel_cache_dir() / "kernels";
   out.object = dir / ("emu-" + hash + ".so");
   std::error_code ec;
@@ -199,9 +202,8 @@ CompiledCpuKernel compile_for_emulator(const UserKernelSpec& spec) {
       const bool only_entry = text.find(spec.file + ":") == std::string::npos &&
                               text.find(kEntryMarker) != std::string::npos;
       if (only_entry)
-        throw UserKernelError(K::NoEntry, spec.file + " defines no kernel " + spec.entry +
-                                              "(InMatrix A, InMatrix B, OutMatrix C, int M, int N, int K); the "
-                                              "compiler said:\n" + text);
+        throw UserKernelError(K::NoEntry, spec.file + " defines no kernel " + spec.entry + kEntrySignature +
+                                              "; the compiler said:\n" + text);
       throw UserKernelError(K::Compile, first_error(text) + "\n" + text);
     }
     publish_object(tmp, out.object);

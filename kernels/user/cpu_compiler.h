@@ -19,6 +19,7 @@ struct CompiledCpuKernel {
   std::filesystem::path object;  // the shared object in the cache
   bool cached = false;           // found in the cache: no compiler ran
   double seconds = 0.0;          // compile (or look-up) and load
+  bool c_starts_zero = false;    // the entry takes a beta: C starts at 0, not NaN (user_args.h)
 };
 
 // The compiler command: $TILESCOPE_CXX, else $CXX, else c++ (split at spaces: "ccache g++" works).
@@ -26,7 +27,8 @@ std::vector<std::string> cpu_compiler_command();
 // Its first line of `--version`; throws UserKernelError(NoCompiler) when it cannot be run.
 std::string cpu_compiler_version();
 
-// Throws UserKernelError (compiler errors keep the user's FILE:LINE).
+// Throws UserKernelError (compiler errors keep the user's FILE:LINE; an --arg
+// the entry cannot take is BadSpec, before any compiler runs).
 CompiledCpuKernel compile_for_emulator(const UserKernelSpec& spec);
 
 }  // namespace ts

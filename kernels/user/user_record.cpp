@@ -35,7 +35,7 @@ LaunchInfo describe_user(const RecordParams& p) {
                       static_cast<std::uint32_t>(p.k), 0, 0};
   // No regions yet: the recorders add each TS_SHARED region as the kernel declares it.
   L.user_kernel = UserKernelInfo{s.file, s.entry, s.defines, static_cast<std::uint32_t>(s.rows_per_block()),
-                                 static_cast<std::uint32_t>(s.cols_per_block())};
+                                 static_cast<std::uint32_t>(s.cols_per_block()), s.args};
   return L;
 }
 
@@ -134,6 +134,7 @@ Trace record_user_kernel(const RecordParams& params, emu::CheckReport* report) {
         options.check = params.check;
         options.event_limit = limit;
         options.timeout_seconds = params.timeout_seconds;
+        options.c_starts_zero = compiled.c_starts_zero;
         emu::CheckReport found = emu::record_launch_with(compiled.entry, t, options);
         const bool stopped = found.stopped;
         if (report) *report = std::move(found);

@@ -1,12 +1,14 @@
 // `tilescope record --kernel-file`: the user's kernel through the command
 // line, with the checks on by default, and the exit status for each outcome
-// (README, examples/kernels/README.md): 0 right, 1 too large, 3 findings, 4
-// does not compile, 5 stopped with the checks off, 6 a wrong C.
+// (README, examples/kernels/README.md): 0 right, 1 too large, 2 a usage error
+// (a malformed flag, an --arg the entry cannot take), 3 findings, 4 does not
+// compile, 5 stopped with the checks off, 6 a wrong C.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <string>
+#include <utility>
 
 #include "tests/cli/cli_support.h"
 
@@ -115,6 +117,41 @@ TEST_F(UserKernelCli, ANameTheFileDoesNotDefineIsACompileError) {
   const Result r = record("examples/kernels/first_tiled.cu", "matmul_tiling", "--size 8");
   EXPECT_EQ(r.code, 4) << r.out << r.err;
   EXPECT_NE(r.err.find("matmul_tiling"), std::string::npos) << r.err;
+}
+
+// --arg NAME=VALUE binds the entry's scalars after M, N, K: a blog's SGEMM
+// listing records with its alpha and beta, C is checked against alpha A x B,
+// and the trace keeps the args (stats shows them).
+TEST_F(UserKernelCli, ArgsBindAListingsAlphaAndBeta) {
+  const Result r = record("examples/kernels/sgemm_alpha_beta.cu", "sgemm", "--size 24 --arg alpha=2 --arg beta=0.5");
+  EXPECT_EQ(r.code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("check: no findings"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("C equals 2 x A x B (checked in double precision)"), std::string::npos) << r.out;
+  const Result stats = run("stats --json " + out_.string());
+  EXPECT_EQ(stats.code, 0) << stats.err;
+  EXPECT_NE(stats.out.find("\"alpha=2\""), std::string::npos) << stats.out;
+  EXPECT_NE(stats.out.find("\"beta=0.5\""), std::string::npos) << stats.out;
+}
+
+// Each --arg the entry cannot take is a usage error (exit 2) of one line, and no trace.
+TEST_F(UserKernelCli, ArgsTheEntryCannotTakeAreUsageErrors) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"--arg alpha=2 --arg beta=0 --arg gamma=1",
+       "has no parameter gamma after A, B, C, M, N, K; it takes float alpha, float beta"},
+      {"--arg alpha=2", "takes float beta: give it a value with --arg beta=VALUE"},
+      {"--arg alpha=two --arg beta=0", "--arg alpha=two: float alpha takes a finite number"},
+      {"--arg alpha=2 --arg alpha=3 --arg beta=0", "--arg alpha is given twice"},
+      {"--arg alpha --arg beta=0", "--arg alpha: an argument is NAME=VALUE"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Result r = record("examples/kernels/sgemm_alpha_beta.cu", "sgemm", std::string("--size 8 ") + args);
+    EXPECT_EQ(r.code, 2) << args << "\n" << r.out << r.err;
+    expect_one_line_error(r, message);
+    EXPECT_FALSE(std::filesystem::exists(out_)) << args;
+  }
+  const Result r = run("record --kernel tiled --size 8 --arg alpha=2 -o " + out_.string());
+  EXPECT_EQ(r.code, 2) << r.err;
+  expect_one_line_error(r, "--entry, --block-tile, -D and --arg go with --kernel-file FILE");
 }
 
 TEST_F(UserKernelCli, AnUnknownCheckModeIsRefused) {

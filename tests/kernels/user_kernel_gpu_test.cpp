@@ -36,6 +36,18 @@ TEST(UserKernelNvrtc, TiledCopyCompilesAndIsCached) {
   EXPECT_TRUE(gpu::compile_for_gpu(spec, 90).cached);
 }
 
+// The scalars after M, N, K reach NVRTC's build as literals (TS_USER_RECORDED_KERNEL's arguments after the entry).
+TEST(UserKernelNvrtc, ScalarArgsCompile) {
+  test::use_test_kernel_cache();
+  UserKernelSpec sgemm = *test::user_params(test::example_file("sgemm_alpha_beta.cu"), "sgemm", 16, 8, 8, 8).user;
+  sgemm.args = {"alpha=2", "beta=0.5"};
+  EXPECT_TRUE(gpu::compile_for_gpu(sgemm, 90).c_starts_zero);
+  UserKernelSpec ld = *test::user_params(test::source_tree() + "/tests/kernels/data/leading_dim_user.cu", "matmul_ld",
+                                         8, 8, 8, 8).user;
+  ld.args = {"lda=8"};
+  EXPECT_FALSE(gpu::compile_for_gpu(ld, 90).c_starts_zero);
+}
+
 class UserKernelGpu : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -99,6 +111,38 @@ TEST_F(UserKernelGpu, FreelyNamedRegionsEqualTheEmulatorEventForEvent) {
     // sc holds C's sums: within float rounding, as C's are.
     const std::uint32_t sc = *emu.launch.find_memory("sc");
     ASSERT_NO_FATAL_FAILURE(test::expect_same_events(on_gpu, emu, 1e-5f, nullptr, {sc}));
+  }
+}
+
+// A blog's SGEMM listing with alpha and beta (C starts at 0 on both: beta C
+// adds nothing), and a leading dimension used for indexing with a defaulted
+// alpha: the GPU's recording equals the emulator's event for event, C within
+// float rounding, and C is alpha A x B.
+TEST_F(UserKernelGpu, ScalarArgsEqualTheEmulatorEventForEvent) {
+  struct Case {
+    std::string file, entry;
+    std::vector<std::string> args;
+    double alpha;
+  };
+  const Case cases[] = {
+      {test::example_file("sgemm_alpha_beta.cu"), "sgemm", {"alpha=2", "beta=0.5"}, 2.0},
+      {test::source_tree() + "/tests/kernels/data/leading_dim_user.cu", "matmul_ld", {"lda=45"}, 1.0},
+      {test::source_tree() + "/tests/kernels/data/leading_dim_user.cu", "matmul_ld", {"lda=45", "alpha=-0.5"}, -0.5},
+  };
+  for (const Case& c : cases) {
+    RecordParams gpu = test::user_params(c.file, c.entry, 16, 37, 29, 45);
+    gpu.user->args = c.args;
+    gpu.device = DeviceChoice::Gpu;
+    RecordParams cpu = gpu;
+    cpu.device = DeviceChoice::Cpu;
+    const Trace on_gpu = record(gpu), emu = record(cpu);
+    SCOPED_TRACE(c.entry + " " + c.args.back());
+    EXPECT_EQ(on_gpu.launch.recorder, "gpu");
+    EXPECT_EQ(check_matmul(on_gpu.a, on_gpu.b, on_gpu.c, 37, 29, 45, c.alpha), "");
+    ASSERT_TRUE(on_gpu.launch.user_kernel);
+    EXPECT_EQ(on_gpu.launch.user_kernel->args, c.args);
+    EXPECT_EQ(on_gpu.thread_offsets, emu.thread_offsets);
+    ASSERT_NO_FATAL_FAILURE(test::expect_same_events(on_gpu, emu, 1e-5f));
   }
 }
 

@@ -57,7 +57,7 @@ inline std::string record_error(const RecordParams& p, RecordError::Kind want) {
 inline RecordParams user_params(const std::string& file, const std::string& entry, int tile, int m, int n, int k) {
   RecordParams p;
   p.user = UserKernelSpec{file, entry, {static_cast<std::uint32_t>(tile), static_cast<std::uint32_t>(tile), 1},
-                          0, 0, {"TILE=" + std::to_string(tile)}, 0};
+                          0, 0, {"TILE=" + std::to_string(tile)}, 0, {}};
   p.m = m;
   p.n = n;
   p.k = k;
