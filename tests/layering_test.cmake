@@ -18,7 +18,6 @@ set(KNOWN
   "kernels/counter.h:app/core/stats.h"
   "kernels/emu/sanitizer.cpp:app/core/analysis/coalescing.h"
   "kernels/focused.cpp:app/core/gpu_presets.h"
-  "kernels/kernel_resources.cpp:app/render/embedded_files.h"
   "kernels/kernel_resources.h:app/core/occupancy.h"
   "kernels/ladder/tf32_ws_tune.cpp:app/core/reference.h"
   "kernels/recorder.cpp:app/core/analysis/line_stats.h"
