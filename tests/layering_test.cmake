@@ -8,18 +8,13 @@
 #   cmake -DSOURCE_DIR=... -P layering_test.cmake
 cmake_minimum_required(VERSION 3.25)
 set(KNOWN
-  "kernels/cuda/bench_check.cu:app/core/reference.h"
   "kernels/cuda/bench_device.cuh:app/core/bench_results.h"
   "kernels/cuda/bench_runner.h:app/core/bench_results.h"
   "kernels/cuda/counted_kernels.cu:app/core/analysis/compiled_loads.h"
   "kernels/cuda/gpu_runtime.h:app/core/analysis/memory_stats.h"
-  "kernels/cuda/gpu_runtime.h:app/core/occupancy.h"
   "kernels/cuda/gpu_runtime.h:app/core/timing_recording.h"
   "kernels/counter.h:app/core/stats.h"
   "kernels/emu/sanitizer.cpp:app/core/analysis/coalescing.h"
-  "kernels/focused.cpp:app/core/gpu_presets.h"
-  "kernels/kernel_resources.h:app/core/occupancy.h"
-  "kernels/ladder/tf32_ws_tune.cpp:app/core/reference.h"
   "kernels/recorder.cpp:app/core/analysis/line_stats.h"
 )
 

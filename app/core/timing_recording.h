@@ -11,7 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 #include "trace/trace.h"
 
 namespace ts {

@@ -21,7 +21,7 @@
 
 #include "app/core/assets.h"
 #include "app/core/display_text.h"
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 #include "app/core/timeline.h"
 #include "app/core/timing_recording.h"
 #include "app/ui/app_state.h"

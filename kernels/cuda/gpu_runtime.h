@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "app/core/analysis/memory_stats.h"
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 #include "app/core/timing_recording.h"
 #include "trace/trace.h"
 #include "kernels/kernel_kind.h"
