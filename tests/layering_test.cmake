@@ -8,8 +8,6 @@
 #   cmake -DSOURCE_DIR=... -P layering_test.cmake
 cmake_minimum_required(VERSION 3.25)
 set(KNOWN
-  "kernels/cuda/bench_device.cuh:app/core/bench_results.h"
-  "kernels/cuda/bench_runner.h:app/core/bench_results.h"
   "kernels/cuda/counted_kernels.cu:app/core/analysis/compiled_loads.h"
   "kernels/cuda/gpu_runtime.h:app/core/analysis/memory_stats.h"
   "kernels/cuda/gpu_runtime.h:app/core/timing_recording.h"
