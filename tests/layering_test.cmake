@@ -10,7 +10,6 @@ cmake_minimum_required(VERSION 3.25)
 set(KNOWN
   "kernels/cuda/counted_kernels.cu:app/core/analysis/compiled_loads.h"
   "kernels/cuda/gpu_runtime.h:app/core/analysis/memory_stats.h"
-  "kernels/cuda/gpu_runtime.h:app/core/timing_recording.h"
   "kernels/counter.h:app/core/stats.h"
   "kernels/emu/sanitizer.cpp:app/core/analysis/coalescing.h"
   "kernels/recorder.cpp:app/core/analysis/line_stats.h"

@@ -23,7 +23,7 @@
 #include "app/core/display_text.h"
 #include "trace/model/gpu_presets.h"
 #include "app/core/timeline.h"
-#include "app/core/timing_recording.h"
+#include "app/core/timing_file.h"
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"

@@ -10,7 +10,7 @@
 
 #include "app/core/analysis/memory_stats.h"
 #include "trace/model/occupancy.h"
-#include "app/core/timing_recording.h"
+#include "trace/timing_recording.h"
 #include "trace/trace.h"
 #include "kernels/kernel_kind.h"
 #include "kernels/user/user_kernel.h"

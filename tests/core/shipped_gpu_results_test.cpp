@@ -18,7 +18,7 @@
 #include "trace/model/gpu_presets.h"
 #include "trace/model/occupancy.h"
 #include "app/core/timeline.h"
-#include "app/core/timing_recording.h"
+#include "app/core/timing_file.h"
 
 namespace ts {
 namespace {
