@@ -8,10 +8,7 @@
 #   cmake -DSOURCE_DIR=... -P layering_test.cmake
 cmake_minimum_required(VERSION 3.25)
 set(KNOWN
-  "kernels/cuda/counted_kernels.cu:app/core/analysis/compiled_loads.h"
-  "kernels/cuda/gpu_runtime.h:app/core/analysis/memory_stats.h"
   "kernels/counter.h:app/core/stats.h"
-  "kernels/emu/sanitizer.cpp:app/core/analysis/coalescing.h"
   "kernels/recorder.cpp:app/core/analysis/line_stats.h"
 )
 

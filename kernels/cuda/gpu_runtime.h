@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/analysis/memory_stats.h"
+#include "trace/model/memory_counts.h"
 #include "trace/model/occupancy.h"
 #include "trace/timing_recording.h"
 #include "trace/trace.h"
