@@ -167,6 +167,10 @@ struct Trace {
   std::uint64_t memory_bytes() const;
 };
 
+// Whether with_lines' source lines can stand for trace's events: the same
+// count, thread by thread (a GPU recording borrows an emulator run's lines).
+bool lines_fit(const Trace& trace, const Trace& with_lines);
+
 const char* array_name(ArrayId a);
 const char* space_name(Space s);
 const char* op_name(Op o);
