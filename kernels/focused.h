@@ -5,7 +5,7 @@
 // running the instrumented kernel, and the trace keeps their events; the other blocks'
 // threads have none, and LaunchInfo::traced_blocks says which are there. C
 // holds the traced blocks' cells (the others stay NaN). The whole-launch
-// numbers of the same launch come from count_launch (counter.h).
+// numbers of the same launch come from count_launch (app/counters/counter.h).
 #pragma once
 
 #include <cstdint>

@@ -18,7 +18,7 @@
 #include "app/core/replay.h"
 #include "app/core/safe_file.h"
 #include "kernels/catalog.h"
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 #include "kernels/focused.h"
 #include "kernels/recorder.h"
 

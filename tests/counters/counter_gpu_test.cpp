@@ -6,7 +6,7 @@
 #include "trace/model/reference.h"
 #include "app/core/stats.h"
 #include "app/core/trace_index.h"
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 #include "tests/kernels/kernel_cases.h"
 #include "tests/kernels/product_check.h"
 
