@@ -30,7 +30,7 @@
 #include "app/core/analysis/ncu_table.h"
 #include "app/core/safe_file.h"
 #include "kernels/catalog.h"
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 #include "kernels/recorder.h"
 
 namespace {
@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   std::string manifest_path, ncu_path, sass_path, out_path, markdown_path, device = "auto", ncu_version, commit;
   int check_emulator_up_to = 0;
   bool counted = false;
-  app.add_flag("--counters", counted, "Count each launch (kernels/counter.h) instead of recording a trace");
+  app.add_flag("--counters", counted, "Count each launch (app/counters/counter.h) instead of recording a trace");
   std::string counters_from, profiled_at;
   app.add_option("--profiled-at", profiled_at, "When ncu profiled the launches (UTC, ISO 8601); default: now");
   app.add_option("--counters-from", counters_from,

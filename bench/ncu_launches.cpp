@@ -23,7 +23,7 @@
 #include <random>
 #include <vector>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "app/core/safe_file.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/cuda_check.cuh"

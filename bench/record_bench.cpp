@@ -20,7 +20,7 @@
 // were 12 bytes, before the memory tables: docs/trace-model.md); on
 // disk, version 2 <= 1.5 bytes per event at N = 256. Whether version 2 loads +
 // indexes no slower than version 1 is reported per row (v2_loads_no_slower).
-// Then the whole-launch counters (kernels/counter.h), which keep no events:
+// Then the whole-launch counters (app/counters/counter.h), which keep no events:
 // events per second and peak memory, on the emulator (N = 256) and the GPU
 // (N = 1024, 4096). No target: the figures are what issue 10 asks to know.
 //
@@ -49,7 +49,7 @@
 #include "app/core/trace_file.h"
 #include "app/core/trace_index.h"
 #include "kernels/catalog.h"
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"
 

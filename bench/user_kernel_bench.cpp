@@ -27,7 +27,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "trace/trace.h"
 #include "kernels/recorder.h"
 #include "kernels/user/compile_cache.h"

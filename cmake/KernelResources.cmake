@@ -70,6 +70,7 @@ if(CMAKE_SCRIPT_MODE_FILE AND DEFINED ARCH)
   return()
 endif()
 
+include(EmbedFiles)  # the shipped data is embedded (tilescope_embed_files)
 function(tilescope_kernel_resources target)
   set(dir ${CMAKE_CURRENT_BINARY_DIR}/kernel_resources)
   set(includes "")

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <mutex>
 
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"

@@ -5,7 +5,7 @@
 // running the instrumented kernel, and the trace keeps their events; the other blocks'
 // threads have none, and LaunchInfo::traced_blocks says which are there. C
 // holds the traced blocks' cells (the others stay NaN). The whole-launch
-// numbers of the same launch come from count_launch (counter.h).
+// numbers of the same launch come from count_launch (app/counters/counter.h).
 #pragma once
 
 #include <cstdint>
@@ -21,7 +21,7 @@ namespace ts {
 // params.device chooses the GPU or the emulator, as for record().
 Trace record_focused(const RecordParams& params, const std::vector<std::uint32_t>& blocks);
 
-// Blocks per wave on a GPU preset (app/core/gpu_presets.h): the occupancy
+// Blocks per wave on a GPU preset (trace/model/gpu_presets.h): the occupancy
 // calculator's blocks per SM times its SMs; 0, with why, when it is not known.
 std::uint64_t blocks_per_wave(KernelKind kind, int tile, const std::string& preset, std::string& why);
 

@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 #include "kernels/kernel_kind.h"
 
 namespace ts {

@@ -10,7 +10,6 @@
 #include <random>
 #include <thread>
 
-#include "app/core/analysis/line_stats.h"
 #include "trace/checked_math.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"

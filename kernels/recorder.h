@@ -62,11 +62,11 @@ std::uint64_t default_event_limit();
 
 // Throws RecordError with a one-line message if params cannot be recorded.
 void validate(const RecordParams& params);
-// validate() without the event limit: what the counters (counter.h) need, as they keep no events.
+// validate() without the event limit: what the counters (app/counters/counter.h) need, as they keep no events.
 void validate_shape(const RecordParams& params);
 // What any run of this launch needs: each matrix indexed with int (the kernels' row * K + col), a grid CUDA
-// launches. validate() includes it; a focused recording (focused.h) and the whole-launch counters (counter.h)
-// call it themselves.
+// launches. validate() includes it; a focused recording (focused.h) and the whole-launch counters
+// (app/counters/counter.h) call it themselves.
 void validate_trace_fits(const RecordParams& params);
 
 // With params.check on, `report` (required then) gets the findings; when the

@@ -225,6 +225,10 @@ std::uint64_t Trace::memory_bytes() const {
          lines.size() * sizeof(std::uint16_t);
 }
 
+bool lines_fit(const Trace& trace, const Trace& with_lines) {
+  return with_lines.lines.size() == with_lines.events.size() && trace.thread_offsets == with_lines.thread_offsets;
+}
+
 const char* array_name(ArrayId a) {
   switch (a) {
     case ArrayId::A: return "A";

@@ -178,6 +178,10 @@ struct Trace {
   std::uint64_t memory_bytes() const;
 };
 
+// Whether with_lines' source lines can stand for trace's events: the same
+// count, thread by thread (a GPU recording borrows an emulator run's lines).
+bool lines_fit(const Trace& trace, const Trace& with_lines);
+
 // A, B or C as a dense row-major rows x cols matrix, whatever its layout:
 // the trace's own values when they are laid out so (no copy: C is 64 MiB at
 // N = 4096), else a copy made once (a column-major or padded operand). The

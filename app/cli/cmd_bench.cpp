@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "app/cli/commands.h"
-#include "app/core/bench_results.h"
+#include "app/core/bench_results_file.h"
 #include "kernels/cuda/bench_runner.h"
 #include "kernels/cuda/gpu_runtime.h"
 

@@ -7,7 +7,7 @@
 
 #include "app/cli/commands.h"
 #include "app/cli/record_options.h"
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 
 namespace ts::cli {
 namespace {

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "app/cli/commands.h"
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 #include "app/core/occupancy_json.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"

@@ -10,8 +10,8 @@
 #include "app/core/stats.h"
 #include "app/core/trace_file.h"
 #include "app/core/trace_index.h"
-#include "app/render/embedded_files.h"
 #include "kernels/catalog.h"
+#include "kernels/kernel_sources.h"
 #include "kernels/recorder.h"
 
 namespace ts::cli {

@@ -19,7 +19,7 @@
 #include "app/core/replay.h"
 #include "app/core/timeline.h"
 #include "app/core/timeline_vs_ncu.h"
-#include "app/core/timing_recording.h"
+#include "app/core/timing_file.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/timing_request.h"

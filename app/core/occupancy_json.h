@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 
 namespace ts {
 

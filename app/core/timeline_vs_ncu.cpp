@@ -2,7 +2,7 @@
 #include "app/core/timeline_vs_ncu.h"
 
 #include "app/core/analysis/ncu_import.h"
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 
 namespace ts {
 namespace {

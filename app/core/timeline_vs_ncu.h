@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/core/timeline.h"
-#include "app/core/timing_recording.h"
+#include "trace/timing_recording.h"
 
 namespace ts {
 

@@ -1,5 +1,5 @@
 // gl_program.h — compile and link a GLSL program from the shaders embedded in
-// the binary (shaders/, see embedded_files.h).
+// the binary (shaders/, see trace/embedded_files.h).
 #pragma once
 
 #include <string>

@@ -1,4 +1,4 @@
-// counter_job.h — whole-launch counters (kernels/counter.h) off the UI
+// counter_job.h — whole-launch counters (app/counters/counter.h) off the UI
 // thread, for a launch too large to trace: on the GPU in a moment, on the
 // emulator block by block (minutes at N = 4096 on two cores), with progress
 // and a stop that takes effect at the next block.
@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 #include "kernels/recorder.h"
 
 namespace ts::ui {

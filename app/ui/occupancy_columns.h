@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "app/core/gpu_presets.h"
-#include "app/core/occupancy.h"
+#include "trace/model/gpu_presets.h"
+#include "trace/model/occupancy.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/kernel_kind.h"
 

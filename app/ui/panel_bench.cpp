@@ -27,7 +27,7 @@
 #include <vector>
 
 #include "app/core/assets.h"
-#include "app/core/bench_results.h"
+#include "app/core/bench_results_file.h"
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/cuda/bench_runner.h"

@@ -17,7 +17,7 @@
 #include "app/ui/palette.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 
 namespace ts::ui {
 namespace {

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 #include "app/ui/app_state.h"
 #include "app/ui/occupancy_columns.h"
 #include "app/ui/panel_registry.h"

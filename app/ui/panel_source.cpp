@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "app/core/display_text.h"
-#include "app/render/embedded_files.h"
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"
 #include "kernels/user/user_args.h"
+#include "kernels/kernel_sources.h"
 #include "kernels/user/user_kernel.h"
 
 namespace ts::ui {

@@ -21,9 +21,9 @@
 
 #include "app/core/assets.h"
 #include "app/core/display_text.h"
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 #include "app/core/timeline.h"
-#include "app/core/timing_recording.h"
+#include "app/core/timing_file.h"
 #include "app/ui/app_state.h"
 #include "app/ui/panel_registry.h"
 #include "kernels/catalog.h"

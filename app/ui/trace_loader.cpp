@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <new>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "app/core/trace_file.h"
 #include "kernels/catalog.h"
 #include "kernels/focused.h"

@@ -7,7 +7,7 @@
 #include <span>
 #include <stdexcept>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/cuda/bench_check.cuh"
 #include "kernels/cuda/cuda_check.cuh"
 

@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "app/core/bench_results.h"
+#include "trace/bench_results.h"
 
 namespace ts::gpu {
 

@@ -10,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-#include "app/core/bench_results.h"
+#include "trace/bench_results.h"
 
 namespace ts::gpu {
 

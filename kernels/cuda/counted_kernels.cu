@@ -13,10 +13,10 @@
 
 #include <vector>
 
-#include "app/core/analysis/compiled_loads.h"
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/dispatch.h"
+#include "trace/model/memory_counts.h"
 
 namespace ts::gpu {
 namespace {

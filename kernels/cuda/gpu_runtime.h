@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "app/core/analysis/memory_stats.h"
-#include "app/core/occupancy.h"
-#include "app/core/timing_recording.h"
+#include "trace/model/memory_counts.h"
+#include "trace/model/occupancy.h"
+#include "trace/timing_recording.h"
 #include "trace/trace.h"
 #include "kernels/kernel_kind.h"
 #include "kernels/user/user_kernel.h"

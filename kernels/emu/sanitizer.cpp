@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "trace/trace.h"
-#include "app/core/analysis/coalescing.h"
+#include "trace/model/memory_counts.h"
 
 namespace ts::emu {
 namespace {

@@ -29,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/cuda/bench_check.cuh"
 #include "kernels/cuda/bench_cublas.cuh"
 #include "kernels/cuda/bench_timing.cuh"

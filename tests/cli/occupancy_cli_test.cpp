@@ -6,7 +6,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "app/core/timing_recording.h"
+#include "app/core/timing_file.h"
 #include "kernels/catalog.h"
 #include "kernels/kernel_resources.h"
 #include "tests/cli/cli_support.h"

@@ -10,7 +10,7 @@
 #include <fstream>
 #include <limits>
 
-#include "app/core/bench_results.h"
+#include "app/core/bench_results_file.h"
 
 namespace ts {
 namespace {

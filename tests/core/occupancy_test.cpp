@@ -1,6 +1,6 @@
 // The occupancy calculator: seed 001's RTX 5070 Ti table, one hand-checked
 // case per limit, and the presets.
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <cctype>
 #include <set>
 
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 
 namespace ts {
 namespace {

@@ -15,10 +15,10 @@
 #include "app/core/analysis/bank_conflicts.h"
 
 #include "app/core/analysis/ncu_table.h"
-#include "app/core/gpu_presets.h"
-#include "app/core/occupancy.h"
+#include "trace/model/gpu_presets.h"
+#include "trace/model/occupancy.h"
 #include "app/core/timeline.h"
-#include "app/core/timing_recording.h"
+#include "app/core/timing_file.h"
 
 namespace ts {
 namespace {

@@ -1,6 +1,6 @@
 // Timing recordings to and from JSON: a round trip, and one clear error for
 // each way a hostile or broken file can be wrong.
-#include "app/core/timing_recording.h"
+#include "app/core/timing_file.h"
 
 #include <gtest/gtest.h>
 

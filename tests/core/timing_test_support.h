@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "app/core/timing_recording.h"
+#include "trace/timing_recording.h"
 
 namespace ts::test {
 

@@ -3,7 +3,7 @@
 // product_check.h), on fresh random inputs, square and ragged sizes.
 #include <gtest/gtest.h>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
 #include "tests/kernels/kernel_cases.h"

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <random>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/recorder.h"

@@ -9,7 +9,7 @@
 
 #include <algorithm>
 
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 #include "kernels/catalog.h"
 
 namespace ts {

@@ -9,7 +9,7 @@
 
 #include <utility>
 
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 #include "app/core/timeline.h"
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"

@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/api/mma.h"
 #include "kernels/catalog.h"
 

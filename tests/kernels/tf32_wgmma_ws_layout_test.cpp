@@ -26,7 +26,7 @@
 #include <utility>
 #include <vector>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/ladder/tf32_wgmma_ws_layout.h"
 #include "kernels/ladder/tf32_wgmma_ws_variants.h"
 #include "tests/kernels/random_matrix.h"

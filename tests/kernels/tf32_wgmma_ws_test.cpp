@@ -14,7 +14,7 @@
 #include <random>
 #include <string>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
 #include "kernels/cuda/gpu_runtime.h"

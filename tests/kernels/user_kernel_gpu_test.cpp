@@ -7,7 +7,7 @@
 
 #include <cstring>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/cuda/user_kernel_gpu.h"
 #include "kernels/recorder.h"

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "app/core/analysis/memory_stats.h"
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/catalog.h"
 #include "kernels/recorder.h"
 #include "kernels/user/cpu_compiler.h"

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app/core/bench_results.h"
+#include "app/core/bench_results_file.h"
 #include "app/ui/panel_registry.h"
 #include "tests/ui/headless_imgui.h"
 

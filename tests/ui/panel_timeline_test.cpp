@@ -9,7 +9,7 @@
 #include <fstream>
 #include <thread>
 
-#include "app/core/timing_recording.h"
+#include "app/core/timing_file.h"
 #include "app/ui/panel_registry.h"
 #include "tests/core/timing_test_support.h"
 #include "tests/ui/headless_imgui.h"

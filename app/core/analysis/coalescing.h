@@ -11,12 +11,9 @@
 #include <span>
 #include <vector>
 
-namespace ts {
+#include "trace/model/memory_counts.h"  // the units: kWarpSize, kSectorBytes, kLineBytes, kElementBytes
 
-inline constexpr std::uint32_t kWarpSize = 32;
-inline constexpr std::uint64_t kSectorBytes = 32;
-inline constexpr std::uint64_t kLineBytes = 128;
-inline constexpr std::uint64_t kElementBytes = 4;  // a float: the unit of words and of scalar accesses
+namespace ts {
 
 struct GlobalFootprint {
   std::uint32_t lanes = 0;    // active lanes (accesses)

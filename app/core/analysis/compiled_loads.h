@@ -36,9 +36,8 @@
 
 namespace ts {
 
-// The most offsets a family holds, and the largest offset (in words, either way).
-inline constexpr std::uint32_t kFamilyLoads = 128;
-inline constexpr std::int32_t kFamilyReach = 32767;
+// The most offsets a family holds and the largest offset, kFamilyLoads and
+// kFamilyReach, are in trace/model/memory_counts.h: the counting build checks its own against them.
 
 // A merged shared load: the request (width and iter set) and what it costs,
 // as count_request counts it.

@@ -61,10 +61,6 @@ std::vector<std::string> LineStats::findings() const {
   return out;
 }
 
-bool lines_fit(const Trace& trace, const Trace& with_lines) {
-  return with_lines.lines.size() == with_lines.events.size() && trace.thread_offsets == with_lines.thread_offsets;
-}
-
 std::vector<LineStats> analyze_lines(const Trace& trace, std::span<const std::uint16_t> lines) {
   std::map<std::uint32_t, LineWork> by_line;
   const auto blocks = static_cast<std::uint32_t>(trace.launch.grid.count());

@@ -8,7 +8,8 @@
 // instruction share a line), so the lines' figures add up to the whole
 // trace's (analyze_memory) exactly. The lines come from the emulator
 // (Trace::lines); a trace without them (a GPU recording, a file) borrows the
-// emulator's lines of the same launch when every thread made as many events.
+// emulator's lines of the same launch when every thread made as many events
+// (lines_fit, trace/trace.h).
 #pragma once
 
 #include <cstdint>
@@ -38,9 +39,6 @@ struct LineStats {
 
 // Every line that touches memory, ascending. lines: one per event of trace.
 std::vector<LineStats> analyze_lines(const Trace& trace, std::span<const std::uint16_t> lines);
-
-// Whether `lines` can stand for trace's events: the same count, thread by thread.
-bool lines_fit(const Trace& trace, const Trace& with_lines);
 
 // The buffers and regions a line's requests touch, by name in table order ("A As").
 std::string line_memory_names(const LaunchInfo& launch, const LineStats& line);

@@ -1,7 +1,9 @@
 // memory_stats.h — the memory-system numbers a kernel engineer reads from
 // Nsight Compute, computed from a trace: warp-level requests, the sectors of
 // global requests (coalescing), the wavefronts of shared requests (bank
-// conflicts), per array and op and in total.
+// conflicts), per array and op and in total. The counters themselves
+// (AccessTotals, MemoryStats) are trace/model/memory_counts.h: the GPU's
+// counting build fills them too.
 #pragma once
 
 #include <array>
@@ -14,49 +16,10 @@
 #include "app/core/analysis/coalescing.h"
 #include "app/core/analysis/warp_requests.h"
 #include "trace/by_memory.h"
+#include "trace/model/memory_counts.h"
 #include "trace/trace.h"
 
 namespace ts {
-
-struct AccessTotals {
-  std::uint64_t requests = 0;  // warp-level
-  std::uint64_t accesses = 0;  // thread-level: the active lanes of those requests
-  // Global: sectors and lines touched, and the fewest sectors the data needed.
-  std::uint64_t sectors = 0, lines = 0, ideal_sectors = 0;
-  // Shared: wavefronts, and the extra ones that bank conflicts cost.
-  std::uint64_t wavefronts = 0, bank_conflicts = 0, broadcast_lanes = 0;
-  // Requests by sectors per request (global) or by n-way (shared), 0..32.
-  std::array<std::uint64_t, kWarpSize + 1> histogram{};
-
-  std::uint32_t max_per_request() const;  // the largest histogram bin in use
-  double per_request() const;             // sectors or wavefronts per request
-  void add(const AccessTotals& o);
-};
-
-struct MemoryStats {
-  ByMemory<std::array<AccessTotals, 2>> by_array;  // [memory id][op]: per buffer and region
-  // The shared loads as the compiler issues them (compiled_loads.h): a
-  // family's adjacent 4-byte loads merged into 8- and 16-byte ones, the
-  // instructions Nsight Compute counts. Per shared region; by_array holds
-  // them as the source makes them.
-  ByMemory<AccessTotals> compiled_loads;
-  ByMemory<std::uint8_t> shared;  // 1 where the memory id is a shared region (set as it is counted)
-  AlignmentCounts alignment;
-
-  // The totals of a memory id, noting its space.
-  std::array<AccessTotals, 2>& of(std::uint32_t id, Space space) {
-    shared[id] = space == Space::Shared ? 1 : 0;
-    return by_array[id];
-  }
-  AccessTotals& compiled_of(std::uint32_t id) {
-    shared[id] = 1;
-    return compiled_loads[id];
-  }
-
-  AccessTotals total(Space space, Op op) const;
-  AccessTotals compiled_shared_load_totals() const;
-  void add(const MemoryStats& o);
-};
 
 // Adds one warp-level request (its lanes' byte addresses) to the totals; a
 // cp.async copy's read also adds its write's wavefronts for the further lines

@@ -48,7 +48,7 @@ ReuseStats analyze_reuse(const Trace& trace);
 void complete_reuse(ReuseStats& reuse, const LaunchInfo& launch);
 
 // analyze_reuse one block at a time, for counters taken while a launch streams
-// past (kernels/counter.h): each worker adds the blocks it ran, then the
+// past (app/counters/counter.h): each worker adds the blocks it ran, then the
 // workers' accumulators merge. The per-element load counts are the caller's,
 // shared by the workers and incremented atomically when `atomic` is set.
 class ReuseAccumulator {

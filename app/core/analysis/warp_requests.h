@@ -25,6 +25,7 @@
 
 #include "app/core/analysis/coalescing.h"
 #include "app/core/analysis/epoch_runs.h"
+#include "trace/model/memory_counts.h"
 #include "trace/trace.h"
 
 namespace ts {
@@ -48,18 +49,6 @@ struct WarpRequest {
   // A cp.async copy's global read: the shared region its lanes write (memory id), -1 for any other request.
   std::int16_t copy_to = -1;
   std::uint32_t width_bytes() const { return bytes_of(width); }
-};
-
-// How often lanes had to be matched to instructions they may have skipped.
-struct AlignmentCounts {
-  std::uint64_t partial_groups = 0;    // (epoch, array, op) groups whose lanes made different counts
-  std::uint64_t realigned_lanes = 0;   // lanes matched at a constant address distance
-  std::uint64_t unresolved_lanes = 0;  // lanes matched to the first instructions, for want of better
-  void add(const AlignmentCounts& o) {
-    partial_groups += o.partial_groups;
-    realigned_lanes += o.realigned_lanes;
-    unresolved_lanes += o.unresolved_lanes;
-  }
 };
 
 std::uint32_t warps_per_block(const LaunchInfo& launch);

@@ -1,17 +1,13 @@
 // timing_recording.h — a full-size launch recorded for its scheduling only:
 // which SM ran each block and when (%globaltimer), no per-access events.
 // Made by the GPU's timing recorder (kernels/cuda/timing_recorder.cu), saved
-// and loaded as JSON so that a timeline recorded on a GPU server can be
-// viewed on a laptop.
+// and loaded as JSON (app/core/timing_file.h) so that a timeline recorded on
+// a GPU server can be viewed on a laptop.
 #pragma once
 
-#include <cstdint>
-#include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 #include "trace/trace.h"
 
 namespace ts {
@@ -32,20 +28,7 @@ struct TimingRecording {
   int checked_cells = 0;
   double worst_error_to_bound = 0;
 
-  int warps_per_block() const;
+  int warps_per_block() const { return static_cast<int>((launch.block.count() + 31) / 32); }
 };
-
-class TimingFileError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
-
-// with_blocks: include the per-block arrays (sm, start_ns, end_ns; times
-// relative to the earliest start); without, only the description.
-nlohmann::json timing_to_json(const TimingRecording& r, bool with_blocks);
-// Throws TimingFileError with one line on anything missing, ill-typed or inconsistent.
-TimingRecording timing_from_json(const nlohmann::json& j);
-void save_timing(const TimingRecording& r, const std::string& path);
-TimingRecording load_timing(const std::string& path);
 
 }  // namespace ts

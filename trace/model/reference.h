@@ -1,5 +1,6 @@
 // reference.h — the independent check every kernel is held to: C computed in
 // double precision on the CPU, and the normwise relative error against it.
+// Part of trace/model: the benchmark (kernels/cuda) and the app's checks both use it.
 #pragma once
 
 #include <span>

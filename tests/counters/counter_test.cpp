@@ -1,4 +1,4 @@
-// The whole-launch counters (kernels/counter.h) against `stats` of a full trace
+// The whole-launch counters (app/counters/counter.h) against `stats` of a full trace
 // of the same launch: equal key for key, for every kernel and TILE at a square,
 // a non-square and a ragged shape; and the streaming path's memory.
 #include <gtest/gtest.h>
@@ -9,7 +9,7 @@
 
 #include "app/core/stats.h"
 #include "app/core/trace_index.h"
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 #include "tests/kernels/kernel_cases.h"
 #include "tests/kernels/refusal.h"
 

@@ -3,10 +3,10 @@
 // kernel at TILE 16 and 32, a square, a non-square and a ragged shape.
 #include <gtest/gtest.h>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "app/core/stats.h"
 #include "app/core/trace_index.h"
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 #include "tests/kernels/kernel_cases.h"
 #include "tests/kernels/product_check.h"
 

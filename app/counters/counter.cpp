@@ -1,6 +1,6 @@
 // counter.cpp — whole-launch counters on the emulator (blocks streamed through
 // the analysis) or the GPU (the counting build of the kernels).
-#include "kernels/counter.h"
+#include "app/counters/counter.h"
 
 #include <sys/resource.h>
 

@@ -1,5 +1,5 @@
 // reference.cpp — double-precision matmul, blocked over k for cache reuse.
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 
 #include <algorithm>
 #include <cmath>

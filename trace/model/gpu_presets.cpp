@@ -1,6 +1,6 @@
 // gpu_presets.cpp — the preset GPUs. SM counts: NVIDIA's product pages and
 // architecture whitepapers for each board (the full-size part of each name).
-#include "app/core/gpu_presets.h"
+#include "trace/model/gpu_presets.h"
 
 #include <array>
 #include <stdexcept>

@@ -9,6 +9,9 @@
 // shared memory is whatever carve-out of the unified L1/shared array the
 // driver configured. The GPU test checks the result against
 // cudaOccupancyMaxActiveBlocksPerMultiprocessor.
+//
+// Part of trace/model: the kernels' side fills its inputs (the compiler's and
+// the CUDA runtime's numbers) and sizes focused waves with it; the app shows it.
 #pragma once
 
 #include <cstdint>

@@ -1,26 +1,16 @@
 // bench_results.h — what `tilescope bench` measured: the GPU it ran on, the
-// ceilings measured there, one row per kernel and size; JSON and CSV files of
-// them; and the roofline arithmetic the benchmark panel draws. No CUDA here:
-// a laptop without a GPU reads the results recorded on a server.
+// ceilings measured there, one row per kernel and size; and the arithmetic on
+// them (flops, bytes, the percentages, the roofline the benchmark panel
+// draws). No CUDA here: the benchmark runner (kernels/cuda) fills them, the
+// app reads them, and their files are app/core/bench_results_file.h.
 #pragma once
 
-#include <filesystem>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 namespace ts {
-
-inline constexpr int kBenchResultsVersion = 1;
-
-class BenchFileError : public std::runtime_error {
- public:
-  using std::runtime_error::runtime_error;
-};
 
 struct BenchDevice {
   std::string name;             // e.g. "NVIDIA H200"
@@ -113,19 +103,5 @@ struct Roofline {
 };
 // The roofline of the measured copy bandwidth under the FP32 peak.
 Roofline fp32_roofline(const BenchCeilings& c);
-
-// --- files ----------------------------------------------------------------
-
-nlohmann::json results_to_json(const BenchResults& r);
-// Throws BenchFileError naming what is missing or out of range.
-BenchResults results_from_json(const nlohmann::json& j);
-
-// CSV: "# key: value" lines for the device and ceilings, a header, one row per line.
-std::string results_to_csv(const BenchResults& r);
-BenchResults results_from_csv(std::string_view text);
-
-// By extension (.json or .csv); writes atomically (a temporary file, renamed).
-void save_results(const BenchResults& r, const std::filesystem::path& path);
-BenchResults load_results(const std::filesystem::path& path);
 
 }  // namespace ts

@@ -2,7 +2,8 @@
 // occupancy calculator. A preset's limits are its compute capability's
 // documented values plus the chip's SM count; registers per thread for a
 // preset come from the compiler's resource usage for that architecture,
-// recorded at build time (kernels/kernel_resources.h).
+// recorded at build time (kernels/kernel_resources.h). Part of trace/model:
+// the focused recorder and the app's panels both name presets.
 #pragma once
 
 #include <optional>
@@ -10,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 
 namespace ts {
 

@@ -1,5 +1,5 @@
-// timing_recording.cpp — timing recordings to and from JSON.
-#include "app/core/timing_recording.h"
+// timing_file.cpp — timing recordings to and from JSON.
+#include "app/core/timing_file.h"
 
 #include <algorithm>
 #include <fstream>
@@ -26,11 +26,6 @@ T bounded(const json& j, const char* key, long long lo, long long hi) {
 }
 
 }  // namespace
-
-int TimingRecording::warps_per_block() const {
-  const auto threads = launch.block.count();
-  return static_cast<int>((threads + 31) / 32);
-}
 
 json timing_to_json(const TimingRecording& r, bool with_blocks) {
   json j{{"format", "tilescope-timing"},

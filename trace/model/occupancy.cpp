@@ -1,6 +1,6 @@
 // occupancy.cpp — the occupancy calculator and the per-SM limits of each
 // compute capability.
-#include "app/core/occupancy.h"
+#include "trace/model/occupancy.h"
 
 #include <algorithm>
 

@@ -6,6 +6,9 @@
 // runs the counting build of the kernels, which groups each warp's accesses on
 // the device. Either way the numbers are those `tilescope stats` computes from
 // a full trace of the same launch, under the same JSON keys.
+//
+// It runs the kernels (kernels/) and counts with the analysis (app/core), so
+// it sits above both; the command line and the app show what it counts.
 #pragma once
 
 #include <cstdint>
