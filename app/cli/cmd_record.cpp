@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "app/cli/commands.h"
+#include "app/cli/record_exec.h"
 #include "app/cli/record_options.h"
 #include "app/core/trace_file.h"
 #include "app/core/block_selection.h"
@@ -156,7 +157,9 @@ Command add_record_command(CLI::App& parent) {
   auto out = std::make_shared<std::string>("trace.tstrace");
   auto focus = std::make_shared<FocusOptions>();
   auto check = std::make_shared<CheckFlags>();
+  auto exec = std::make_shared<ExecOptions>();
   add_record_options(*app, *opts);
+  add_exec_options(*app, *exec);
   app->add_flag("--check{stop}", check->mode,
                 "Run on the emulator with its checks: out-of-bounds accesses, shared-memory races, reads of "
                 "unwritten shared memory, barriers not all threads reach. --check stops at the first finding "
@@ -173,7 +176,16 @@ Command add_record_command(CLI::App& parent) {
           ->capture_default_str();
   app->add_flag("--counters", focus->counters,
                 "With --blocks: also count the whole launch (as `tilescope counters`) into OUTPUT.counters.json");
-  return {app, [opts, out, focus, check, blocks_flag, gpu_flag]() -> int {
+  return {app, [opts, out, focus, check, exec, blocks_flag, gpu_flag]() -> int {
+            if (exec->exec || !exec->program.empty()) {
+              if (!exec->exec) return fail("a program to run goes with --exec"), kExitUsage;
+              if (!opts->kernel_file.empty() || !focus->blocks.empty())
+                return fail("--exec traces a program; it does not combine with --kernel-file or --blocks"), kExitUsage;
+              if (std::string why = unwritable_reason(*out); !why.empty())
+                return fail("cannot write " + *out + ": " + why);
+              return record_exec(*exec, opts->m.value_or(opts->size), opts->n.value_or(opts->size),
+                                 opts->k.value_or(opts->size), opts->timeout, *out);
+            }
             RecordParams params;
             if (std::string err = to_record_params(*opts, params); !err.empty()) return fail(err), kExitUsage;
             if (params.user && (!focus->blocks.empty() || focus->counters))

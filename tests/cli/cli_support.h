@@ -21,10 +21,11 @@ struct Result {
   std::string out, err;
 };
 
-inline Result run(const std::string& args) {
+// env: assignments put before the command ("NAME=VALUE ..."), empty for none.
+inline Result run(const std::string& args, const std::string& env = "") {
   namespace fs = std::filesystem;
   const fs::path err_file = fs::temp_directory_path() / ("ts_cli_err_" + std::to_string(::getpid()));
-  const std::string cmd = std::string(TILESCOPE_BIN) + " " + args + " 2>" + err_file.string();
+  const std::string cmd = (env.empty() ? "" : env + " ") + std::string(TILESCOPE_BIN) + " " + args + " 2>" + err_file.string();
   Result r;
   FILE* p = popen(cmd.c_str(), "r");
   std::array<char, 65536> buf;

@@ -1,0 +1,31 @@
+// record_exec.h — `tilescope record --exec -- PROGRAM ARGS...`: trace one
+// kernel launch of any program with the tracer (tracer/, docs/tracer.md).
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ts::cli {
+
+struct ExecOptions {
+  bool exec = false;
+  std::vector<std::string> program;  // PROGRAM ARGS..., after --
+  std::string layout = "row";        // of A, B and C: row or col (cuBLAS: col)
+  std::uint64_t launch = 0;          // which matching launch
+  std::string kernel_name;           // regex a launch's kernel must contain
+  std::uint64_t max_records = 1ull << 25;
+  std::uint32_t k_tile = 0;
+  std::optional<std::uint32_t> a_alloc, b_alloc, c_alloc;
+};
+
+// Adds --exec and its flags (and the PROGRAM positional) to `record`.
+void add_exec_options(CLI::App& app, ExecOptions& o);
+
+// Runs the program under the tracer and writes the trace. m, n, k: the
+// product's sizes; timeout: seconds the program may run (0: no limit).
+int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const std::string& out);
+
+}  // namespace ts::cli
