@@ -2,6 +2,8 @@
 #   - trace/ (the vocabulary, and trace/model/) includes nothing of kernels/ or
 #     app/, nor ImGui, OpenGL, GLFW or CUDA: every layer builds on it;
 #   - kernels/ and include/ include nothing of app/;
+#   - tracer/ (the recorder of unmodified kernels: raw records into traces)
+#     includes nothing of kernels/ or app/;
 #   - app/core includes nothing of kernels/, nor of app/ outside app/core;
 #   - app/counters (kernels/ run and counted by app/core) includes nothing of
 #     app/ui, app/cli or app/render;
@@ -36,6 +38,7 @@ endfunction()
 scan(trace "\"(kernels|app)/")
 scan(trace "<(imgui|GL/|GLFW/|glad/|cuda|cublas|nvrtc)")
 scan(kernels "\"app/")
+scan(tracer "\"(kernels|app)/")
 scan(include "\"app/")
 scan(app/core "\"(kernels|app)/" "\"app/core/")
 scan(app/counters "\"app/(ui|cli|render)/")
