@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/recorder.h"
 #include "kernels/user/cpu_compiler.h"
 #include "kernels/user/user_args.h"

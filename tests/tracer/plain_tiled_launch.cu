@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "app/core/reference.h"
+#include "trace/model/reference.h"
 #include "kernels/cuda/plain_kernels.cuh"
 #include "kernels/recorder.h"
 
