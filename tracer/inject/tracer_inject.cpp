@@ -141,7 +141,10 @@ class Tracer {
     if (!enabled_) return;
     std::lock_guard lock(mu_);
     flush();
-    if (!written_) write(false);
+    if (!written_) {
+      raw_.allocations = seen_;  // no launch matched: every allocation the program made, freed or not
+      write(false);
+    }
   }
 
   static void callback(void* self, Sanitizer_CallbackDomain domain, Sanitizer_CallbackId cbid, const void* data) {
@@ -164,6 +167,7 @@ class Tracer {
         const auto& m = *static_cast<const Sanitizer_ResourceMemoryData*>(data);
         if (m.flags & SANITIZER_MEMORY_FLAG_MODULE) break;  // a module's __device__ variables
         live_.push_back({m.address, m.size, ""});
+        seen_.push_back(live_.back());
         break;
       }
       case SANITIZER_CBID_RESOURCE_DEVICE_MEMORY_FREE:
@@ -296,6 +300,7 @@ class Tracer {
   std::vector<std::uint64_t> snapshot_sizes_;
   std::mutex mu_;
   std::vector<RawAllocation> live_;
+  std::vector<RawAllocation> seen_;  // every allocation, in order, for the message when no launch matches
   std::map<std::string, KernelShared> shared_;
   std::optional<Pending> pending_;
   RawLaunch raw_;
