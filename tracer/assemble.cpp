@@ -42,7 +42,7 @@ std::vector<float> operand_values(const RawLaunch& raw, std::uint32_t allocation
                             std::to_string(allocation) + ") " + (after ? "after" : "before") +
                             " the launch: its values are not known");
   std::vector<float> v(elements);
-  std::memcpy(v.data(), bytes->data(), elements * 4);
+  if (elements) std::memcpy(v.data(), bytes->data(), elements * 4);
   return v;
 }
 

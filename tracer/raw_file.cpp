@@ -48,6 +48,7 @@ class Reader {
   Reader(std::vector<char> data, const std::string& path) : data_(std::move(data)), path_(path) {}
   void bytes(void* p, std::size_t n) {
     if (n > data_.size() - pos_) throw RawFileError(path_ + " is cut short (a tracer that did not finish?)");
+    if (n == 0) return;  // an empty list's data() may be null: memcpy must not see it
     std::memcpy(p, data_.data() + pos_, n);
     pos_ += n;
   }
