@@ -502,10 +502,11 @@ PartialSums::PartialSums(const Trace& trace)
   const LaunchInfo& L = trace.launch;
   if (!L.focused()) return;
   // Only the traced blocks' cells (those the kernel stored): the rest of C was not run, and stays NaN.
-  const auto n = static_cast<std::uint32_t>(std::max(0, L.n));
-  for (std::uint32_t r = 0; r < static_cast<std::uint32_t>(std::max(0, L.m)); ++r)
+  const DenseMatrix stored_c(trace, BufferRole::C);  // no copy unless C is laid out otherwise
+  const auto n = std::min(static_cast<std::uint32_t>(std::max(0, L.n)), stored_c.cols());
+  for (std::uint32_t r = 0; r < std::min(static_cast<std::uint32_t>(std::max(0, L.m)), stored_c.rows()); ++r)
     for (std::uint32_t c = 0; c < n;) {
-      const auto stored = [&](std::uint32_t col) { return std::isfinite(trace.value_at(BufferRole::C, r, col)); };
+      const auto stored = [&](std::uint32_t col) { return std::isfinite(stored_c.at(r, col)); };
       if (!stored(c)) {
         sums_[std::size_t{r} * n + c++] = std::numeric_limits<float>::quiet_NaN();
         continue;

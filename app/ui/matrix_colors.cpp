@@ -66,14 +66,15 @@ void shade_all_blocks(std::vector<Rgba8>& colors, std::uint32_t rows, std::uint3
 
 // The cells of C whose partial sums change with the step: all of C, or for a
 // focused trace the traced blocks' (the box around the cells they stored).
-CellBox live_cells(const Trace& t) {
+// c: C as drawn (dense row-major, M x N).
+CellBox live_cells(const Trace& t, const DenseMatrix& c) {
   const LaunchInfo& L = t.launch;
   const auto rows = static_cast<std::uint32_t>(L.m), cols = static_cast<std::uint32_t>(L.n);
   if (!L.focused()) return {0, rows, 0, cols};
   CellBox box;
-  for (std::uint32_t r = 0; r < rows; ++r)
-    for (std::uint32_t c = 0; c < cols; ++c)
-      if (std::isfinite(t.value_at(BufferRole::C, r, c))) box = box.united({r, r + 1, c, c + 1});
+  for (std::uint32_t r = 0; r < c.rows(); ++r)
+    for (std::uint32_t col = 0; col < c.cols(); ++col)
+      if (std::isfinite(c.at(r, col))) box = box.united({r, r + 1, col, col + 1});
   return box;
 }
 
@@ -188,7 +189,7 @@ bool MatrixScene::update(AppState& app) {
   // mode (its shading spans the matrices); otherwise only what moved.
   const bool everything = key.trace != key_.trace || key.mode != key_.mode || key.all_blocks || key_.all_blocks;
   const bool step_moved = key.step != key_.step;
-  if (key.trace != key_.trace) c_live_ = live_cells(t);
+  if (key.trace != key_.trace) c_live_ = live_cells(t, c_);
   key_ = key;
 
   // C at this step: the partial sums of the k's done so far, then what the kernel stored.
