@@ -65,7 +65,7 @@ emcmake cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
 cmake --build "$build" -j"$jobs" --target tilescope_web
 
 mkdir -p "$out/traces"
-cp "$build"/index.html "$build"/index.js "$build"/index.wasm "$build"/index.data "$out"/
+cp "$build"/web/index.html "$build"/web/index.js "$build"/web/index.wasm "$build"/web/index.data "$out"/
 # Example traces: the small ones shipped with the repository's tests.
 for t in tests/core/data/*.tstrace; do
   [[ -e $t && $(stat -c %s "$t") -lt 2000000 ]] && cp "$t" "$out/traces/"

@@ -38,7 +38,7 @@ namespace {
 // The page's query string ("?a=1&b=2"), decoded into pairs by the browser.
 EM_JS(char*, ts_web_query_json, (), {
   const pairs = [];
-  for (const [k, v] of new URLSearchParams(window.location.search)) pairs.push([k, v]);
+  new URLSearchParams(window.location.search).forEach(function(v, k) { pairs.push([k, v]); });
   return stringToNewUTF8(JSON.stringify(pairs));
 });
 

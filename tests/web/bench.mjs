@@ -53,7 +53,7 @@ const browser = await chromium.launch({
 });
 
 const stateOf = page => page.evaluate(() =>
-  window.Module && Module._ts_web_state ? JSON.parse(Module.UTF8ToString(Module._ts_web_state())) : {});
+  window.Module && Module.calledRun ? JSON.parse(Module.UTF8ToString(Module._ts_web_state())) : {});
 
 async function scene(query) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -63,7 +63,7 @@ async function scene(query) {
   const firstFrame = await page.evaluate(() => new Promise(resolve => {
     const start = performance.timeOrigin;
     const poll = () => {
-      const s = window.Module && Module._ts_web_state ? JSON.parse(Module.UTF8ToString(Module._ts_web_state())) : {};
+      const s = window.Module && Module.calledRun ? JSON.parse(Module.UTF8ToString(Module._ts_web_state())) : {};
       if (s.frames > 0) resolve(performance.timeOrigin + performance.now() - start);
       else requestAnimationFrame(poll);
     };

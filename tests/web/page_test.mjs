@@ -82,12 +82,12 @@ async function open(query = "") {
   return { page, errors };
 }
 
-// The app's state once it shows a trace and nothing is running (or the time is up).
+// The app's state once it shows a trace, or an error, and nothing is running (or the time is up).
 async function settled(page, timeoutMs = 120000) {
   await page.waitForFunction(() => {
-    if (!window.Module || !Module._ts_web_state) return false;
+    if (!window.Module || !Module.calledRun) return false;
     const s = JSON.parse(Module.UTF8ToString(Module._ts_web_state()));
-    return s.trace && !s.busy;
+    return (s.trace && !s.busy) || (s.frames > 2 && !s.busy && (s.notices || []).some(n => n.level === "error"));
   }, null, { timeout: timeoutMs, polling: 250 });
   return state(page);
 }
@@ -98,7 +98,7 @@ async function state(page) {
 async function until(page, predicate, timeoutMs = 30000) {
   await page.waitForFunction(src => {
     const s = JSON.parse(Module.UTF8ToString(Module._ts_web_state()));
-    return (0, eval)(src)(s);
+    return (0, eval)("(" + src + ")")(s);
   }, predicate.toString(), { timeout: timeoutMs, polling: 100 });
   return state(page);
 }
