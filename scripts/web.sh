@@ -66,8 +66,10 @@ cmake --build "$build" -j"$jobs" --target tilescope_web
 
 mkdir -p "$out/traces"
 cp "$build"/web/index.html "$build"/web/index.js "$build"/web/index.wasm "$build"/web/index.data "$out"/
-# Example traces: the small ones shipped with the repository's tests.
-for t in tests/core/data/*.tstrace; do
-  [[ -e $t && $(stat -c %s "$t") -lt 2000000 ]] && cp "$t" "$out/traces/"
+# Example traces: those under assets/traces (recorded on GPUs), and the small
+# emulator recordings the tests keep (file versions 1 and 2, each kernel).
+for t in assets/traces/*.tstrace tests/core/data/*.tstrace tests/core/data/legacy/*.tstrace; do
+  if [[ -e $t && $(stat -c %s "$t") -lt 4000000 ]]; then cp "$t" "$out/traces/"; fi
 done
+ls "$out/traces" > "$out/traces/index.txt"
 echo "web: the site is in $out ($(du -sh "$out" | cut -f1)): python3 -m http.server -d $out"

@@ -4,7 +4,7 @@
 // also serves the hostile inputs. It checks that
 //   - the page loads with no console error and the default scene draws (pixels);
 //   - a click on a cell of C selects it (the app's state: ts_web_state());
-//   - a key steps the replay;
+//   - a key steps the replay; F12 exports a PNG (a download); F11 presents;
 //   - a scripted scene in the URL (?kernel=tiled&tile=2&size=6&select=5,3&step=7&presentation=1)
 //     is that scene;
 //   - a trace next to the page opens through ?trace=URL;
@@ -74,7 +74,7 @@ function check(ok, what, detail = "") {
 
 // A page of the site, with its console errors and uncaught exceptions collected.
 async function open(query = "") {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const errors = [];
   page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", e => errors.push(String(e)));
@@ -153,7 +153,20 @@ try {
     await page.keyboard.press("ArrowRight");
     const stepped = await until(page, new Function("s", `return s.step === ${before + 2}`)).catch(() => null);
     check(stepped !== null, "Right, Right steps the replay", `step ${before} -> ${(await state(page)).step}`);
-    check(errors.length === 0, "no console error while clicking and stepping", errors.join(" | "));
+    // F12: the PNG export, as a download.
+    const download = page.waitForEvent("download", { timeout: 20000 }).catch(() => null);
+    await page.keyboard.press("F12");
+    const d = await download;
+    let png = null;
+    if (d) png = fs.readFileSync(await d.path());
+    check(png !== null && png.subarray(1, 4).toString() === "PNG" && png.readUInt32BE(16) === 1280,
+          "F12 exports a PNG of the page (a download)", d ? `${d.suggestedFilename()}, ${png.length} bytes` : "no download");
+
+    // F11: presentation mode.
+    await page.keyboard.press("F11");
+    const presenting = await until(page, s => s.presentation === true).catch(() => null);
+    check(presenting !== null, "F11 switches to presentation mode");
+    check(errors.length === 0, "no console error while clicking, stepping, exporting", errors.join(" | "));
     await page.close();
   }
 
