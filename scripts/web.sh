@@ -49,8 +49,8 @@ export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 # binaryen's tools (wasm-opt, for Asyncify) must be on PATH.
 command -v wasm-opt >/dev/null || { echo "web: wasm-opt (binaryen) not on PATH" >&2; exit 1; }
 
-deps=$build/deps
-mkdir -p "$deps"
+mkdir -p "$build/deps"
+deps=$(realpath "$build/deps")
 for src in imgui libzstd zlib; do
   if ! compgen -G "$deps/$src-[0-9]*/" >/dev/null; then
     echo "web: apt-get source $src"
@@ -61,7 +61,7 @@ done
 # -O2: the size and speed figures in assets/web-bench are of this build.
 emcmake cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG" "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG" \
-  -DTILESCOPE_WEB_DEPS="$PWD/$deps" >/dev/null
+  -DTILESCOPE_WEB_DEPS="$deps" >/dev/null
 cmake --build "$build" -j"$jobs" --target tilescope_web
 
 mkdir -p "$out/traces"

@@ -228,7 +228,8 @@ int main() {
       const std::string flag = "--" + (key == "select" ? std::string("select-c") : key);
       const CLI::Option* opt = probe.get_option_no_throw(flag);
       if (!opt || desktop_only(key)) {
-        g_page.errors.push_back("the page does not take the parameter '" + key + "'");
+        g_page.errors.push_back("the page does not take the parameter '" + key + "'" +
+                                (opt ? " (a desktop option)" : " (see tilescope --help)"));
         continue;
       }
       if (opt->get_expected_max() == 0) {  // a flag: 1 or 0
