@@ -60,11 +60,12 @@ EM_ASYNC_JS(char*, ts_web_fetch, (const char* url_c, const char* path_c), {
   return stringToNewUTF8(why);
 });
 
-// Offers the file at `path` of the page's file system as a download.
+// Offers the file at `path` of the page's file system as a download, then removes it.
 EM_JS(void, ts_web_download, (const char* path_c), {
   const path = UTF8ToString(path_c);
   const data = FS.readFile(path);
-  const url = URL.createObjectURL(new Blob([data], {type: "image/png"}));
+  const type = path.endsWith(".png") ? "image/png" : path.endsWith(".csv") ? "text/csv" : "application/octet-stream";
+  const url = URL.createObjectURL(new Blob([data], {type: type}));
   const a = document.createElement("a");
   a.href = url;
   a.download = path.split("/").pop();
@@ -101,7 +102,6 @@ struct Page {
   const ts::ui::WindowLayout* layout = nullptr;
   int fb_width = 0, fb_height = 0;
   float fb_scale = 1.0f;
-  std::optional<fs::path> screenshot;        // F12: a PNG being written, then downloaded
   bool ran = false;
   std::uint64_t frames = 0;                  // frames drawn (the benchmark's frame time)
 };
@@ -151,13 +151,16 @@ int run_app_from_url(const AppOptions& scene) {
     g_page.fb_scale = scale;
     for (const std::string& path : g_page.to_open) app.open_trace(path);
     g_page.to_open.clear();
-    // F12 (PNG export): written into the page's file system this frame, downloaded the next.
+    // What the app saved into the page's working directory (F12's PNG, Save's
+    // trace) is complete by the next frame: offered as a download.
     std::error_code ec;
-    if (g_page.screenshot && !app.screenshot_request && fs::exists(*g_page.screenshot, ec)) {
-      ts_web_download(g_page.screenshot->c_str());
-      g_page.screenshot.reset();
+    std::vector<fs::path> saved;
+    for (fs::directory_iterator it(fs::current_path(ec), ec), end; !ec && it != end; it.increment(ec)) {
+      const fs::path p = it->path();
+      if (it->is_regular_file(ec) && (p.extension() == ".png" || p.extension() == ".tstrace" || p.extension() == ".csv"))
+        saved.push_back(p);
     }
-    if (app.screenshot_request) g_page.screenshot = *app.screenshot_request;
+    for (const fs::path& p : saved) ts_web_download(p.c_str());
   };
   g_page.ran = true;
   return run_app(o);
