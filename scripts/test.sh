@@ -13,7 +13,8 @@
 #      tests only (CTest label tsan: the emulator's worker threads, the app's
 #      background loader), run under it;
 #   5. the browser build (scripts/web.sh: emscripten, -O2, sharing the compiler
-#      cache) and its page test in headless chromium (tests/web/run.sh).
+#      cache) and its page test in headless chromium (tests/web/run.sh), with
+#      the page's picture of a scripted scene against the desktop app's.
 # Each stage says when it starts (seconds since this script started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -75,6 +76,6 @@ echo "== ThreadSanitizer stage: $(( $(date +%s) - tsan_start )) s =="
 stage "web: the browser build (scripts/web.sh) and its page test (headless chromium, tests/web)"
 web_start=$(date +%s)
 WEB_BUILD_DIR=build-web JOBS="$jobs" scripts/web.sh build-web/site
-tests/web/run.sh build-web/site
+tests/web/run.sh build-web/site build/app/cli/tilescope
 echo "== web stage: $(( $(date +%s) - web_start )) s =="
 stage "all stages passed"

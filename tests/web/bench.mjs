@@ -87,7 +87,7 @@ try {
     const { page, firstFrame, ready, s } = await scene(`?size=${n}`);
     // Frame time while the replay plays.
     await page.mouse.move(5, 5);
-    await page.keyboard.press("Space");
+    await page.keyboard.press("Space", { delay: 80 });
     await page.waitForTimeout(300);
     const f0 = (await stateOf(page)).frames, t0 = Date.now();
     await page.waitForTimeout(4000);

@@ -149,13 +149,16 @@ try {
 
     // 3. A key steps the replay.
     const before = (await state(page)).step;
-    await page.keyboard.press("ArrowRight");
-    await page.keyboard.press("ArrowRight");
+    // Held for 80 ms as a finger does: Dear ImGui 1.86 sees the keys held at a
+    // frame, so a press and release between two frames would go unseen.
+    await page.keyboard.press("ArrowRight", { delay: 80 });
+    await page.waitForTimeout(80);
+    await page.keyboard.press("ArrowRight", { delay: 80 });
     const stepped = await until(page, new Function("s", `return s.step === ${before + 2}`)).catch(() => null);
     check(stepped !== null, "Right, Right steps the replay", `step ${before} -> ${(await state(page)).step}`);
     // F12: the PNG export, as a download.
     const download = page.waitForEvent("download", { timeout: 20000 }).catch(() => null);
-    await page.keyboard.press("F12");
+    await page.keyboard.press("F12", { delay: 80 });
     const d = await download;
     let png = null;
     if (d) png = fs.readFileSync(await d.path());
@@ -163,7 +166,7 @@ try {
           "F12 exports a PNG of the page (a download)", d ? `${d.suggestedFilename()}, ${png.length} bytes` : "no download");
 
     // F11: presentation mode.
-    await page.keyboard.press("F11");
+    await page.keyboard.press("F11", { delay: 80 });
     const presenting = await until(page, s => s.presentation === true).catch(() => null);
     check(presenting !== null, "F11 switches to presentation mode");
     check(errors.length === 0, "no console error while clicking, stepping, exporting", errors.join(" | "));

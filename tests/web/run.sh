@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
-# run.sh SITE — the browser test of the page that scripts/web.sh built into
-# SITE: installs what is missing (Debian's chromium; playwright-core from npm,
-# pinned by package-lock.json, without a browser download), then runs
-# page_test.mjs against SITE in headless chromium on SwiftShader.
+# run.sh SITE [TILESCOPE] — the browser test of the page that scripts/web.sh
+# built into SITE: installs what is missing (Debian's chromium; playwright-core
+# from npm, pinned by package-lock.json, without a browser download), then
+# runs page_test.mjs against SITE in headless chromium on SwiftShader, and,
+# given the desktop binary TILESCOPE, compare_desktop.mjs: the page's picture
+# of a scripted scene against the desktop app's (under xvfb-run).
 set -euo pipefail
-site=$(realpath "${1:?usage: tests/web/run.sh SITE}")
+site=$(realpath "${1:?usage: tests/web/run.sh SITE [TILESCOPE]}")
+desktop=${2:+$(realpath "$2")}
 cd "$(dirname "$0")"
 missing=()
 for p in chromium nodejs; do
@@ -20,4 +23,7 @@ fi
 if [[ ! -d node_modules/playwright-core ]]; then
   PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --silent
 fi
-exec node page_test.mjs "$site"
+node page_test.mjs "$site"
+if [[ -n $desktop ]]; then
+  node compare_desktop.mjs "$site" "$desktop" "$site/../compare-desktop"
+fi
