@@ -171,7 +171,9 @@ void TraceLoader::start(Job job) {
 #if defined(__EMSCRIPTEN__)
   // The browser build has no threads (they would need cross-origin isolation
   // headers that a plain static server does not send): the job runs at the
-  // next take() or wait(), so that a frame saying what runs is drawn first.
+  // second take() from now (or at wait()), so that a frame saying what runs
+  // is drawn first.
+  frames_before_run_ = 1;
   return;
 #endif
   worker_ = std::thread([this, job = current_, on_finished = on_finished_] {
@@ -273,17 +275,23 @@ double TraceLoader::busy_seconds() const {
   return running_ ? ms_since(started_) / 1000.0 : 0.0;
 }
 
-void TraceLoader::run_here() {
+void TraceLoader::run_here(bool now) {
 #if defined(__EMSCRIPTEN__)
   if (!running_ || finished_) return;
+  if (!now && frames_before_run_ > 0) {
+    --frames_before_run_;
+    return;
+  }
   result_ = run(current_);
   finished_ = true;
+#else
+  (void)now;
 #endif
 }
 
 std::optional<TraceLoader::Result> TraceLoader::take() {
   std::lock_guard lock(mutex_);
-  run_here();
+  run_here(/*now=*/false);
   if (ready_) {
     Result r = std::move(*ready_);
     ready_.reset();
@@ -314,7 +322,7 @@ bool TraceLoader::wait() {
   for (bool waited = false;; waited = true) {
     {
       std::lock_guard lock(mutex_);
-      run_here();
+      run_here(/*now=*/true);
       if (ready_ || (running_ && finished_)) return true;
       if (!running_ && !waiting_) return waited;
     }

@@ -114,7 +114,7 @@ class TraceLoader {
   std::shared_ptr<const LoadedTrace> cached(const RecordParams& params) const;  // mutex held
   void remember(const RecordParams& params, std::shared_ptr<const LoadedTrace> trace);  // mutex held
   static Result run(const Job& job);
-  void run_here();  // mutex held; the browser build's jobs run on the UI thread (trace_loader.cpp)
+  void run_here(bool now);  // mutex held; the browser build's jobs run on the UI thread (trace_loader.cpp)
 
   mutable std::mutex mutex_;
   std::thread worker_;
@@ -131,6 +131,7 @@ class TraceLoader {
   bool prefetch_ = true;
 #endif
   std::function<void()> on_finished_;
+  int frames_before_run_ = 0;  // the browser build: frames drawn before the job runs
 };
 
 }  // namespace ts::ui
