@@ -202,6 +202,7 @@ try {
     ["?trace=hostile/future.tstrace", "a trace of a future version"],
     ["?trace=hostile/missing.tstrace", "a URL that 404s"],
     ["?size=100000", "an impossible size"],
+    ["?size=192", "a size above the page's recording limit (16 M events)"],
     ["?tile=7", "a TILE that does not exist"],
     ["?select=banana", "a malformed cell"],
   ];
