@@ -143,6 +143,10 @@ int run_app_from_url(const AppOptions& scene) {
       return 1;  // main() opens the default scene with this notice
     }
   }
+  // The same limit for what the app records later (sizes changed in the
+  // Controls panel): above it, as on the desktop above its own, a focused
+  // trace (every event of the chosen blocks).
+  o.params.event_limit = kWebEventLimit;
   o.startup_errors.insert(o.startup_errors.end(), g_page.errors.begin(), g_page.errors.end());
   o.on_frame = [](AppState& app, const WindowLayout& layout, int w, int h, float scale) {
     g_page.app = &app;

@@ -44,6 +44,15 @@ void CounterJob::start(const RecordParams& params) {
   done_ = 0;
   total_ = launch_shape(params.kernel, params.tile, params.m, params.n).grid.count();
   started_ = std::chrono::steady_clock::now();
+#if defined(__EMSCRIPTEN__)
+  // The browser build has one thread, and counting a launch too large to
+  // trace takes minutes on it: the desktop counts it.
+  {
+    std::lock_guard lock(mutex_);
+    error_ = "not in the browser (no threads): `tilescope counters` on the desktop counts it";
+  }
+  return;
+#endif
   running_ = true;
   worker_ = std::thread([this, params] {
     std::shared_ptr<const LaunchCounters> result;
