@@ -19,6 +19,7 @@ namespace ts::tracer {
 namespace {
 
 constexpr std::size_t kListed = 8;  // outside addresses listed in the report
+constexpr std::size_t kMaxListedLaunches = 256;  // launches named in the trace's TracerInfo
 
 void note_outside(std::vector<std::uint64_t>& list, std::uint64_t address) {
   if (list.size() < kListed && std::find(list.begin(), list.end(), address) == list.end()) list.push_back(address);
@@ -217,14 +218,70 @@ IterationRule derive_rule(const AssembleOptions& o, std::uint32_t barriers) {
   return rule;
 }
 
+std::string demangled_name(const std::string& symbol) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && d ? std::string(d.get()) : symbol;
+}
+
+std::string count_of(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// What the tracer could not see in this launch, from what it did see: a
+// sentence each, for the launch description and the app's notice strip.
+std::vector<std::string> tracer_limits(const Trace& t, const AssembleReport& r) {
+  const LaunchInfo& L = t.launch;
+  std::vector<std::string> v;
+  // Elements of A and B no load (nor cp.async) read, elements of C nothing stored.
+  std::vector<std::vector<bool>> touched(3);
+  const std::uint32_t ids[3] = {L.role_id(BufferRole::A), L.role_id(BufferRole::B), L.role_id(BufferRole::C)};
+  for (int i = 0; i < 3; ++i) touched[i].assign(L.buffers[ids[i]].elements(), false);
+  std::uint64_t other_stores = 0;
+  for (const Event& e : t.events.span()) {
+    if (e.space() != Space::Global) continue;
+    const bool store = e.op() == Op::Store;
+    for (int i = 0; i < 3; ++i)
+      if (e.array == ids[i] && store == (i == 2) && e.index < touched[i].size()) touched[i][e.index] = true;
+    if (store && e.array != ids[2] && L.role_of(e.array) == BufferRole::Other) ++other_stores;
+  }
+  const char* names[3] = {"A", "B", "C"};
+  for (int i = 0; i < 2; ++i)
+    if (const auto unread = std::count(touched[i].begin(), touched[i].end(), false); unread > 0)
+      v.push_back(count_of(unread, "element", "elements") + " of " + names[i] + " (of " +
+                  std::to_string(touched[i].size()) +
+                  ") were never seen read: copies by the Tensor Memory Accelerator (TMA), which the Compute "
+                  "Sanitizer API does not report, or a kernel that does not read them all");
+  if (const auto unwritten = std::count(touched[2].begin(), touched[2].end(), false); unwritten > 0)
+    v.push_back(count_of(unwritten, "element", "elements") + " of C (of " + std::to_string(touched[2].size()) +
+                ") were not stored by this launch" +
+                (other_stores ? ": it stored " + count_of(other_stores, "value", "values") +
+                                    " to other buffers, partial sums that another launch reduces into C (split-k)"
+                              : std::string()));
+  if (r.commits || r.waits)
+    v.push_back("it pipelines its copies (" + count_of(r.commits, "cp.async commit", "cp.async commits") + ", " +
+                count_of(r.waits, "wait", "waits") +
+                "): iterations are barrier intervals, so a copy shows in the interval that issued it, not the one "
+                "that reads it");
+  if (r.matrix)
+    v.push_back(count_of(r.matrix, "ldmatrix", "ldmatrix operations") +
+                ": each recorded as the 16-byte row its thread supplies");
+  if (std::any_of(L.regions.begin(), L.regions.end(), [](const Region& g) { return g.raw; }))
+    v.push_back("the cubin names no __shared__ variables (a release build): shared memory is drawn as raw 4-byte "
+                "words by window offset");
+  if (r.local) v.push_back(count_of(r.local, "local-memory access", "local-memory accesses") + " (spills) are not traced");
+  if (r.outside_global || r.outside_shared)
+    v.push_back(count_of(r.outside_global + r.outside_shared, "access", "accesses") +
+                " fell in no allocation or shared region and are not in the trace");
+  v.push_back("a shared load's value is the last one stored to its word before it (the tracer sees addresses, not "
+              "the values loaded from shared memory)");
+  return v;
+}
+
 }  // namespace
 
 std::string short_symbol_name(const std::string& symbol, std::size_t limit) {
-  std::string text = symbol;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
-                                                    std::free);
-  if (status == 0 && demangled) text = demangled.get();
+  const std::string text = demangled_name(symbol);
   // Drop template arguments and parameter lists (nested), then keep the last component.
   std::string flat;
   int depth = 0;
@@ -348,6 +405,21 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
   std::copy(events.begin(), events.end(), trace.events.data());
   fill_shared_loads(trace);
   report.events = events.size();
+
+  TracerInfo info;
+  info.source = "exec";
+  info.symbol = demangled_name(raw.kernel).substr(0, 4096);
+  const std::size_t listed = std::min<std::size_t>(raw.launches.size(), kMaxListedLaunches);
+  for (std::size_t i = 0; i < listed; ++i) info.launches.push_back(short_symbol_name(raw.launches[i], 200));
+  if (raw.launches.size() > listed)
+    info.launches.push_back("... and " + std::to_string(raw.launches.size() - listed) + " more");
+  info.launch_index = raw.launch_index;
+  if (raw.launch_index >= listed) {  // far down a long program: name it last
+    info.launches.push_back(short_symbol_name(raw.kernel, 200));
+    info.launch_index = static_cast<std::uint32_t>(info.launches.size() - 1);
+  }
+  info.limits = tracer_limits(trace, report);
+  L.tracer = std::move(info);
   return trace;
 }
 

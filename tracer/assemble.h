@@ -35,6 +35,12 @@
 //     A's and B's from the copies made before the launch and C's from the copy
 //     made after it. A shared load takes the last value stored to its word in an
 //     earlier epoch of its block (the barrier between orders them), else 0.
+//   - The launch's TracerInfo (trace.h): source "exec" (callers that know
+//     better set it, and the program), the kernel's demangled name, the
+//     launches the program made, and what the tracer could not see, read off
+//     what it did see: elements of A or B never read (TMA), of C never stored
+//     (split-k partials elsewhere), pipelined copies, ldmatrix, a cubin
+//     without shared symbols, spills, accesses outside every allocation.
 //   - Nothing is dropped silently: accesses outside every allocation and
 //     region are counted and listed in the report; a log that overflowed, a
 //     record of a thread outside the launch, or operands that cannot be found

@@ -4,24 +4,20 @@
 //   tilescope record --exec --m 64 --n 64 --k 64 -o t.tstrace -- ./program args
 #include "app/cli/record_exec.h"
 
-#include <signal.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <thread>
 
 #include "app/cli/commands.h"
+#include "app/core/child_process.h"
 #include "app/core/safe_file.h"
 #include "app/core/trace_file.h"
 #include "app/core/trace_validation.h"
 #include "tracer/assemble.h"
 #include "tracer/raw_file.h"
-
-extern char** environ;
 
 namespace ts::cli {
 namespace fs = std::filesystem;
@@ -31,7 +27,8 @@ void add_exec_options(CLI::App& app, ExecOptions& o) {
                "Trace one kernel launch of any program, unmodified: tilescope record --exec --m M --n N --k K -- "
                "PROGRAM ARGS... (needs the tracer library, built with the Compute Sanitizer API)");
   app.add_option("program", o.program, "With --exec: the program and its arguments, after --");
-  app.add_option("--layout", o.layout, "With --exec: the order of A, B and C in memory, row or col (cuBLAS: col)")
+  app.add_option("--layout", o.layout, "With --exec, --cuda-file or --library: the order of A, B and C in memory, row or col "
+                 "(default: col for --library cublas, row else)")
       ->capture_default_str();
   app.add_option("--launch", o.launch, "With --exec: which launch to trace, from 0, among those --kernel-name matches")
       ->capture_default_str();
@@ -54,62 +51,9 @@ std::string find_tracer(std::string& looked) {
     return fs::exists(env) ? std::string(env) : std::string();
   }
   std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  const fs::path lib = (ec ? fs::path(".") : self.parent_path()) / "libtilescope_tracer.so";
+  const fs::path lib = fs::path(this_executable()).parent_path() / "libtilescope_tracer.so";
   looked = lib.string();
   return fs::exists(lib, ec) ? lib.string() : std::string();
-}
-
-struct Child {
-  int status = 0;
-  bool timed_out = false;
-};
-
-// Runs argv with the extra environment; waits at most timeout seconds (0: forever).
-std::optional<Child> run_program(const std::vector<std::string>& argv, const std::vector<std::string>& env_extra,
-                                 double timeout, std::string& error) {
-  std::vector<std::string> env_strings(env_extra);
-  for (char** e = environ; *e; ++e) {
-    const std::string kv = *e;
-    const std::string key = kv.substr(0, kv.find('='));
-    if (std::any_of(env_extra.begin(), env_extra.end(), [&](const std::string& x) { return x.starts_with(key + "="); }))
-      continue;
-    env_strings.push_back(kv);
-  }
-  std::vector<char*> args, envp;
-  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-  args.push_back(nullptr);
-  for (const auto& e : env_strings) envp.push_back(const_cast<char*>(e.c_str()));
-  envp.push_back(nullptr);
-  std::fflush(stdout);
-  std::fflush(stderr);
-  const pid_t pid = fork();
-  if (pid < 0) {
-    error = "cannot start " + argv[0] + ": fork failed";
-    return std::nullopt;
-  }
-  if (pid == 0) {
-    execvpe(args[0], args.data(), envp.data());
-    std::fprintf(stderr, "tilescope: cannot run %s: %s\n", args[0], std::strerror(errno));
-    _exit(127);
-  }
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
-  Child c;
-  for (;;) {
-    const pid_t done = waitpid(pid, &c.status, timeout > 0 ? WNOHANG : 0);
-    if (done == pid) return c;
-    if (done < 0) {
-      error = "waiting for " + argv[0] + " failed";
-      return std::nullopt;
-    }
-    if (std::chrono::steady_clock::now() > deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &c.status, 0);
-      c.timed_out = true;
-      return c;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
 }
 
 }  // namespace
@@ -119,7 +63,7 @@ int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const
     return fail("--exec needs a program to run: tilescope record --exec --m M --n N --k K -- PROGRAM ARGS..."),
            kExitUsage;
   if (m < 1 || n < 1 || k < 1) return fail("--m, --n and --k must each be at least 1"), kExitUsage;
-  if (o.layout != "row" && o.layout != "col")
+  if (!o.layout.empty() && o.layout != "row" && o.layout != "col")
     return fail("unknown --layout '" + o.layout + "' (choose row or col)"), kExitUsage;
   if (o.max_records == 0) return fail("--max-records must be at least 1"), kExitUsage;
   std::string looked;
@@ -145,7 +89,7 @@ int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const
   };
   const auto t0 = std::chrono::steady_clock::now();
   std::string error;
-  const auto child = run_program(o.program, env, timeout, error);
+  const auto child = run_child(o.program, env, timeout, error);
   if (!child) return fail(error);
   if (child->timed_out) {
     fail(o.program[0] + " ran past --timeout " + std::to_string(timeout) + " s and was stopped");
@@ -153,22 +97,31 @@ int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const
   }
   if (WIFSIGNALED(child->status))
     return fail(o.program[0] + " was killed by signal " + std::to_string(WTERMSIG(child->status)));
-  if (WIFEXITED(child->status) && WEXITSTATUS(child->status) != 0)
+  const int status = WIFEXITED(child->status) ? WEXITSTATUS(child->status) : 0;
+  if (o.launcher && status != 0 && status != kExitWrongResult) return status;  // it said why; nothing ran to trace
+  if (status != 0)
     std::fprintf(stderr, "tilescope: %s exited with status %d; assembling what the tracer wrote\n",
-                 o.program[0].c_str(), WEXITSTATUS(child->status));
+                 o.launcher ? "the launch" : o.program[0].c_str(), status);
   if (!fs::exists(raw_path))
     return fail("the tracer wrote nothing (" + raw_path.string() + "): was the program a CUDA program, and did " +
                 library + " load?");
   try {
     const tracer::RawLaunch raw = tracer::read_raw_launch(raw_path.string());
-    fs::remove(raw_path, ec);
+    if (const char* keep = std::getenv("TILESCOPE_TRACER_KEEP_RAW"); !keep || !*keep) fs::remove(raw_path, ec);
     tracer::AssembleOptions opts;
     opts.m = m, opts.n = n, opts.k = k;
     opts.order = o.layout == "col" ? MatrixOrder::ColMajor : MatrixOrder::RowMajor;
     opts.a_allocation = o.a_alloc, opts.b_allocation = o.b_alloc, opts.c_allocation = o.c_alloc;
     opts.k_tile = o.k_tile;
     tracer::AssembleReport report;
-    const Trace trace = tracer::assemble_trace(raw, opts, &report);
+    Trace trace = tracer::assemble_trace(raw, opts, &report);
+    trace.launch.tracer->source = o.source;
+    if (!o.shown.empty()) {
+      trace.launch.tracer->program = o.shown;
+    } else {
+      for (const std::string& a : o.program) trace.launch.tracer->program += (trace.launch.tracer->program.empty() ? "" : " ") + a;
+    }
+    if (o.seed) trace.launch.seed = *o.seed;
     validate_trace(trace, ~0ull >> 8);
     save_trace(trace, out);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -177,6 +130,8 @@ int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const
                 raw.grid.z, raw.block.x, raw.block.y, raw.block.z, trace.launch.device_name.c_str(),
                 static_cast<unsigned long long>(trace.events.size()), secs, out.c_str());
     for (const std::string& line : report.lines()) std::printf("  %s\n", line.c_str());
+    for (const std::string& line : trace.launch.tracer->limits) std::printf("  limit: %s\n", line.c_str());
+    if (o.launcher && status != 0) return status;  // C is wrong: the trace shows how
   } catch (const tracer::RawFileError& e) {
     return fail(e.what());
   } catch (const tracer::AssembleError& e) {

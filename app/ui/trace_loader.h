@@ -78,6 +78,10 @@ class TraceLoader {
   // (focused recordings are not kept: each asks for other blocks).
   void record(const RecordParams& params, std::vector<std::uint32_t> focus = {});
   void open(const std::filesystem::path& path);
+  // Runs `tilescope record ARGS -o TEMP` (this executable, in its own process:
+  // the tracer needs one) and opens what it wrote; its failure's last line
+  // (what record said) is the job's error.
+  void record_command(std::vector<std::string> args);
   void save(std::shared_ptr<const LoadedTrace> trace, const std::filesystem::path& path);
 
   // A job the user asked for is running or waiting (background prefetches do not count).
@@ -100,7 +104,8 @@ class TraceLoader {
 
  private:
   struct Job {
-    enum class Kind { Record, Open, Save } kind = Kind::Record;
+    enum class Kind { Record, Open, Save, Command } kind = Kind::Record;
+    std::vector<std::string> command;  // Command: record's arguments
     RecordParams params;
     std::vector<std::uint32_t> focus;  // Record: a focused trace of these blocks
     std::filesystem::path path;

@@ -144,6 +144,8 @@ class Tracer {
     if (!written_) {
       raw_.allocations = seen_;  // no launch matched: every allocation the program made, freed or not
       write(false);
+    } else if (raw_.launches.size() > launches_written_) {
+      write(true);  // again, with the launches after the traced one (a split-k GEMM's reduction)
     }
   }
 
@@ -205,6 +207,10 @@ class Tracer {
     for (const auto& [id, name] : kPatches) TRACER_CHECK(sanitizerPatchInstructions(id, m.module, name));
     TRACER_CHECK(sanitizerPatchModule(m.module));
     for (auto& [kernel, shared] : cubin_shared(m.pCubin, m.cubinSize)) shared_[kernel] = std::move(shared);
+    // The module's ELF, for the traced function's SASS and line table (tilescope disassembles it).
+    if (m.pCubin && m.cubinSize)
+      cubins_[m.module].assign(reinterpret_cast<const std::uint8_t*>(m.pCubin),
+                               reinterpret_cast<const std::uint8_t*>(m.pCubin) + m.cubinSize);
   }
 
   bool matches(const char* name) const {
@@ -234,6 +240,13 @@ class Tracer {
     if (cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, d.function) == CUDA_SUCCESS)
       raw_.static_shared_bytes = static_cast<std::uint32_t>(static_shared);
     if (auto it = shared_.find(name); it != shared_.end()) raw_.shared_symbols = it->second.symbols;
+    if (auto it = cubins_.find(d.module); it != cubins_.end()) raw_.cubin = std::move(it->second);
+    cubins_.clear();  // only the traced function's module is kept
+    std::uint64_t pc = 0, size = 0;
+    if (TRACER_CHECK(sanitizerGetFunctionPcAndSize(d.module, name, &pc, &size))) {
+      raw_.function_pc = pc;
+      raw_.function_size = size;
+    }
     raw_.allocations = live_;
     snapshot(d.hStream, false);
 
@@ -287,6 +300,7 @@ class Tracer {
     raw_.traced = traced && raw_.traced;
     try {
       write_raw_launch(raw_, out_);
+      launches_written_ = raw_.launches.size();
     } catch (const RawFileError& e) {
       std::fprintf(stderr, "tilescope tracer: %s\n", e.what());
     }
@@ -297,11 +311,13 @@ class Tracer {
   std::string out_, patches_;
   std::optional<std::regex> kernel_;
   std::uint64_t wanted_ = 0, matching_ = 0, capacity_ = 0;
+  std::size_t launches_written_ = 0;
   std::vector<std::uint64_t> snapshot_sizes_;
   std::mutex mu_;
   std::vector<RawAllocation> live_;
   std::vector<RawAllocation> seen_;  // every allocation, in order, for the message when no launch matches
   std::map<std::string, KernelShared> shared_;
+  std::map<CUmodule, std::vector<std::uint8_t>> cubins_;  // every module loaded so far, until the traced launch
   std::optional<Pending> pending_;
   RawLaunch raw_;
 };
