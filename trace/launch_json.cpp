@@ -162,7 +162,8 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
   }
   if (const auto& t = L.tracer)  // absent: recorded by tilescope's own recorders
     j["tracer"] = {{"source", t->source},     {"program", t->program},   {"symbol", t->symbol},
-                   {"launches", t->launches}, {"launch_index", t->launch_index}, {"limits", t->limits}};
+                   {"launches", t->launches}, {"launch_index", t->launch_index}, {"limits", t->limits},
+                   {"sass", t->sass},         {"source_file", t->source_file}};
   return j;
 }
 
@@ -236,11 +237,13 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
     t.source = it->at("source").get<std::string>();
     t.program = it->at("program").get<std::string>();
     t.symbol = it->at("symbol").get<std::string>();
-    for (const char* list : {"launches", "limits"})
+    for (const char* list : {"launches", "limits", "sass"})
       if (!it->at(list).is_array())
         throw nlohmann::json::type_error::create(302, std::string("tracer.") + list + ": a list", &it->at(list));
     for (const auto& l : it->at("launches")) t.launches.push_back(l.get<std::string>());
     for (const auto& l : it->at("limits")) t.limits.push_back(l.get<std::string>());
+    for (const auto& l : it->at("sass")) t.sass.push_back(l.get<std::string>());
+    t.source_file = it->at("source_file").get<std::string>();
     t.launch_index = json_integer_at<std::uint32_t>(*it, "launch_index");
     if (!t.launches.empty() && t.launch_index >= t.launches.size())
       throw nlohmann::json::type_error::create(302, "tracer.launch_index: past its launches", &*it);

@@ -55,6 +55,11 @@ struct TracerInfo {
   std::vector<std::string> launches;  // the kernels the program launched, in order, up to the traced one at least
   std::uint32_t launch_index = 0;     // the traced one's place in launches
   std::vector<std::string> limits;    // what the tracer could not see in this launch, a sentence each
+  // The kernel's SASS, one instruction each ("/*0120*/ LDG.E.128 R4, desc[UR6][R2.64] ;  // line 35" with
+  // line info), from its cubin; empty without a disassembler (nvdisasm). Trace::lines number source_file's
+  // lines when the cubin has line info (-lineinfo), else these instructions (1: the first).
+  std::vector<std::string> sass;
+  std::string source_file;  // the file Trace::lines number; empty: they number sass (or there are none)
   friend bool operator==(const TracerInfo&, const TracerInfo&) = default;
 };
 

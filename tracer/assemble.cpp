@@ -50,8 +50,9 @@ std::vector<float> operand_values(const RawLaunch& raw, std::uint32_t allocation
 // The events of one thread's records, appended to `out`.
 class ThreadAssembler {
  public:
-  ThreadAssembler(const RawLaunch& raw, const MemoryTables& tables, AssembleReport& report)
-      : raw_(raw), t_(tables), report_(report) {
+  ThreadAssembler(const RawLaunch& raw, const MemoryTables& tables, AssembleReport& report,
+                  std::vector<std::uint64_t>* pcs)
+      : raw_(raw), t_(tables), report_(report), pcs_(pcs) {
     for (std::uint32_t id = 0; id < tables.buffers.size(); ++id) {
       const std::uint32_t alloc = tables.allocation_of_buffer(id);
       before_.push_back(snapshot(raw, alloc, false));
@@ -138,6 +139,7 @@ class ThreadAssembler {
       e.async = async ? 1 : 0;
       e.value = value_of(r, i, at, e.index, store, shared);
       out.push_back(e);
+      if (pcs_) pcs_->push_back(r.pc);
     }
   }
 
@@ -156,8 +158,34 @@ class ThreadAssembler {
   const RawLaunch& raw_;
   const MemoryTables& t_;
   AssembleReport& report_;
+  std::vector<std::uint64_t>* pcs_;  // each event's record PC, when lines are wanted
   std::vector<const std::vector<std::uint8_t>*> before_, after_;
 };
+
+// Each event's line (assemble.h, "Lines"), and the listing and file they refer to.
+void assign_lines(const RawLaunch& raw, const std::vector<SassInstruction>& sass, const std::vector<std::uint64_t>& pcs,
+                  Trace& trace, TracerInfo& info) {
+  constexpr std::size_t kMaxListed = 16384;  // instructions kept in the launch description
+  for (std::size_t i = 0; i < std::min(sass.size(), kMaxListed); ++i) info.sass.push_back(sass_line(sass[i]));
+  std::vector<std::pair<std::string, std::size_t>> files;  // instructions per source file
+  for (const SassInstruction& s : sass) {
+    if (s.file.empty()) continue;
+    auto it = std::find_if(files.begin(), files.end(), [&](const auto& f) { return f.first == s.file; });
+    if (it == files.end()) files.emplace_back(s.file, 1);
+    else ++it->second;
+  }
+  const auto top = std::max_element(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (top != files.end()) info.source_file = top->first;
+  trace.lines.assign(pcs.size(), 0);
+  for (std::size_t e = 0; e < pcs.size(); ++e) {
+    if (pcs[e] < raw.function_pc || pcs[e] - raw.function_pc >= std::max<std::uint64_t>(raw.function_size, 1)) continue;
+    const auto i = instruction_at(sass, pcs[e] - raw.function_pc);
+    if (!i) continue;
+    const SassInstruction& s = sass[*i];
+    const std::uint64_t line = info.source_file.empty() ? *i + 1 : (s.file == info.source_file ? s.line : 0);
+    trace.lines[e] = static_cast<std::uint16_t>(std::min<std::uint64_t>(line, 65535));
+  }
+}
 
 // Each shared load takes the last value stored to its word in an earlier epoch of its block.
 void fill_shared_loads(Trace& trace) {
@@ -228,6 +256,23 @@ std::string count_of(std::uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// A launch that reads A and B, stores nothing to C but stores to other buffers
+// (split-k: its partial sums, which another launch reduces into C): those
+// buffers, unless the program named them, are named "partials" (then
+// partials2, ...), so that the views say what they hold.
+void name_partials(Trace& t) {
+  LaunchInfo& L = t.launch;
+  std::vector<bool> stored(L.buffers.size(), false), loaded(L.buffers.size(), false);
+  for (const Event& e : t.events.span())
+    if (e.space() == Space::Global && e.array < stored.size()) (e.op() == Op::Store ? stored : loaded)[e.array] = true;
+  // Only a launch that reads A and B and stores none of C; only buffers the program did not name.
+  if (stored[L.role_id(BufferRole::C)] || !loaded[L.role_id(BufferRole::A)] || !loaded[L.role_id(BufferRole::B)]) return;
+  int n = 0;
+  for (std::uint32_t id = 0; id < L.buffers.size(); ++id)
+    if (stored[id] && L.buffers[id].role == BufferRole::Other && L.buffers[id].name.starts_with("alloc"))
+      L.buffers[id].name = ++n == 1 ? std::string("partials") : "partials" + std::to_string(n);
+}
+
 // What the tracer could not see in this launch, from what it did see: a
 // sentence each, for the launch description and the app's notice strip.
 std::vector<std::string> tracer_limits(const Trace& t, const AssembleReport& r) {
@@ -246,7 +291,14 @@ std::vector<std::string> tracer_limits(const Trace& t, const AssembleReport& r) 
     if (store && e.array != ids[2] && L.role_of(e.array) == BufferRole::Other) ++other_stores;
   }
   const char* names[3] = {"A", "B", "C"};
-  for (int i = 0; i < 2; ++i)
+  const auto unread_a = std::count(touched[0].begin(), touched[0].end(), false);
+  const auto unread_b = std::count(touched[1].begin(), touched[1].end(), false);
+  const bool reads_neither = unread_a == static_cast<std::ptrdiff_t>(touched[0].size()) &&
+                             unread_b == static_cast<std::ptrdiff_t>(touched[1].size());
+  if (reads_neither)
+    v.push_back("this launch reads neither A nor B: another launch's reduction or epilogue (split-k), or TMA copies, "
+                "which the Compute Sanitizer API does not report");
+  for (int i = 0; i < 2 && !reads_neither; ++i)
     if (const auto unread = std::count(touched[i].begin(), touched[i].end(), false); unread > 0)
       v.push_back(count_of(unread, "element", "elements") + " of " + names[i] + " (of " +
                   std::to_string(touched[i].size()) +
@@ -256,7 +308,8 @@ std::vector<std::string> tracer_limits(const Trace& t, const AssembleReport& r) 
     v.push_back(count_of(unwritten, "element", "elements") + " of C (of " + std::to_string(touched[2].size()) +
                 ") were not stored by this launch" +
                 (other_stores ? ": it stored " + count_of(other_stores, "value", "values") +
-                                    " to other buffers, partial sums that another launch reduces into C (split-k)"
+                                    " to other buffers (named partials), partial sums that another launch reduces "
+                                    "into C (split-k)"
                               : std::string()));
   if (r.commits || r.waits)
     v.push_back("it pipelines its copies (" + count_of(r.commits, "cp.async commit", "cp.async commits") + ", " +
@@ -295,6 +348,19 @@ std::string short_symbol_name(const std::string& symbol, std::size_t limit) {
   std::string out;
   for (char ch : flat)
     if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-') out += ch;
+  // A generic wrapper (CUTLASS's Kernel2<Op>, a library's device_kernel<Op>) is named by its first template argument.
+  const bool generic = out == "kernel" || out == "device_kernel" ||
+                       (out.starts_with("Kernel") && out.find_first_not_of("0123456789", 6) == std::string::npos);
+  if (const auto open = text.find('<'); generic && open != std::string::npos) {
+    std::size_t end = open + 1;
+    for (int depth = 0; end < text.size(); ++end) {
+      if (text[end] == '<' || text[end] == '(') ++depth;
+      else if ((text[end] == '>' || text[end] == ')') && depth-- == 0) break;
+      else if (text[end] == ',' && depth == 0) break;
+    }
+    const std::string inner = short_symbol_name(text.substr(open + 1, end - open - 1), limit);
+    if (inner != "kernel") out = inner;
+  }
   if (out.empty()) out = "kernel";
   return out.substr(0, limit);
 }
@@ -392,7 +458,10 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
   std::vector<Event> events;
   events.reserve(raw.records.size() * 2);
   trace.thread_offsets.assign(threads + 1, 0);
-  ThreadAssembler assembler(raw, tables, report);
+  std::vector<std::uint64_t> pcs;
+  const bool want_lines = !o.sass.empty() && raw.function_pc != 0;
+  if (want_lines) pcs.reserve(raw.records.size() * 2);
+  ThreadAssembler assembler(raw, tables, report, want_lines ? &pcs : nullptr);
   for (std::uint64_t t = 0; t < threads; ++t) {
     const std::uint32_t barriers = assembler.run(order, start[t], start[t + 1], events);
     report.max_barriers = std::max(report.max_barriers, barriers);
@@ -405,6 +474,8 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
   std::copy(events.begin(), events.end(), trace.events.data());
   fill_shared_loads(trace);
   report.events = events.size();
+
+  name_partials(trace);
 
   TracerInfo info;
   info.source = "exec";
@@ -419,6 +490,7 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
     info.launch_index = static_cast<std::uint32_t>(info.launches.size() - 1);
   }
   info.limits = tracer_limits(trace, report);
+  if (want_lines) assign_lines(raw, o.sass, pcs, trace, info);
   L.tracer = std::move(info);
   return trace;
 }

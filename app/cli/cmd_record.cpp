@@ -168,6 +168,8 @@ int record_launch(const RecordOptions& opts, LaunchFlags flags, const ExecOption
                                                      : "tilescope";
   // cuBLAS may launch more than its GEMM (a split-k reduction after it): the GEMM, unless told otherwise.
   if (q.source == gpu::LaunchSource::Cublas && e.kernel_name.empty()) e.kernel_name = "gemm";
+  // ... and every launch after it, the split-k reduction that writes C from the GEMM's partials.
+  if (q.source == gpu::LaunchSource::Cublas) e.all_launches = true;
   if (std::string why = unwritable_reason(out); !why.empty()) return fail("cannot write " + out + ": " + why);
   return record_exec(e, q.m, q.n, q.k, opts.timeout, out);
 }

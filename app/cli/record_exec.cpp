@@ -5,11 +5,13 @@
 #include "app/cli/record_exec.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "app/cli/commands.h"
 #include "app/core/child_process.h"
@@ -37,6 +39,9 @@ void add_exec_options(CLI::App& app, ExecOptions& o) {
                  "With --exec: the tracer's device log, in 48-byte records; a launch that needs more is refused")
       ->capture_default_str();
   app.add_option("--k-tile", o.k_tile, "With --exec: the kernel's k-extent per iteration (0: iterations are barrier intervals)");
+  app.add_flag("--all-launches", o.all_launches,
+               "With --exec, --cuda-file or --library: also trace every launch after the chosen one (a split-k "
+               "GEMM's reduction), each into OUTPUT.N.tstrace (on by default for --library cublas)");
   app.add_option("--a-alloc", o.a_alloc, "With --exec: the allocation (from 0, in allocation order) that is A");
   app.add_option("--b-alloc", o.b_alloc, "With --exec: the allocation that is B");
   app.add_option("--c-alloc", o.c_alloc, "With --exec: the allocation that is C");
@@ -56,9 +61,58 @@ std::string find_tracer(std::string& looked) {
   return fs::exists(lib, ec) ? lib.string() : std::string();
 }
 
-}  // namespace
+// nvdisasm: beside the CUDA Toolkit that built tilescope, under CUDA_HOME, or on PATH.
+std::string find_nvdisasm() {
+  std::vector<fs::path> places;
+  if (const char* home = std::getenv("CUDA_HOME"); home && *home) places.push_back(fs::path(home) / "bin/nvdisasm");
+  places.push_back("/usr/local/cuda/bin/nvdisasm");
+  if (const char* path = std::getenv("PATH"))
+    for (std::string_view p = path; !p.empty();) {
+      const auto colon = p.find(':');
+      places.push_back(fs::path(std::string(p.substr(0, colon))) / "nvdisasm");
+      p = colon == std::string_view::npos ? std::string_view() : p.substr(colon + 1);
+    }
+  std::error_code ec;
+  for (const fs::path& f : places)
+    if (fs::exists(f, ec) && access(f.c_str(), X_OK) == 0) return f.string();
+  return {};
+}
 
-int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const std::string& out) {
+// The traced function's instructions, from the cubin the tracer kept; empty,
+// with why, when there is no cubin or no disassembler.
+std::vector<tracer::SassInstruction> disassemble(const tracer::RawLaunch& raw, const fs::path& scratch,
+                                                 std::string& why) {
+  if (raw.cubin.empty()) return why = "the tracer kept no cubin of the kernel's module", std::vector<tracer::SassInstruction>{};
+  const std::string nvdisasm = find_nvdisasm();
+  if (nvdisasm.empty())
+    return why = "no nvdisasm here (it comes with the CUDA Toolkit): the trace has no SASS and no source lines",
+           std::vector<tracer::SassInstruction>{};
+  const fs::path cubin = scratch.string() + ".cubin", listing = scratch.string() + ".sass";
+  std::vector<tracer::SassInstruction> out;
+  {
+    std::ofstream f(cubin, std::ios::binary);
+    f.write(reinterpret_cast<const char*>(raw.cubin.data()), static_cast<std::streamsize>(raw.cubin.size()));
+  }
+  std::string error;
+  const auto done = run_child({nvdisasm, "-g", "-c", cubin.string()}, {}, 120, error, listing.string());
+  if (done && WIFEXITED(done->status) && WEXITSTATUS(done->status) == 0) {
+    std::ifstream in(listing);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    out = tracer::parse_nvdisasm(text, raw.kernel);
+    if (out.empty()) why = "nvdisasm listed no function " + raw.kernel + ": the trace has no SASS and no source lines";
+  } else {
+    why = "nvdisasm could not read the kernel's cubin: the trace has no SASS and no source lines";
+  }
+  std::error_code ec;
+  fs::remove(cubin, ec);
+  fs::remove(listing, ec);
+  return out;
+}
+
+// Traces o.launch of the program into out; `launches` gets every kernel the program
+// launched and `traced` the traced one's place among them (on success).
+int trace_once(const ExecOptions& o, int m, int n, int k, double timeout, const std::string& out,
+               std::vector<std::string>& launches, std::uint32_t& traced) {
   if (o.program.empty())
     return fail("--exec needs a program to run: tilescope record --exec --m M --n N --k K -- PROGRAM ARGS..."),
            kExitUsage;
@@ -113,6 +167,8 @@ int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const
     opts.order = o.layout == "col" ? MatrixOrder::ColMajor : MatrixOrder::RowMajor;
     opts.a_allocation = o.a_alloc, opts.b_allocation = o.b_alloc, opts.c_allocation = o.c_alloc;
     opts.k_tile = o.k_tile;
+    std::string no_sass;
+    opts.sass = disassemble(raw, raw_path, no_sass);
     tracer::AssembleReport report;
     Trace trace = tracer::assemble_trace(raw, opts, &report);
     trace.launch.tracer->source = o.source;
@@ -122,6 +178,7 @@ int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const
       for (const std::string& a : o.program) trace.launch.tracer->program += (trace.launch.tracer->program.empty() ? "" : " ") + a;
     }
     if (o.seed) trace.launch.seed = *o.seed;
+    if (!no_sass.empty()) trace.launch.tracer->limits.push_back(no_sass);
     validate_trace(trace, ~0ull >> 8);
     save_trace(trace, out);
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -131,6 +188,8 @@ int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const
                 static_cast<unsigned long long>(trace.events.size()), secs, out.c_str());
     for (const std::string& line : report.lines()) std::printf("  %s\n", line.c_str());
     for (const std::string& line : trace.launch.tracer->limits) std::printf("  limit: %s\n", line.c_str());
+    launches = raw.launches;
+    traced = raw.launch_index;
     if (o.launcher && status != 0) return status;  // C is wrong: the trace shows how
   } catch (const tracer::RawFileError& e) {
     return fail(e.what());
@@ -142,6 +201,33 @@ int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const
     return fail("out of memory while assembling the trace; record a smaller size");
   }
   return 0;
+}
+
+}  // namespace
+
+int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const std::string& out) {
+  std::vector<std::string> launches;
+  std::uint32_t traced = 0;
+  const int status = trace_once(o, m, n, k, timeout, out, launches, traced);
+  if (!o.all_launches || launches.empty()) return status;  // launches: set once the trace is written
+  // The launches after it (a split-k GEMM's reduction), each in a trace of its own: the program again,
+  // tracing its launch number j among all of them (a library picks the same kernels for the same call).
+  constexpr std::size_t kMaxMore = 16;
+  const std::string stem = out.ends_with(".tstrace") ? out.substr(0, out.size() - 8) : out;
+  int worst = status;
+  for (std::size_t j = traced + 1; j < launches.size() && j <= traced + kMaxMore; ++j) {
+    ExecOptions next = o;
+    next.kernel_name.clear();
+    next.launch = j;
+    const std::string path = stem + "." + std::to_string(j) + ".tstrace";
+    std::printf("launch %zu of %zu, %s, after the traced one:\n", j, launches.size(),
+                tracer::short_symbol_name(launches[j], 200).c_str());
+    std::vector<std::string> again;
+    std::uint32_t index = 0;
+    const int s = trace_once(next, m, n, k, timeout, path, again, index);
+    if (s != 0 && worst == 0) worst = s;
+  }
+  return worst;
 }
 
 }  // namespace ts::cli

@@ -24,12 +24,15 @@ struct ExecOptions {
   std::string shown;            // the command as the trace shows it (empty: the program and its arguments)
   std::optional<std::uint64_t> seed;
   bool launcher = false;  // the program is `tilescope launch`: its failure is record's (it said why)
+  bool all_launches = false;  // also trace each launch after the chosen one, into OUT.N.tstrace
 };
 
 // Adds --exec and its flags (and the PROGRAM positional) to `record`.
 void add_exec_options(CLI::App& app, ExecOptions& o);
 
-// Runs the program under the tracer and writes the trace. m, n, k: the
+// Runs the program under the tracer and writes the trace; with all_launches,
+// runs it again for each launch after the traced one (OUT.N.tstrace, N its
+// place among all the program's launches). m, n, k: the
 // product's sizes; timeout: seconds the program may run (0: no limit).
 int record_exec(const ExecOptions& o, int m, int n, int k, double timeout, const std::string& out);
 

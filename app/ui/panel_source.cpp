@@ -132,6 +132,14 @@ struct PanelSource : Panel {
       ImGui::Bullet();
       ImGui::TextWrapped("%s", limit.c_str());
     }
+    if (t.sass.empty()) return;
+    ImGui::TextDisabled("SASS (%zu instructions; the trace's lines number %s)", t.sass.size(),
+                        t.source_file.empty() ? "these instructions" : t.source_file.c_str());
+    ImGuiListClipper clip;
+    clip.Begin(static_cast<int>(t.sass.size()));
+    while (clip.Step())
+      for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i)
+        ImGui::TextUnformatted(t.sass[static_cast<std::size_t>(i)].c_str());
   }
 
   // A user kernel: its file as it is on disk now (the trace says which file; the app

@@ -49,15 +49,17 @@ void attach_line_stats(LoadedTrace& loaded) {
   }
 }
 
-// `tilescope record ARGS -o TEMP` in a process of its own, then the file it wrote.
-TraceLoader::Result run_record_command(const std::vector<std::string>& args) {
+// `TILESCOPE record ARGS -o TEMP` in a process of its own, then the file it wrote
+// (command: the executable, then ARGS).
+TraceLoader::Result run_record_command(const std::vector<std::string>& command) {
   namespace fs = std::filesystem;
   TraceLoader::Result r;
   static std::atomic<unsigned> count{0};
   const fs::path base = fs::temp_directory_path() / ("tilescope-app-" + std::to_string(getpid()) + "-" +
                                                      std::to_string(count++));
   const fs::path out = base.string() + ".tstrace", log = base.string() + ".log";
-  std::vector<std::string> argv = {this_executable(), "record"};
+  const std::vector<std::string> args(command.begin() + 1, command.end());
+  std::vector<std::string> argv = {command.front(), "record"};
   argv.insert(argv.end(), args.begin(), args.end());
   argv.insert(argv.end(), {"-o", out.string()});
   std::string error;
@@ -190,7 +192,8 @@ void TraceLoader::record_command(std::vector<std::string> args) {
   std::lock_guard lock(mutex_);
   Job j;
   j.kind = Job::Kind::Command;
-  j.command = std::move(args);
+  j.command = {executable_};
+  j.command.insert(j.command.end(), args.begin(), args.end());
   j.what = "tracing";
   submit(std::move(j));
 }

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "app/core/analysis/line_stats.h"
+#include "app/core/child_process.h"
 #include "trace/trace.h"
 #include "app/core/trace_index.h"
 #include "kernels/emu/sanitizer.h"
@@ -82,6 +83,8 @@ class TraceLoader {
   // the tracer needs one) and opens what it wrote; its failure's last line
   // (what record said) is the job's error.
   void record_command(std::vector<std::string> args);
+  // The tilescope executable record_command runs (default: this process's own).
+  void set_executable(std::string path) { executable_ = std::move(path); }
   void save(std::shared_ptr<const LoadedTrace> trace, const std::filesystem::path& path);
 
   // A job the user asked for is running or waiting (background prefetches do not count).
@@ -105,7 +108,7 @@ class TraceLoader {
  private:
   struct Job {
     enum class Kind { Record, Open, Save, Command } kind = Kind::Record;
-    std::vector<std::string> command;  // Command: record's arguments
+    std::vector<std::string> command;  // Command: the executable, then record's arguments
     RecordParams params;
     std::vector<std::uint32_t> focus;  // Record: a focused trace of these blocks
     std::filesystem::path path;
@@ -130,6 +133,7 @@ class TraceLoader {
   std::chrono::steady_clock::time_point started_;
   std::deque<std::pair<RecordParams, std::shared_ptr<const LoadedTrace>>> cache_;  // newest last
   bool prefetch_ = true;
+  std::string executable_ = this_executable();
   std::function<void()> on_finished_;
 };
 

@@ -115,6 +115,7 @@ LaunchOutcome launch_once(const LaunchRequest& q) {
       break;
     }
   }
+  TS_CUDA_CHECK(cudaDeviceSynchronize());  // every launch done (cuBLAS's split-k reduction too)
   std::vector<float> hc_after(t.c.size());
   TS_CUDA_CHECK(cudaMemcpy(hc_after.data(), c.p, hc_after.size() * 4, cudaMemcpyDeviceToHost));
   t.c = col ? relaid(hc_after, q.m, q.n, false) : hc_after;

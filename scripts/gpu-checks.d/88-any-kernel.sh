@@ -27,65 +27,8 @@ source "$(dirname "$0")/tracer-lib.bash"
 build_tracer "$tmp" "$out/build.log" || exit 1
 ts=$BIN/tilescope
 
-echo "== 1. two recorders, one truth"
-printf '%-18s %-10s %-9s %s\n' kernel shape verdict detail | tee "$out/two_recorders.txt"
-for shape in 64x48x32 96x96x96 37x29x45; do
-  IFS=x read -r m n k <<< "$shape"
-  for kernel in naive naive-row tiled coarsened tiled-transposed tiled-padded blocktile-1d blocktile-2d vectorized \
-                warptile double-buffer tf32-tensor-core; do
-    base=$tmp/$kernel-$shape
-    if ! "$ts" record --kernel $kernel --tile 16 --m $m --n $n --k $k --device gpu --seed 7 -o "$base.inst.tstrace" \
-        > "$base.inst.log" 2>&1; then
-      printf '%-18s %-10s %-9s %s\n' $kernel $shape refused "$(tail -n 1 "$base.inst.log")" | tee -a "$out/two_recorders.txt"
-      continue
-    fi
-    if ! timeout 300 "$ts" record --tracer --kernel $kernel --tile 16 --m $m --n $n --k $k --seed 7 \
-        --max-records $((1 << 26)) -o "$base.traced.tstrace" > "$base.traced.log" 2>&1; then
-      rc=1
-      printf '%-18s %-10s %-9s %s\n' $kernel $shape FAILED "$(tail -n 1 "$base.traced.log")" | tee -a "$out/two_recorders.txt"
-      cp "$base.traced.log" "$out/"
-      continue
-    fi
-    "$BIN/tracer_trace_compare" "$base.inst.tstrace" "$base.traced.tstrace" > "$base.compare.log" 2>&1
-    c=$?
-    verdict=EQUAL; [[ $c -ne 0 ]] && verdict=DIFFERENT && rc=1
-    printf '%-18s %-10s %-9s %s\n' $kernel $shape $verdict "$(grep -m1 -E '^events|threads|differ' "$base.compare.log")" \
-      | tee -a "$out/two_recorders.txt"
-    [[ $c -ne 0 ]] && cp "$base.compare.log" "$out/compare-$kernel-$shape.log"
-    [[ $shape == 64x48x32 ]] && cp "$base.traced.log" "$out/traced-$kernel-$shape.log"
-  done
-done
-
-echo "== 2. cuBLAS"
-for run in "fp32 256 256 256" "tf32 256 256 256" "fp32 200 136 88" "tf32 200 136 88" "fp32 64 96 80" "tf32 64 96 80"; do
-  read -r math m n k <<< "$run"
-  name=cublas-$math-${m}x${n}x${k}
-  "$ts" launch --library cublas --math $math --m $m --n $n --k $k --seed 11 > "$out/$name.alone.log" 2>&1 || rc=1
-  cat "$out/$name.alone.log"
-  start=$(date +%s.%N)
-  timeout 500 "$ts" record --library cublas --math $math --m $m --n $n --k $k --seed 11 --max-records $((1 << 26)) \
-    --timeout 400 -o "$tmp/$name.tstrace" > "$out/$name.record.log" 2>&1 || rc=1
-  echo "record exit $?, $(echo "$(date +%s.%N) - $start" | bc) s" >> "$out/$name.record.log"
-  cat "$out/$name.record.log"
-  if [[ -f $tmp/$name.tstrace ]]; then
-    start=$(date +%s.%N)
-    "$ts" stats "$tmp/$name.tstrace" > "$out/$name.stats.txt" 2>&1 || rc=1
-    echo "stats (load + index + count): $(echo "$(date +%s.%N) - $start" | bc) s" >> "$out/$name.stats.txt"
-    "$ts" stats "$tmp/$name.tstrace" --json > "$out/$name.stats.json" 2>&1
-    "$ts" stats "$tmp/$name.tstrace" --by-line > "$out/$name.by-line.txt" 2>&1
-    ls -l "$tmp/$name.tstrace" >> "$out/$name.stats.txt"
-    [[ $m == 64 ]] && cp "$tmp/$name.tstrace" "$out/traces/"
-  fi
-  if command -v ncu > /dev/null; then
-    timeout 300 ncu --target-processes all -k regex:gemm --csv --metrics \
-l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
-l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
-l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum,\
-smsp__inst_executed_op_ldgsts.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_ldsm.sum \
-      "$ts" launch --library cublas --math $math --m $m --n $n --k $k --seed 11 > "$out/$name.ncu.csv" 2>&1
-  fi
-done
-
+sections=${TILESCOPE_88_SECTIONS:-3 4 2 1 5 6}
+if [[ " $sections " == *" 3 "* ]]; then
 echo "== 3. a CUDA file as written"
 f=examples/cuda/sgemm_blocktile_float4.cu
 for run in "128 128 64 2,2 1 0" "64 192 48 3,1 2 0.5"; do
@@ -117,6 +60,9 @@ for tool in memcheck racecheck; do
   tail -n 2 "$out/float4.$tool.log"
 done
 
+fi
+
+if [[ " $sections " == *" 4 "* ]]; then
 echo "== 4. bad input"
 bad() {  # NAME EXPECTED-EXIT COMMAND...
   local name=$1 want=$2; shift 2
@@ -138,6 +84,100 @@ bad no-matrices 1 "$ts" record --exec --m 999 --n 7 --k 5 -o "$tmp/x.tstrace" --
 bad launches-nothing 1 "$ts" record --exec --m 4 --n 4 --k 4 -o "$tmp/x.tstrace" -- /bin/true
 ls "$tmp"/x.tstrace* 2>/dev/null && { echo "a half-written file was left"; rc=1; }
 
+fi
+
+if [[ " $sections " == *" 2 "* ]]; then
+echo "== 2. cuBLAS"
+for run in "fp32 256 256 256" "tf32 256 256 256" "fp32 200 136 88" "tf32 200 136 88" "fp32 64 96 80" "tf32 64 96 80"; do
+  read -r math m n k <<< "$run"
+  name=cublas-$math-${m}x${n}x${k}
+  "$ts" launch --library cublas --math $math --m $m --n $n --k $k --seed 11 > "$out/$name.alone.log" 2>&1 || rc=1
+  cat "$out/$name.alone.log"
+  start=$(date +%s.%N)
+  timeout 500 "$ts" record --library cublas --math $math --m $m --n $n --k $k --seed 11 --max-records $((1 << 26)) \
+    --timeout 400 -o "$tmp/$name.tstrace" > "$out/$name.record.log" 2>&1 || rc=1
+  echo "record exit $?, $(awk "BEGIN{print $(date +%s.%N) - $start}") s" >> "$out/$name.record.log"
+  cat "$out/$name.record.log"
+  if [[ -f $tmp/$name.tstrace ]]; then
+    start=$(date +%s.%N)
+    "$ts" stats "$tmp/$name.tstrace" > "$out/$name.stats.txt" 2>&1 || rc=1
+    echo "stats (load + index + count): $(awk "BEGIN{print $(date +%s.%N) - $start}") s" >> "$out/$name.stats.txt"
+    "$ts" stats "$tmp/$name.tstrace" --json > "$out/$name.stats.json" 2>&1
+    "$ts" stats "$tmp/$name.tstrace" --by-line > "$out/$name.by-line.txt" 2>&1
+    ls -l "$tmp/$name.tstrace" >> "$out/$name.stats.txt"
+    [[ $m == 64 && $math == fp32 ]] && cp "$tmp/$name".*tstrace "$out/traces/"
+    for more in "$tmp/$name".[0-9]*.tstrace; do  # the launches after the GEMM (split-k's reduction)
+      [[ -f $more ]] && "$ts" stats "$more" > "$out/$(basename "$more" .tstrace).stats.txt" 2>&1
+    done
+  fi
+  # cuBLAS beside the ladder's best recorded FP32 rung, same shape and inputs' sizes.
+  if [[ $math == fp32 && $m == 256 && -f $tmp/$name.tstrace ]]; then
+    "$ts" record --kernel warptile --m $m --n $n --k $k --device gpu --seed 11 -o "$tmp/warptile-256.tstrace" > /dev/null 2>&1
+    "$ts" compare "$tmp/$name.tstrace" "$tmp/warptile-256.tstrace" > "$out/compare-cublas-warptile-256.txt" 2>&1 || rc=1
+    head -n 30 "$out/compare-cublas-warptile-256.txt"
+  fi
+  if command -v ncu > /dev/null; then
+    timeout 300 ncu --target-processes all --kernel-name-base mangled -k regex:gemm --csv --metrics \
+l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,\
+l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,\
+l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum,\
+smsp__inst_executed_op_ldgsts.sum,smsp__inst_executed_op_shared_ld.sum,smsp__inst_executed_op_ldsm.sum \
+      "$ts" launch --library cublas --math $math --m $m --n $n --k $k --seed 11 > "$out/$name.ncu.csv" 2>&1
+    if [[ -f $out/$name.stats.json ]]; then
+      echo "-- $name: the trace against Nsight Compute" | tee -a "$out/trace_vs_ncu.txt"
+      python3 scripts/trace-vs-ncu.py "$out/$name.stats.json" "$out/$name.ncu.csv" 2>&1 | tee -a "$out/trace_vs_ncu.txt" || rc=1
+    fi
+  fi
+done
+
+fi
+
+if [[ " $sections " == *" 1 "* ]]; then
+echo "== 1. two recorders, one truth"
+printf '%-18s %-10s %-9s %s\n' kernel shape verdict detail | tee "$out/two_recorders.txt"
+for shape in 64x48x32 96x96x96 37x29x45; do
+  IFS=x read -r m n k <<< "$shape"
+  for kernel in naive naive-row tiled coarsened tiled-transposed tiled-padded blocktile-1d blocktile-2d vectorized \
+                warptile double-buffer tf32-tensor-core; do
+    base=$tmp/$kernel-$shape
+    if ! "$ts" record --kernel $kernel --tile 16 --m $m --n $n --k $k --device gpu --seed 7 -o "$base.inst.tstrace" \
+        > "$base.inst.log" 2>&1; then
+      printf '%-18s %-10s %-9s %s\n' $kernel $shape refused "$(tail -n 1 "$base.inst.log")" | tee -a "$out/two_recorders.txt"
+      continue
+    fi
+    if ! timeout 300 "$ts" record --tracer --kernel $kernel --tile 16 --m $m --n $n --k $k --seed 7 \
+        --max-records $((1 << 26)) -o "$base.traced.tstrace" > "$base.traced.log" 2>&1; then
+      rc=1
+      printf '%-18s %-10s %-9s %s\n' $kernel $shape FAILED "$(tail -n 1 "$base.traced.log")" | tee -a "$out/two_recorders.txt"
+      cp "$base.traced.log" "$out/"
+      continue
+    fi
+    "$BIN/tracer_trace_compare" "$base.inst.tstrace" "$base.traced.tstrace" > "$base.compare.log" 2>&1
+    c=$?
+    verdict=EQUAL; [[ $c -ne 0 ]] && verdict=DIFFERENT && rc=1
+    printf '%-18s %-10s %-9s %s\n' $kernel $shape $verdict "$(grep -m1 -E '^events|threads|differ' "$base.compare.log")" \
+      | tee -a "$out/two_recorders.txt"
+    [[ $c -ne 0 ]] && cp "$base.compare.log" "$out/compare-$kernel-$shape.log"
+    [[ $shape == 64x48x32 ]] && cp "$base.traced.log" "$out/traced-$kernel-$shape.log"
+    # Shared requests as written (the instrumented recorder's per-element events, merged by the
+    # counters' "as compiled" model) and as the hardware ran them (the tracer sees LDS.128 as one access).
+    if [[ $shape == 96x96x96 ]]; then
+      "$ts" stats "$base.inst.tstrace" --json > "$base.inst.json" 2>/dev/null
+      "$ts" stats "$base.traced.tstrace" --json > "$base.traced.json" 2>/dev/null
+      python3 - "$base.inst.json" "$base.traced.json" $kernel <<'PY' | tee -a "$out/shared_as_compiled.txt"
+import json, sys
+i, t = (json.load(open(p)) for p in sys.argv[1:3])
+print(f"{sys.argv[3]:18} shared load requests: instrumented {i['shared_load_requests']} as written, "
+      f"{i['shared_load_requests_compiled']} as compiled (model); traced {t['shared_load_requests']} "
+      f"-> {'model = traced' if i['shared_load_requests_compiled'] == t['shared_load_requests'] else 'DIFFERENT'}")
+PY
+    fi
+  done
+done
+
+fi
+
+if [[ " $sections " == *" 5 "* ]]; then
 echo "== 5. speed"
 {
   for i in 1 2 3; do /usr/bin/time -f "plain launch (process) %e s" "$ts" launch --library cublas --m 256 --n 256 --k 256 --seed 3 > /dev/null; done
@@ -147,6 +187,9 @@ echo "== 5. speed"
   for i in 1 2 3; do /usr/bin/time -f "record --exec tracer_plain_launch 256^3 %e s" "$ts" record --exec --m 256 --n 256 --k 256 --max-records $((1 << 26)) -o "$tmp/speed2.tstrace" -- "$BIN/tracer_plain_launch" 256 256 256 16 7 > /dev/null; done
 } 2>&1 | tee "$out/speed.txt"
 
+fi
+
+if [[ " $sections " == *" 6 "* ]]; then
 echo "== 6. Triton"
 if python3 -c 'import triton, torch' 2> /dev/null; then
   python3 examples/triton/matmul.py 128 > "$out/triton.alone.log" 2>&1
@@ -158,6 +201,8 @@ if python3 -c 'import triton, torch' 2> /dev/null; then
   [[ -f $tmp/triton.tstrace ]] && "$ts" stats "$tmp/triton.tstrace" > "$out/triton.stats.txt" 2>&1
 else
   echo "no Triton (or no torch) here" | tee "$out/triton.alone.log"
+fi
+
 fi
 
 rm -rf "$tmp"

@@ -41,8 +41,8 @@ TEST(TracerCli, WithoutTheTracerLibraryItSaysSo) {
 }
 
 const std::string kFloat4 = TILESCOPE_SOURCE_TREE "/examples/cuda/sgemm_blocktile_float4.cu";
-const std::string kFloat4Launch = " --cuda-file " + kFloat4 +
-                                  " --entry sgemm_blocktile_float4 --grid 2,2 --block 256 --m 128 --n 128 --k 64";
+const std::string kFloat4Base = " --cuda-file " + kFloat4 + " --entry sgemm_blocktile_float4 --m 128 --n 128 --k 64";
+const std::string kFloat4Launch = kFloat4Base + " --grid 2,2 --block 256";
 
 // `launch` and `record` share the launch flags: each misuse is a usage error
 // found before any GPU work, in every build.
@@ -57,8 +57,8 @@ TEST(TracerCli, LaunchFlagMisusesAreUsageErrors) {
       {"--math tf32", "--math goes with --library cublas"},
       {"--cuda-file " + kFloat4, "--cuda-file needs --entry NAME"},
       {"--cuda-file " + kFloat4 + " --entry sgemm_blocktile_float4", "--cuda-file needs --grid X,Y[,Z]"},
-      {kFloat4Launch + " --grid 0,1", "--grid 0,1: X,Y[,Z] (or XxY), each at least 1"},
-      {kFloat4Launch + " --block 64x32", "--block 64x32: more than 1024 threads"},
+      {kFloat4Base + " --grid 0,1 --block 256", "--grid 0,1: X,Y[,Z] (or XxY), each at least 1"},
+      {kFloat4Base + " --grid 2,2 --block 64x32", "--block 64x32: more than 1024 threads"},
       {kFloat4Launch + " --arg alpha=1", "'float beta' of sgemm_blocktile_float4 is not bound"},
       {kFloat4Launch + " --arg alpha=1 --arg beta=0 --arg A=@D", "bind it to one of the matrices, --arg A=@A"},
       {kFloat4Launch + " --arg alpha=1 --arg beta=0 --library cublas", "--cuda-file and --library name two launches"},

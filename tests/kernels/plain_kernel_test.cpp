@@ -76,7 +76,7 @@ TEST(PlainKernel, EveryRefusalNamesTheParameter) {
             std::string::npos);
   EXPECT_NE(bind_error(example({"alpha=x", "beta=0"})).find("--arg alpha=x: 'float alpha' takes a finite number"),
             std::string::npos);
-  EXPECT_NE(bind_error(example({"alpha=1", "beta=0", "A=7"})).find("'const float* A' of sgemm_blocktile_float4 is "
+  EXPECT_NE(bind_error(example({"alpha=1", "beta=0", "A=7"})).find("'const float * A' of sgemm_blocktile_float4 is "
                                                                  "bound to '7': bind it to one of the matrices"),
             std::string::npos);
   EXPECT_NE(bind_error(example({"alpha=1", "beta=0", "M=3000000000"})).find("'int M' takes a whole number"),

@@ -187,9 +187,11 @@ TEST(TracerAssemble, TheLaunchSaysWhereItCameFromAndWhatWasNotSeen) {
             std::string::npos)
       << limits[0];
   EXPECT_NE(limits[1].find("64 elements of C (of 64) were not stored by this launch: it stored 64 values to other "
-                           "buffers, partial sums that another launch reduces into C (split-k)"),
+                           "buffers (named partials), partial sums that another launch reduces into C (split-k)"),
             std::string::npos)
       << limits[1];
+  ASSERT_EQ(partial.launch.buffers.size(), 4u);
+  EXPECT_EQ(partial.launch.buffers[3].name, "partials");
 }
 
 TEST(TracerAssemble, AnotherInterleavingGivesTheSameTrace) {
@@ -390,6 +392,9 @@ TEST(TracerAssemble, ShortSymbolNames) {
   EXPECT_EQ(short_symbol_name("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3", 20),
             "sm80_xmma_gemm_f32f3");
   EXPECT_EQ(short_symbol_name(""), "kernel");
+  // CUTLASS's generic wrapper (what cuBLAS launches at some shapes) is named by the operation it runs.
+  EXPECT_EQ(short_symbol_name("_ZN7cutlass7Kernel2I41cutlass_80_simt_sgemm_64x64_8x5_nn_align1EEvNT_6ParamsE"), "cutlass_80_simt_sgemm_64x64_8x5_nn_align1");
+  EXPECT_EQ(short_symbol_name("void cutlass::Kernel2<foo::bar<3>, int>(int)"), "bar");
 }
 
 }  // namespace

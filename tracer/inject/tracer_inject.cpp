@@ -15,9 +15,10 @@
 //   - the chosen launch gets a device log of TILESCOPE_TRACER_CAPACITY
 //     records, and copies of the allocations whose sizes are listed (A, B, C)
 //     are taken before it;
-//   - at the next synchronization (or the next launch, or the context's end)
-//     the log and the copies after the launch are read back, on the launch's
-//     stream so after it, and the file is written.
+//   - when the launch call returns (LAUNCH_END; else at the next
+//     synchronization, launch or the context's end) the log and the copies
+//     after the launch are read back, on the launch's stream so after it,
+//     and the file is written (again at exit, with the launches that followed).
 // Allocations come from the resource callbacks (freed ones are dropped).
 //
 // Environment (set by tilescope):
@@ -157,6 +158,11 @@ class Tracer {
     if (domain == SANITIZER_CB_DOMAIN_RESOURCE) t->resource(cbid, data);
     else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN)
       t->launch_begin(*static_cast<const Sanitizer_LaunchData*>(data));
+    // The launch is issued: read it back now (stream-ordered, so once it has run), while the
+    // program's allocations surely exist (one may free them after an event synchronization,
+    // which makes no synchronize callback).
+    else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_END)
+      t->flush();
     else if (domain == SANITIZER_CB_DOMAIN_SYNCHRONIZE) t->flush();
   }
 
