@@ -109,8 +109,9 @@ PlainFileLaunch launch_plain_file(const PlainKernel& kernel, const std::vector<B
   check_cu(cu.launch_kernel(fn, kernel.grid.x, kernel.grid.y, kernel.grid.z, kernel.block.x, kernel.block.y,
                             kernel.block.z, kernel.dynamic_shared, nullptr, args.data(), nullptr),
            ("launching " + kernel.entry).c_str());
-  TS_CUDA_CHECK(cudaEventRecord(stop));
-  const cudaError_t done = cudaEventSynchronize(stop);
+  // A fault may surface at the next call or at the wait: either way it is the launch's.
+  cudaError_t done = cudaEventRecord(stop);
+  if (done == cudaSuccess) done = cudaEventSynchronize(stop);
   if (done != cudaSuccess)
     throw GpuError("the launch of " + kernel.entry + " failed: " + cudaGetErrorString(done) +
                    " (an access outside its arrays? compute-sanitizer names the access)");

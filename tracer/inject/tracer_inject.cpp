@@ -15,10 +15,10 @@
 //   - the chosen launch gets a device log of TILESCOPE_TRACER_CAPACITY
 //     records, and copies of the allocations whose sizes are listed (A, B, C)
 //     are taken before it;
-//   - when the launch call returns (LAUNCH_END; else at the next
-//     synchronization, launch or the context's end) the log and the copies
-//     after the launch are read back, on the launch's stream so after it,
-//     and the file is written (again at exit, with the launches that followed).
+//   - at the next synchronization, free or copy of memory (the API calls'
+//     callbacks), launch or the context's end, the log and the copies after
+//     the launch are read back, on the launch's stream so after it, and the
+//     file is written (again at exit, with the launches that followed).
 // Allocations come from the resource callbacks (freed ones are dropped).
 //
 // Environment (set by tilescope):
@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -131,7 +132,8 @@ class Tracer {
     patches_ = patches && *patches ? patches : default_patches();
     Sanitizer_SubscriberHandle handle;
     if (!TRACER_CHECK(sanitizerSubscribe(&handle, &Tracer::callback, this))) return;
-    for (auto domain : {SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CB_DOMAIN_SYNCHRONIZE})
+    for (auto domain : {SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CB_DOMAIN_SYNCHRONIZE,
+                        SANITIZER_CB_DOMAIN_RUNTIME_API, SANITIZER_CB_DOMAIN_DRIVER_API})
       TRACER_CHECK(sanitizerEnableDomain(1, handle, domain));
     enabled_ = true;
   }
@@ -158,15 +160,25 @@ class Tracer {
     if (domain == SANITIZER_CB_DOMAIN_RESOURCE) t->resource(cbid, data);
     else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN)
       t->launch_begin(*static_cast<const Sanitizer_LaunchData*>(data));
-    // The launch is issued: read it back now (stream-ordered, so once it has run), while the
-    // program's allocations surely exist (one may free them after an event synchronization,
-    // which makes no synchronize callback).
-    else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_END)
-      t->flush();
+    else if (domain == SANITIZER_CB_DOMAIN_RUNTIME_API || domain == SANITIZER_CB_DOMAIN_DRIVER_API)
+      t->api_call(*static_cast<const Sanitizer_CallbackData*>(data));
     else if (domain == SANITIZER_CB_DOMAIN_SYNCHRONIZE) t->flush();
   }
 
  private:
+  // With the traced launch not yet read back: before the program frees or copies memory (a program
+  // may free its matrices after an event synchronization, which makes no synchronize callback), and
+  // after any synchronization call. Not when the launch call returns: the kernel may not be queued
+  // yet, and the log would be read before it ran.
+  void api_call(const Sanitizer_CallbackData& d) {
+    if (!pending_ || !d.functionName) return;
+    const char* f = d.functionName;
+    const bool before = d.callbackSite == SANITIZER_API_ENTER &&
+                        (std::strstr(f, "Free") || std::strstr(f, "Memcpy") || std::strstr(f, "Destroy"));
+    const bool after = d.callbackSite == SANITIZER_API_EXIT && std::strstr(f, "Synchronize");
+    if (before || after) flush();
+  }
+
   void resource(Sanitizer_CallbackId cbid, const void* data) {
     switch (cbid) {
       case SANITIZER_CBID_RESOURCE_MODULE_LOADED: module_loaded(*static_cast<const Sanitizer_ResourceModuleData*>(data)); break;
