@@ -362,6 +362,12 @@ std::string short_symbol_name(const std::string& symbol, std::size_t limit) {
     if (inner != "kernel") out = inner;
   }
   if (out.empty()) out = "kernel";
+  // Too long: its head and its tail, which is where a library's kernels of one family differ
+  // ("..._execute_kernel__5x_cublas", "..._execute_split_k_kernel__5x_cublas").
+  if (out.size() > limit && limit >= 32) {
+    const std::size_t tail = limit / 2 - 1;
+    out = out.substr(0, limit - tail - 1) + "-" + out.substr(out.size() - tail);
+  }
   return out.substr(0, limit);
 }
 

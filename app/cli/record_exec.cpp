@@ -94,7 +94,9 @@ std::vector<tracer::SassInstruction> disassemble(const tracer::RawLaunch& raw, c
     f.write(reinterpret_cast<const char*>(raw.cubin.data()), static_cast<std::streamsize>(raw.cubin.size()));
   }
   std::string error;
-  const auto done = run_child({nvdisasm, "-g", "-c", cubin.string()}, {}, 120, error, listing.string());
+  // Only the traced function: a library's module holds hundreds of kernels.
+  const auto done =
+      run_child({nvdisasm, "-g", "-c", "-fun", raw.kernel, cubin.string()}, {}, 120, error, listing.string());
   if (done && WIFEXITED(done->status) && WEXITSTATUS(done->status) == 0) {
     std::ifstream in(listing);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

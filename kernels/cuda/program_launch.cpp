@@ -120,7 +120,9 @@ LaunchOutcome launch_once(const LaunchRequest& q) {
   TS_CUDA_CHECK(cudaMemcpy(hc_after.data(), c.p, hc_after.size() * 4, cudaMemcpyDeviceToHost));
   t.c = col ? relaid(hc_after, q.m, q.n, false) : hc_after;
   out.product = product_name(alpha);
-  if (q.source == LaunchSource::Cublas && q.tf32) {
+  const bool tf32 = (q.source == LaunchSource::Cublas && q.tf32) ||
+                    (q.source == LaunchSource::Catalog && q.kernel == KernelKind::Tf32TensorCore);
+  if (tf32) {
     // TF32 rounds the inputs to 10 mantissa bits: held to the normwise bound the benchmark uses.
     const double err = relative_error(t.c, reference_matmul(t.a, t.b, q.m, q.n, q.k));
     if (!(err <= kTf32Tolerance))

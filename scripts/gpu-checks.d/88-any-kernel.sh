@@ -27,6 +27,7 @@ source "$(dirname "$0")/tracer-lib.bash"
 build_tracer "$tmp" "$out/build.log" || exit 1
 ts=$BIN/tilescope
 
+# Each can be narrowed for a quick re-run: TILESCOPE_88_SECTIONS, _KERNELS, _SHAPES, _CUBLAS ("fp32 256 256 256;...").
 sections=${TILESCOPE_88_SECTIONS:-3 4 2 1 5 6}
 if [[ " $sections " == *" 3 "* ]]; then
 echo "== 3. a CUDA file as written"
@@ -88,7 +89,8 @@ fi
 
 if [[ " $sections " == *" 2 "* ]]; then
 echo "== 2. cuBLAS"
-for run in "fp32 256 256 256" "tf32 256 256 256" "fp32 200 136 88" "tf32 200 136 88" "fp32 64 96 80" "tf32 64 96 80"; do
+IFS=';' read -r -a runs <<< "${TILESCOPE_88_CUBLAS:-fp32 256 256 256;tf32 256 256 256;fp32 200 136 88;tf32 200 136 88;fp32 64 96 80;tf32 64 96 80}"
+for run in "${runs[@]}"; do
   read -r math m n k <<< "$run"
   name=cublas-$math-${m}x${n}x${k}
   "$ts" launch --library cublas --math $math --m $m --n $n --k $k --seed 11 > "$out/$name.alone.log" 2>&1 || rc=1
@@ -135,10 +137,10 @@ fi
 if [[ " $sections " == *" 1 "* ]]; then
 echo "== 1. two recorders, one truth"
 printf '%-18s %-10s %-9s %s\n' kernel shape verdict detail | tee "$out/two_recorders.txt"
-for shape in 64x48x32 96x96x96 37x29x45; do
+for shape in ${TILESCOPE_88_SHAPES:-64x48x32 96x96x96 37x29x45}; do
   IFS=x read -r m n k <<< "$shape"
-  for kernel in naive naive-row tiled coarsened tiled-transposed tiled-padded blocktile-1d blocktile-2d vectorized \
-                warptile double-buffer tf32-tensor-core; do
+  for kernel in ${TILESCOPE_88_KERNELS:-naive naive-row tiled coarsened tiled-transposed tiled-padded blocktile-1d \
+                blocktile-2d vectorized warptile double-buffer tf32-tensor-core}; do
     base=$tmp/$kernel-$shape
     if ! "$ts" record --kernel $kernel --tile 16 --m $m --n $n --k $k --device gpu --seed 7 -o "$base.inst.tstrace" \
         > "$base.inst.log" 2>&1; then
@@ -155,8 +157,9 @@ for shape in 64x48x32 96x96x96 37x29x45; do
     "$BIN/tracer_trace_compare" "$base.inst.tstrace" "$base.traced.tstrace" > "$base.compare.log" 2>&1
     c=$?
     verdict=EQUAL; [[ $c -ne 0 ]] && verdict=DIFFERENT && rc=1
-    printf '%-18s %-10s %-9s %s\n' $kernel $shape $verdict "$(grep -m1 -E '^events|threads|differ' "$base.compare.log")" \
-      | tee -a "$out/two_recorders.txt"
+    # The compare's verdict line says how they are equal (per thread, or per warp for ldmatrix).
+    printf '%-18s %-10s %-9s %s; %s\n' $kernel $shape $verdict "$(grep -m1 -E '^events' "$base.compare.log")" \
+      "$(tail -n 1 "$base.compare.log")" | tee -a "$out/two_recorders.txt"
     [[ $c -ne 0 ]] && cp "$base.compare.log" "$out/compare-$kernel-$shape.log"
     [[ $shape == 64x48x32 ]] && cp "$base.traced.log" "$out/traced-$kernel-$shape.log"
     # Shared requests as written (the instrumented recorder's per-element events, merged by the

@@ -391,6 +391,14 @@ TEST(TracerAssemble, ShortSymbolNames) {
   EXPECT_EQ(short_symbol_name("_ZN2ts3gpu12plain_kernelILi1ELi16EEEvPKfS3_Pfiii"), "plain_kernel");
   EXPECT_EQ(short_symbol_name("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3", 20),
             "sm80_xmma_gemm_f32f3");
+  // Past 32 characters a long name keeps its head and its tail: a family's kernels differ at the end.
+  const std::string gemm = "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_"
+                           "alignc4_execute_kernel__5x_cublas";
+  const std::string split = "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_"
+                            "alignc4_execute_split_k_kernel__5x_cublas";
+  EXPECT_EQ(short_symbol_name(gemm), "sm80_xmma_gemm_f32f32_f32f32_f32-ignc4_execute_kernel__5x_cublas");
+  EXPECT_EQ(short_symbol_name(split), "sm80_xmma_gemm_f32f32_f32f32_f32-ecute_split_k_kernel__5x_cublas");
+  EXPECT_EQ(short_symbol_name(gemm).size(), 64u);
   EXPECT_EQ(short_symbol_name(""), "kernel");
   // CUTLASS's generic wrapper (what cuBLAS launches at some shapes) is named by the operation it runs.
   EXPECT_EQ(short_symbol_name("_ZN7cutlass7Kernel2I41cutlass_80_simt_sgemm_64x64_8x5_nn_align1EEvNT_6ParamsE"), "cutlass_80_simt_sgemm_64x64_8x5_nn_align1");
