@@ -132,6 +132,7 @@ int trace_once(const ExecOptions& o, int m, int n, int k, double timeout, const 
   const fs::path raw_path = fs::path(out).string() + ".tracer-raw";
   std::error_code ec;
   fs::remove(raw_path, ec);
+  fs::remove(raw_path.string() + ".error", ec);
   const std::uint64_t mk = std::uint64_t(m) * k * 4, kn = std::uint64_t(k) * n * 4, mn = std::uint64_t(m) * n * 4;
   std::string preload = library;
   if (const char* old = std::getenv("LD_PRELOAD"); old && *old) preload += std::string(":") + old;
@@ -158,9 +159,17 @@ int trace_once(const ExecOptions& o, int m, int n, int k, double timeout, const 
   if (status != 0)
     std::fprintf(stderr, "tilescope: %s exited with status %d; assembling what the tracer wrote\n",
                  o.launcher ? "the launch" : o.program[0].c_str(), status);
-  if (!fs::exists(raw_path))
+  if (!fs::exists(raw_path)) {
+    const fs::path refused = raw_path.string() + ".error";
+    if (std::ifstream why(refused); why) {
+      std::string line;
+      std::getline(why, line);
+      fs::remove(refused, ec);
+      return fail(line);
+    }
     return fail("the tracer wrote nothing (" + raw_path.string() + "): was the program a CUDA program, and did " +
                 library + " load?");
+  }
   try {
     const tracer::RawLaunch raw = tracer::read_raw_launch(raw_path.string());
     if (const char* keep = std::getenv("TILESCOPE_TRACER_KEEP_RAW"); !keep || !*keep) fs::remove(raw_path, ec);

@@ -131,7 +131,19 @@ class Tracer {
     const char* patches = std::getenv("TILESCOPE_TRACER_PATCHES");
     patches_ = patches && *patches ? patches : default_patches();
     Sanitizer_SubscriberHandle handle;
-    if (!TRACER_CHECK(sanitizerSubscribe(&handle, &Tracer::callback, this))) return;
+    if (const SanitizerResult r = sanitizerSubscribe(&handle, &Tracer::callback, this); r != SANITIZER_SUCCESS) {
+      // Said to tilescope in OUT.error (it reads it when no raw file comes): another tool attached, or a
+      // driver that refuses the API.
+      const char* text = "unknown error";
+      sanitizerGetResultString(r, &text);
+      if (std::FILE* f = std::fopen((out_ + ".error").c_str(), "w")) {
+        std::fprintf(f, "the Compute Sanitizer API refused the tracer (%s): is another tool (compute-sanitizer, "
+                        "Nsight) attached, or does this driver not support it?\n", text);
+        std::fclose(f);
+      }
+      std::fprintf(stderr, "tilescope tracer: sanitizerSubscribe failed: %s\n", text);
+      return;
+    }
     for (auto domain : {SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CB_DOMAIN_SYNCHRONIZE,
                         SANITIZER_CB_DOMAIN_RUNTIME_API, SANITIZER_CB_DOMAIN_DRIVER_API})
       TRACER_CHECK(sanitizerEnableDomain(1, handle, domain));
