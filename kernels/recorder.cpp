@@ -39,12 +39,14 @@ void fill_inputs(Trace& t, const RecordParams& p, std::uint64_t seed) {
                       static_cast<std::uint32_t>(std::uint64_t{chunk} >> 32)};
     std::mt19937_64 rng(seq);
     const std::size_t end = std::min(v.size(), (chunk + 1) * kChunk);
+    // The values straight from the generator's bits: seed_seq and mt19937_64
+    // are the standard's to the bit, its distributions are each library's own
+    // (libc++, the browser build's, draws other numbers than libstdc++).
     if (p.inputs == InputKind::SmallIntegers) {
-      std::uniform_int_distribution<int> d(0, 4);
-      for (std::size_t i = chunk * kChunk; i < end; ++i) v[i] = static_cast<float>(d(rng));
-    } else {
-      std::uniform_real_distribution<float> d(-1.0f, 1.0f);
-      for (std::size_t i = chunk * kChunk; i < end; ++i) v[i] = d(rng);
+      for (std::size_t i = chunk * kChunk; i < end; ++i) v[i] = static_cast<float>(rng() % 5);  // 0..4
+    } else {  // [-1, 1) in steps of 2^-23: 24 bits, exact in a float
+      for (std::size_t i = chunk * kChunk; i < end; ++i)
+        v[i] = static_cast<float>(rng() >> 40) * 0x1.0p-23f - 1.0f;
     }
   };
   t.a.resize(std::size_t(p.m) * p.k);

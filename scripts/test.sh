@@ -11,7 +11,10 @@
 #      corpus, and a 60-second fuzzing run of the trace loader;
 #   4. a small ThreadSanitizer build (clang, CUDA off, GUI off) of the threaded
 #      tests only (CTest label tsan: the emulator's worker threads, the app's
-#      background loader), run under it.
+#      background loader), run under it;
+#   5. the browser build (scripts/web.sh: emscripten, -O2, sharing the compiler
+#      cache) and its page test in headless chromium (tests/web/run.sh), with
+#      the page's picture of a scripted scene against the desktop app's.
 # Each stage says when it starts (seconds since this script started).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,4 +73,9 @@ stage "tests: ThreadSanitizer"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest --test-dir build-tsan --output-on-failure -j"$jobs" -L tsan
 echo "== ThreadSanitizer stage: $(( $(date +%s) - tsan_start )) s =="
+stage "web: the browser build (scripts/web.sh) and its page test (headless chromium, tests/web)"
+web_start=$(date +%s)
+WEB_BUILD_DIR=build-web JOBS="$jobs" scripts/web.sh build-web/site
+tests/web/run.sh build-web/site build/app/cli/tilescope
+echo "== web stage: $(( $(date +%s) - web_start )) s =="
 stage "all stages passed"

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "app/render/gl_version.h"
 #include "trace/embedded_files.h"
 
 namespace ts::embed {
@@ -23,8 +24,9 @@ std::string compile(GLenum type, std::string_view name, unsigned& shader, std::s
   const std::string_view text = file->text;
   const std::size_t version = text.find("#version");
   const std::size_t split = version == std::string_view::npos ? 0 : std::min(text.size(), text.find('\n', version) + 1);
-  const char* parts[3] = {text.data(), defines.empty() ? "" : defines.data(), text.data() + split};
-  const GLint lengths[3] = {static_cast<GLint>(split), static_cast<GLint>(defines.size()),
+  const std::string_view head = kGlslEs ? std::string_view(kGlslEsHeader) : text.substr(0, split);
+  const char* parts[3] = {head.data(), defines.empty() ? "" : defines.data(), text.data() + split};
+  const GLint lengths[3] = {static_cast<GLint>(head.size()), static_cast<GLint>(defines.size()),
                             static_cast<GLint>(text.size() - split)};
   glShaderSource(shader, 3, parts, lengths);
   glCompileShader(shader);

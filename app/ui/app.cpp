@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/render/gl_version.h"
 #include "app/render/renderer.h"
 #include "app/render/screenshot.h"
 #include "app/ui/app_chrome.h"
@@ -58,7 +59,7 @@ int run_app(const AppOptions& options) {
   state->view.presentation = options.presentation;
   apply_theme(state->view.presentation);
   platform->init_imgui();
-  ImGui_ImplOpenGL3_Init("#version 330 core");
+  ImGui_ImplOpenGL3_Init(render::kImGuiGlslVersion);
   auto renderer = std::make_unique<render::Renderer>();
   if (const std::string render_err = renderer->init(); render_err.empty()) {
     state->renderer = renderer.get();
@@ -83,6 +84,7 @@ int run_app(const AppOptions& options) {
   state->loader().set_on_finished([p = platform.get()] { p->wake(); });
   if (options.trace_file) state->open_trace(*options.trace_file);
   else state->record();
+  for (const std::string& e : options.startup_errors) state->notify(NoticeLevel::Error, e);
   Automation automation(options);
   bool applied_presentation = false;  // so that --presentation goes full screen on the first frame
   float applied_text_scale = 1.0f;
@@ -163,6 +165,7 @@ int run_app(const AppOptions& options) {
 
     const float fb_scale = io.DisplaySize.x > 0 ? static_cast<float>(fb_width) / io.DisplaySize.x : 1.0f;
     running = automation.after_render(*state, layout, fb_width, fb_height, fb_scale);
+    if (options.on_frame) options.on_frame(*state, layout, fb_width, fb_height, fb_scale);
     layout.save();
     if (state->screenshot_request) {
       const std::string err = render::save_framebuffer_png(*state->screenshot_request, fb_width, fb_height);

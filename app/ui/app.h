@@ -15,6 +15,7 @@
 namespace ts::ui {
 
 class AppState;
+class WindowLayout;
 
 struct AppOptions {
   RecordParams params;                               // the first scene, recorded at start
@@ -53,6 +54,12 @@ struct AppOptions {
   // Benchmarks: called after each rendered frame with its number (from 0);
   // return false to quit.
   std::function<bool(AppState&, std::uint64_t frame)> after_frame;
+  // Errors to show as the app's notices from the first frame (the browser
+  // page: a URL parameter it could not use; the app still opens).
+  std::vector<std::string> startup_errors;
+  // Called after each rendered frame without making the scene scripted (the
+  // browser page: files handed over by the page, questions about the state).
+  std::function<void(AppState&, const WindowLayout&, int fb_width, int fb_height, float fb_scale)> on_frame;
 };
 
 // Opens the window and runs until it is closed; returns the process exit code

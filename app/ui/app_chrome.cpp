@@ -134,7 +134,9 @@ float draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels,
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Record again, new random inputs", nullptr, false, !app.busy())) app.record_new_inputs();
     draw_open_kernel_menu(app);
+#if !defined(__EMSCRIPTEN__)  // a page starts no processes: tracing is the desktop's
     draw_tracer_menu(app);
+#endif
     if (ImGui::MenuItem("Export PNG of the window", "F12")) app.screenshot_request = "tilescope.png";
     ImGui::TextDisabled("Open and save traces: Controls panel");
     ImGui::EndMenu();

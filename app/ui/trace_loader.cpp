@@ -224,6 +224,12 @@ void TraceLoader::start(Job job) {
   running_ = true;
   finished_ = false;
   started_ = std::chrono::steady_clock::now();
+#if defined(__EMSCRIPTEN__)
+  // The browser build has no threads (they would need cross-origin isolation
+  // headers that a plain static server does not send): the job runs at the
+  // next take() or wait(), so that a frame saying what runs is drawn first.
+  return;
+#endif
   worker_ = std::thread([this, job = current_, on_finished = on_finished_] {
     Result r = run(job);
     {
@@ -326,8 +332,17 @@ double TraceLoader::busy_seconds() const {
   return running_ ? ms_since(started_) / 1000.0 : 0.0;
 }
 
+void TraceLoader::run_here() {
+#if defined(__EMSCRIPTEN__)
+  if (!running_ || finished_) return;
+  result_ = run(current_);
+  finished_ = true;
+#endif
+}
+
 std::optional<TraceLoader::Result> TraceLoader::take() {
   std::lock_guard lock(mutex_);
+  run_here();
   if (ready_) {
     Result r = std::move(*ready_);
     ready_.reset();
@@ -358,6 +373,7 @@ bool TraceLoader::wait() {
   for (bool waited = false;; waited = true) {
     {
       std::lock_guard lock(mutex_);
+      run_here();
       if (ready_ || (running_ && finished_)) return true;
       if (!running_ && !waiting_) return waited;
     }

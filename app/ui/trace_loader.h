@@ -122,6 +122,7 @@ class TraceLoader {
   std::shared_ptr<const LoadedTrace> cached(const RecordParams& params) const;  // mutex held
   void remember(const RecordParams& params, std::shared_ptr<const LoadedTrace> trace);  // mutex held
   static Result run(const Job& job);
+  void run_here();  // mutex held; the browser build's jobs run on the UI thread (trace_loader.cpp)
 
   mutable std::mutex mutex_;
   std::thread worker_;
@@ -132,7 +133,11 @@ class TraceLoader {
   std::optional<Result> ready_;  // answered from memory, no job needed
   std::chrono::steady_clock::time_point started_;
   std::deque<std::pair<RecordParams, std::shared_ptr<const LoadedTrace>>> cache_;  // newest last
+#if defined(__EMSCRIPTEN__)
+  bool prefetch_ = false;  // a job blocks the page's only thread: no work nobody asked for
+#else
   bool prefetch_ = true;
+#endif
   std::string executable_ = this_executable();
   std::function<void()> on_finished_;
 };

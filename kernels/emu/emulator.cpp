@@ -25,7 +25,11 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#if defined(__EMSCRIPTEN__)
+#include "kernels/emu/web_fiber.h"  // the browser build: emscripten fibers (Asyncify)
+#else
 #include <boost/context/fiber.hpp>
+#endif
 #include <cmath>
 #include <exception>
 #include <functional>
@@ -42,12 +46,18 @@
 #include "kernels/undeclared_shared.h"
 
 namespace ts::emu {
+#if defined(__EMSCRIPTEN__)
+namespace ctx = web_fiber;
+#else
 namespace ctx = boost::context;
+#endif
 
 namespace {
 
 #if defined(TS_EMU_ASAN)
 constexpr std::size_t kStackBytes = 256 * 1024;  // the sanitizer's frames are larger
+#elif defined(__EMSCRIPTEN__)
+constexpr std::size_t kStackBytes = 16 * 1024;  // wasm keeps most locals off this stack (web_fiber.h)
 #else
 constexpr std::size_t kStackBytes = 64 * 1024;
 #endif
@@ -85,7 +95,11 @@ struct Abandoned {};
 // mprotect, munmap) cost more than the emulation itself at N = 64.
 class StackPool {
  public:
+#if defined(__EMSCRIPTEN__)
+  StackPool() : page_(0) {}  // WebAssembly memory has no protection: no guard page
+#else
   StackPool() : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))) {}
+#endif
   StackPool(const StackPool&) = delete;
   StackPool& operator=(const StackPool&) = delete;
   ~StackPool() {

@@ -164,7 +164,9 @@ struct ScalarType {
 
 std::optional<ScalarType> scalar_type(std::string type) {
   if (type.starts_with("std::")) type.erase(0, 5);
+#if !defined(__EMSCRIPTEN__)  // the browser build (wasm32: ILP32) compiles no user kernels
   static_assert(sizeof(long) == 8, "long is 64 bits (LP64), on the host as on the GPU");
+#endif
   const ScalarType i32{Scalar::Signed, "int", std::numeric_limits<int>::min(), std::numeric_limits<int>::max()};
   const ScalarType u32{Scalar::Unsigned, "unsigned int", 0, std::numeric_limits<unsigned>::max()};
   const ScalarType i64{Scalar::Signed, "long long", std::numeric_limits<long long>::min(),
