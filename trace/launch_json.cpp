@@ -160,6 +160,10 @@ nlohmann::json launch_to_json(const LaunchInfo& L) {
                         {"block_tile", nlohmann::json::array({u->tile_rows, u->tile_cols})}};
     if (!u->args.empty()) j["user_kernel"]["args"] = u->args;  // absent: none (and in files written before --arg)
   }
+  if (const auto& t = L.tracer)  // absent: recorded by tilescope's own recorders
+    j["tracer"] = {{"source", t->source},     {"program", t->program},   {"symbol", t->symbol},
+                   {"launches", t->launches}, {"launch_index", t->launch_index}, {"limits", t->limits},
+                   {"sass", t->sass},         {"source_file", t->source_file}};
   return j;
 }
 
@@ -227,6 +231,23 @@ LaunchInfo launch_from_json(const nlohmann::json& j) {
     u.tile_rows = json_integer_or_throw<std::uint32_t>(tile.at(0));
     u.tile_cols = json_integer_or_throw<std::uint32_t>(tile.at(1));
     L.user_kernel = std::move(u);
+  }
+  if (const auto it = j.find("tracer"); it != j.end()) {
+    TracerInfo t;
+    t.source = it->at("source").get<std::string>();
+    t.program = it->at("program").get<std::string>();
+    t.symbol = it->at("symbol").get<std::string>();
+    for (const char* list : {"launches", "limits", "sass"})
+      if (!it->at(list).is_array())
+        throw nlohmann::json::type_error::create(302, std::string("tracer.") + list + ": a list", &it->at(list));
+    for (const auto& l : it->at("launches")) t.launches.push_back(l.get<std::string>());
+    for (const auto& l : it->at("limits")) t.limits.push_back(l.get<std::string>());
+    for (const auto& l : it->at("sass")) t.sass.push_back(l.get<std::string>());
+    t.source_file = it->at("source_file").get<std::string>();
+    t.launch_index = json_integer_at<std::uint32_t>(*it, "launch_index");
+    if (!t.launches.empty() && t.launch_index >= t.launches.size())
+      throw nlohmann::json::type_error::create(302, "tracer.launch_index: past its launches", &*it);
+    L.tracer = std::move(t);
   }
   return L;
 }

@@ -45,6 +45,24 @@ struct UserKernelInfo {
   friend bool operator==(const UserKernelInfo&, const UserKernelInfo&) = default;
 };
 
+// A launch the tracer recorded (tracer/, docs/tracer.md): a kernel tilescope
+// did not compile, launched by a program as it is. Where it came from, what
+// else the program launched, and what the tracer could not see in it.
+struct TracerInfo {
+  std::string source;   // how it came in: "exec", "cuda-file", "cublas" or "tilescope" (its own plain kernel)
+  std::string program;  // what ran, as a command line (for titles and to run it again by hand)
+  std::string symbol;   // the kernel's full name, demangled
+  std::vector<std::string> launches;  // the kernels the program launched, in order, up to the traced one at least
+  std::uint32_t launch_index = 0;     // the traced one's place in launches
+  std::vector<std::string> limits;    // what the tracer could not see in this launch, a sentence each
+  // The kernel's SASS, one instruction each ("/*0120*/ LDG.E.128 R4, desc[UR6][R2.64] ;  // line 35" with
+  // line info), from its cubin; empty without a disassembler (nvdisasm). Trace::lines number source_file's
+  // lines when the cubin has line info (-lineinfo), else these instructions (1: the first).
+  std::vector<std::string> sass;
+  std::string source_file;  // the file Trace::lines number; empty: they number sass (or there are none)
+  friend bool operator==(const TracerInfo&, const TracerInfo&) = default;
+};
+
 struct LaunchInfo {
   std::string kernel;  // command-line name from the catalog, e.g. "tiled"; "FILE:ENTRY" for a user kernel
   int tile = 0;
@@ -64,12 +82,14 @@ struct LaunchInfo {
   // ascending); the other blocks' threads have none. Empty: every block.
   std::vector<std::uint32_t> traced_blocks;
   std::optional<UserKernelInfo> user_kernel;  // set for a kernel the user wrote
+  std::optional<TracerInfo> tracer;           // set for a launch the tracer recorded
 
   bool focused() const { return !traced_blocks.empty(); }
   bool block_traced(std::uint32_t block_linear) const;
   std::uint64_t thread_count() const { return grid.count() * block.count(); }
   std::uint32_t threads_per_block() const { return static_cast<std::uint32_t>(block.count()); }
   bool recorded_on_gpu() const { return recorder == "gpu"; }
+  bool traced() const { return tracer.has_value(); }
 
   // ---- the memory tables ----
   std::size_t memory_count() const { return buffers.size() + regions.size(); }

@@ -19,6 +19,7 @@ namespace ts::tracer {
 namespace {
 
 constexpr std::size_t kListed = 8;  // outside addresses listed in the report
+constexpr std::size_t kMaxListedLaunches = 256;  // launches named in the trace's TracerInfo
 
 void note_outside(std::vector<std::uint64_t>& list, std::uint64_t address) {
   if (list.size() < kListed && std::find(list.begin(), list.end(), address) == list.end()) list.push_back(address);
@@ -49,8 +50,9 @@ std::vector<float> operand_values(const RawLaunch& raw, std::uint32_t allocation
 // The events of one thread's records, appended to `out`.
 class ThreadAssembler {
  public:
-  ThreadAssembler(const RawLaunch& raw, const MemoryTables& tables, AssembleReport& report)
-      : raw_(raw), t_(tables), report_(report) {
+  ThreadAssembler(const RawLaunch& raw, const MemoryTables& tables, AssembleReport& report,
+                  std::vector<std::uint64_t>* pcs)
+      : raw_(raw), t_(tables), report_(report), pcs_(pcs) {
     for (std::uint32_t id = 0; id < tables.buffers.size(); ++id) {
       const std::uint32_t alloc = tables.allocation_of_buffer(id);
       before_.push_back(snapshot(raw, alloc, false));
@@ -137,6 +139,7 @@ class ThreadAssembler {
       e.async = async ? 1 : 0;
       e.value = value_of(r, i, at, e.index, store, shared);
       out.push_back(e);
+      if (pcs_) pcs_->push_back(r.pc);
     }
   }
 
@@ -155,8 +158,34 @@ class ThreadAssembler {
   const RawLaunch& raw_;
   const MemoryTables& t_;
   AssembleReport& report_;
+  std::vector<std::uint64_t>* pcs_;  // each event's record PC, when lines are wanted
   std::vector<const std::vector<std::uint8_t>*> before_, after_;
 };
+
+// Each event's line (assemble.h, "Lines"), and the listing and file they refer to.
+void assign_lines(const RawLaunch& raw, const std::vector<SassInstruction>& sass, const std::vector<std::uint64_t>& pcs,
+                  Trace& trace, TracerInfo& info) {
+  constexpr std::size_t kMaxListed = 16384;  // instructions kept in the launch description
+  for (std::size_t i = 0; i < std::min(sass.size(), kMaxListed); ++i) info.sass.push_back(sass_line(sass[i]));
+  std::vector<std::pair<std::string, std::size_t>> files;  // instructions per source file
+  for (const SassInstruction& s : sass) {
+    if (s.file.empty()) continue;
+    auto it = std::find_if(files.begin(), files.end(), [&](const auto& f) { return f.first == s.file; });
+    if (it == files.end()) files.emplace_back(s.file, 1);
+    else ++it->second;
+  }
+  const auto top = std::max_element(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (top != files.end()) info.source_file = top->first;
+  trace.lines.assign(pcs.size(), 0);
+  for (std::size_t e = 0; e < pcs.size(); ++e) {
+    if (pcs[e] < raw.function_pc || pcs[e] - raw.function_pc >= std::max<std::uint64_t>(raw.function_size, 1)) continue;
+    const auto i = instruction_at(sass, pcs[e] - raw.function_pc);
+    if (!i) continue;
+    const SassInstruction& s = sass[*i];
+    const std::uint64_t line = info.source_file.empty() ? *i + 1 : (s.file == info.source_file ? s.line : 0);
+    trace.lines[e] = static_cast<std::uint16_t>(std::min<std::uint64_t>(line, 65535));
+  }
+}
 
 // Each shared load takes the last value stored to its word in an earlier epoch of its block.
 void fill_shared_loads(Trace& trace) {
@@ -217,14 +246,95 @@ IterationRule derive_rule(const AssembleOptions& o, std::uint32_t barriers) {
   return rule;
 }
 
+std::string demangled_name(const std::string& symbol) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> d(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status), std::free);
+  return status == 0 && d ? std::string(d.get()) : symbol;
+}
+
+std::string count_of(std::uint64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// A launch that reads A and B, stores nothing to C but stores to other buffers
+// (split-k: its partial sums, which another launch reduces into C): those
+// buffers, unless the program named them, are named "partials" (then
+// partials2, ...), so that the views say what they hold.
+void name_partials(Trace& t) {
+  LaunchInfo& L = t.launch;
+  std::vector<bool> stored(L.buffers.size(), false), loaded(L.buffers.size(), false);
+  for (const Event& e : t.events.span())
+    if (e.space() == Space::Global && e.array < stored.size()) (e.op() == Op::Store ? stored : loaded)[e.array] = true;
+  // Only a launch that reads A and B and stores none of C; only buffers the program did not name.
+  if (stored[L.role_id(BufferRole::C)] || !loaded[L.role_id(BufferRole::A)] || !loaded[L.role_id(BufferRole::B)]) return;
+  int n = 0;
+  for (std::uint32_t id = 0; id < L.buffers.size(); ++id)
+    if (stored[id] && L.buffers[id].role == BufferRole::Other && L.buffers[id].name.starts_with("alloc"))
+      L.buffers[id].name = ++n == 1 ? std::string("partials") : "partials" + std::to_string(n);
+}
+
+// What the tracer could not see in this launch, from what it did see: a
+// sentence each, for the launch description and the app's notice strip.
+std::vector<std::string> tracer_limits(const Trace& t, const AssembleReport& r) {
+  const LaunchInfo& L = t.launch;
+  std::vector<std::string> v;
+  // Elements of A and B no load (nor cp.async) read, elements of C nothing stored.
+  std::vector<std::vector<bool>> touched(3);
+  const std::uint32_t ids[3] = {L.role_id(BufferRole::A), L.role_id(BufferRole::B), L.role_id(BufferRole::C)};
+  for (int i = 0; i < 3; ++i) touched[i].assign(L.buffers[ids[i]].elements(), false);
+  std::uint64_t other_stores = 0;
+  for (const Event& e : t.events.span()) {
+    if (e.space() != Space::Global) continue;
+    const bool store = e.op() == Op::Store;
+    for (int i = 0; i < 3; ++i)
+      if (e.array == ids[i] && store == (i == 2) && e.index < touched[i].size()) touched[i][e.index] = true;
+    if (store && e.array != ids[2] && L.role_of(e.array) == BufferRole::Other) ++other_stores;
+  }
+  const char* names[3] = {"A", "B", "C"};
+  const auto unread_a = std::count(touched[0].begin(), touched[0].end(), false);
+  const auto unread_b = std::count(touched[1].begin(), touched[1].end(), false);
+  const bool reads_neither = unread_a == static_cast<std::ptrdiff_t>(touched[0].size()) &&
+                             unread_b == static_cast<std::ptrdiff_t>(touched[1].size());
+  if (reads_neither)
+    v.push_back("this launch reads neither A nor B: another launch's reduction or epilogue (split-k), or TMA copies, "
+                "which the Compute Sanitizer API does not report");
+  for (int i = 0; i < 2 && !reads_neither; ++i)
+    if (const auto unread = std::count(touched[i].begin(), touched[i].end(), false); unread > 0)
+      v.push_back(count_of(unread, "element", "elements") + " of " + names[i] + " (of " +
+                  std::to_string(touched[i].size()) +
+                  ") were never seen read: copies by the Tensor Memory Accelerator (TMA), which the Compute "
+                  "Sanitizer API does not report, or a kernel that does not read them all");
+  if (const auto unwritten = std::count(touched[2].begin(), touched[2].end(), false); unwritten > 0)
+    v.push_back(count_of(unwritten, "element", "elements") + " of C (of " + std::to_string(touched[2].size()) +
+                ") were not stored by this launch" +
+                (other_stores ? ": it stored " + count_of(other_stores, "value", "values") +
+                                    " to other buffers (named partials), partial sums that another launch reduces "
+                                    "into C (split-k)"
+                              : std::string()));
+  if (r.commits || r.waits)
+    v.push_back("it pipelines its copies (" + count_of(r.commits, "cp.async commit", "cp.async commits") + ", " +
+                count_of(r.waits, "wait", "waits") +
+                "): iterations are barrier intervals, so a copy shows in the interval that issued it, not the one "
+                "that reads it");
+  if (r.matrix)
+    v.push_back(count_of(r.matrix, "ldmatrix", "ldmatrix operations") +
+                ": each recorded as the 16-byte row its thread supplies");
+  if (std::any_of(L.regions.begin(), L.regions.end(), [](const Region& g) { return g.raw; }))
+    v.push_back("the cubin names no __shared__ variables (a release build): shared memory is drawn as raw 4-byte "
+                "words by window offset");
+  if (r.local) v.push_back(count_of(r.local, "local-memory access", "local-memory accesses") + " (spills) are not traced");
+  if (r.outside_global || r.outside_shared)
+    v.push_back(count_of(r.outside_global + r.outside_shared, "access", "accesses") +
+                " fell in no allocation or shared region and are not in the trace");
+  v.push_back("a shared load's value is the last one stored to its word before it (the tracer sees addresses, not "
+              "the values loaded from shared memory)");
+  return v;
+}
+
 }  // namespace
 
 std::string short_symbol_name(const std::string& symbol, std::size_t limit) {
-  std::string text = symbol;
-  int status = 0;
-  std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(symbol.c_str(), nullptr, nullptr, &status),
-                                                    std::free);
-  if (status == 0 && demangled) text = demangled.get();
+  const std::string text = demangled_name(symbol);
   // Drop template arguments and parameter lists (nested), then keep the last component.
   std::string flat;
   int depth = 0;
@@ -238,7 +348,26 @@ std::string short_symbol_name(const std::string& symbol, std::size_t limit) {
   std::string out;
   for (char ch : flat)
     if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-') out += ch;
+  // A generic wrapper (CUTLASS's Kernel2<Op>, a library's device_kernel<Op>) is named by its first template argument.
+  const bool generic = out == "kernel" || out == "device_kernel" ||
+                       (out.starts_with("Kernel") && out.find_first_not_of("0123456789", 6) == std::string::npos);
+  if (const auto open = text.find('<'); generic && open != std::string::npos) {
+    std::size_t end = open + 1;
+    for (int depth = 0; end < text.size(); ++end) {
+      if (text[end] == '<' || text[end] == '(') ++depth;
+      else if ((text[end] == '>' || text[end] == ')') && depth-- == 0) break;
+      else if (text[end] == ',' && depth == 0) break;
+    }
+    const std::string inner = short_symbol_name(text.substr(open + 1, end - open - 1), limit);
+    if (inner != "kernel") out = inner;
+  }
   if (out.empty()) out = "kernel";
+  // Too long: its head and its tail, which is where a library's kernels of one family differ
+  // ("..._execute_kernel__5x_cublas", "..._execute_split_k_kernel__5x_cublas").
+  if (out.size() > limit && limit >= 32) {
+    const std::size_t tail = limit / 2 - 1;
+    out = out.substr(0, limit - tail - 1) + "-" + out.substr(out.size() - tail);
+  }
   return out.substr(0, limit);
 }
 
@@ -335,7 +464,10 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
   std::vector<Event> events;
   events.reserve(raw.records.size() * 2);
   trace.thread_offsets.assign(threads + 1, 0);
-  ThreadAssembler assembler(raw, tables, report);
+  std::vector<std::uint64_t> pcs;
+  const bool want_lines = !o.sass.empty() && raw.function_pc != 0;
+  if (want_lines) pcs.reserve(raw.records.size() * 2);
+  ThreadAssembler assembler(raw, tables, report, want_lines ? &pcs : nullptr);
   for (std::uint64_t t = 0; t < threads; ++t) {
     const std::uint32_t barriers = assembler.run(order, start[t], start[t + 1], events);
     report.max_barriers = std::max(report.max_barriers, barriers);
@@ -348,6 +480,24 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
   std::copy(events.begin(), events.end(), trace.events.data());
   fill_shared_loads(trace);
   report.events = events.size();
+
+  name_partials(trace);
+
+  TracerInfo info;
+  info.source = "exec";
+  info.symbol = demangled_name(raw.kernel).substr(0, 4096);
+  const std::size_t listed = std::min<std::size_t>(raw.launches.size(), kMaxListedLaunches);
+  for (std::size_t i = 0; i < listed; ++i) info.launches.push_back(short_symbol_name(raw.launches[i], 200));
+  if (raw.launches.size() > listed)
+    info.launches.push_back("... and " + std::to_string(raw.launches.size() - listed) + " more");
+  info.launch_index = raw.launch_index;
+  if (raw.launch_index >= listed) {  // far down a long program: name it last
+    info.launches.push_back(short_symbol_name(raw.kernel, 200));
+    info.launch_index = static_cast<std::uint32_t>(info.launches.size() - 1);
+  }
+  info.limits = tracer_limits(trace, report);
+  if (want_lines) assign_lines(raw, o.sass, pcs, trace, info);
+  L.tracer = std::move(info);
   return trace;
 }
 

@@ -35,6 +35,18 @@
 //     A's and B's from the copies made before the launch and C's from the copy
 //     made after it. A shared load takes the last value stored to its word in an
 //     earlier epoch of its block (the barrier between orders them), else 0.
+//   - The launch's TracerInfo (trace.h): source "exec" (callers that know
+//     better set it, and the program), the kernel's demangled name, the
+//     launches the program made, and what the tracer could not see, read off
+//     what it did see: elements of A or B never read (TMA), of C never stored
+//     (split-k partials elsewhere), pipelined copies, ldmatrix, a cubin
+//     without shared symbols, spills, accesses outside every allocation.
+//   - Lines: with the function's instructions (AssembleOptions::sass), each
+//     event's record PC, less the function's first PC, finds its
+//     instruction. With line info (-lineinfo) the trace's lines are source
+//     lines of the file most instructions come from (TracerInfo::source_file;
+//     another file's line is 0); without, they number the instructions, and
+//     the listing (TracerInfo::sass) is the source they refer to.
 //   - Nothing is dropped silently: accesses outside every allocation and
 //     region are counted and listed in the report; a log that overflowed, a
 //     record of a thread outside the launch, or operands that cannot be found
@@ -49,6 +61,7 @@
 
 #include "trace/trace.h"
 #include "tracer/raw_file.h"
+#include "tracer/sass.h"
 
 namespace ts::tracer {
 
@@ -58,6 +71,9 @@ struct AssembleOptions {
   // Explicit operands: indices into RawLaunch::allocations.
   std::optional<std::uint32_t> a_allocation, b_allocation, c_allocation;
   std::uint32_t k_tile = 0;  // the kernel's k-extent per iteration; 0: from the barriers
+  // The traced function's instructions (sass.h, from its cubin), if a disassembler read them: each
+  // event's source line (or instruction) comes from its record's PC.
+  std::vector<SassInstruction> sass;
 };
 
 struct AssembleReport {

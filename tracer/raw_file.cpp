@@ -108,6 +108,10 @@ void write_raw_launch(const RawLaunch& L, const std::string& path) {
   w.pod(L.static_shared_bytes);
   w.pod(L.records_needed);
   w.pod(L.capacity);
+  w.pod(L.function_pc);
+  w.pod(L.function_size);
+  w.pod(static_cast<std::uint64_t>(L.cubin.size()));
+  w.bytes(L.cubin.data(), L.cubin.size());
   w.pod(static_cast<std::uint64_t>(L.allocations.size()));
   for (const RawAllocation& a : L.allocations) {
     w.pod(a.address);
@@ -155,6 +159,10 @@ RawLaunch read_raw_launch(const std::string& path) {
   L.static_shared_bytes = r.pod<std::uint32_t>();
   L.records_needed = r.pod<std::uint64_t>();
   L.capacity = r.pod<std::uint64_t>();
+  L.function_pc = r.pod<std::uint64_t>();
+  L.function_size = r.pod<std::uint64_t>();
+  L.cubin.resize(r.count(1));
+  r.bytes(L.cubin.data(), L.cubin.size());
   L.allocations.resize(r.count(24));
   for (RawAllocation& a : L.allocations) {
     a.address = r.pod<std::uint64_t>();

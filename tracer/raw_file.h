@@ -18,7 +18,7 @@
 namespace ts::tracer {
 
 inline constexpr char kRawMagic[8] = {'T', 'S', 'T', 'R', 'A', 'C', 'E', 'R'};
-inline constexpr std::uint32_t kRawVersion = 1;
+inline constexpr std::uint32_t kRawVersion = 2;  // 2: the function's PC range and its module's cubin
 
 // A device allocation the resource callbacks reported, in allocation order
 // (freed ones are kept until the traced launch: a launch uses live ones).
@@ -48,7 +48,7 @@ struct RawSnapshot {
 
 struct RawLaunch {
   bool traced = false;               // false: no launch matched the filter (only `launches` is meaningful)
-  std::vector<std::string> launches;  // every kernel launched up to the traced one (all of them when none was)
+  std::vector<std::string> launches;  // every kernel the program launched (up to the traced one, if it did not exit)
   std::uint32_t launch_index = 0;    // the traced launch's position in `launches`
   std::string kernel;                // its function name as the driver gives it (mangled)
   std::string device_name;
@@ -56,6 +56,10 @@ struct RawLaunch {
   std::uint32_t static_shared_bytes = 0;  // the function's static shared memory (driver attribute)
   std::uint64_t records_needed = 0;       // what the device counter reached
   std::uint64_t capacity = 0;             // records the device log held
+  // The traced function's first PC and size in bytes (sanitizerGetFunctionPcAndSize):
+  // a record's pc minus function_pc is its instruction's offset, as a disassembler numbers it.
+  std::uint64_t function_pc = 0, function_size = 0;
+  std::vector<std::uint8_t> cubin;  // the ELF of the module holding the traced function (empty: not kept)
   std::vector<RawAllocation> allocations;
   std::vector<RawSharedSymbol> shared_symbols;
   std::vector<RawSnapshot> snapshots;

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <random>
 
 #include "app/cli/commands.h"
+#include "app/cli/launch_options.h"
 #include "app/cli/record_exec.h"
 #include "app/cli/record_options.h"
 #include "app/core/trace_file.h"
@@ -17,6 +19,7 @@
 #include "trace/model/gpu_presets.h"
 #include "trace/model/reference.h"
 #include "app/core/replay.h"
+#include "app/core/child_process.h"
 #include "app/core/safe_file.h"
 #include "kernels/catalog.h"
 #include "app/counters/counter.h"
@@ -110,13 +113,6 @@ int record_focused_trace(const RecordParams& params, const FocusOptions& focus, 
   return 0;
 }
 
-// A user kernel's exit codes (README, "Your own kernel"), past kExitFindings (3, the
-// checks found something): 4 it does not compile, 5 it stopped (an access outside
-// its arrays, a divergent barrier, with the checks off), 6 C != A x B.
-inline constexpr int kExitKernelCompile = 4;
-inline constexpr int kExitKernelFault = 5;
-inline constexpr int kExitWrongResult = 6;
-
 int record_error_exit(const RecordError& e) {
   switch (e.kind()) {
     case RecordError::Kind::InvalidParams: return fail(e.what()), kExitUsage;
@@ -149,6 +145,35 @@ int check_user_result(const Trace& trace, const std::string& out) {
   return kExitWrongResult;
 }
 
+// `record --cuda-file`, `--library cublas`, `--tracer`: `tilescope launch`
+// with the same flags, run under the tracer as any program is.
+int record_launch(const RecordOptions& opts, LaunchFlags flags, const ExecOptions& exec, const std::string& out) {
+  flags.layout = exec.layout;
+  gpu::LaunchRequest q;
+  if (std::string err = to_launch_request(opts, flags, q); !err.empty()) return fail(err), kExitUsage;
+  if (q.seed == 0) q.seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
+  ExecOptions e = exec;
+  e.exec = true;
+  e.launcher = true;
+  e.seed = q.seed;
+  e.layout = q.order == MatrixOrder::ColMajor ? "col" : "row";
+  e.program = {this_executable(), "launch"};
+  e.shown = "tilescope launch";
+  for (const std::string& a : launch_arguments(q)) {
+    e.program.push_back(a);
+    e.shown += " " + (a.find_first_of(" \t'\"") == std::string::npos ? a : "'" + a + "'");
+  }
+  e.source = q.source == gpu::LaunchSource::CudaFile ? "cuda-file"
+             : q.source == gpu::LaunchSource::Cublas ? "cublas"
+                                                     : "tilescope";
+  // cuBLAS may launch more than its GEMM (a split-k reduction after it): the GEMM, unless told otherwise.
+  if (q.source == gpu::LaunchSource::Cublas && e.kernel_name.empty()) e.kernel_name = "gemm";
+  // ... and every launch after it, the split-k reduction that writes C from the GEMM's partials.
+  if (q.source == gpu::LaunchSource::Cublas) e.all_launches = true;
+  if (std::string why = unwritable_reason(out); !why.empty()) return fail("cannot write " + out + ": " + why);
+  return record_exec(e, q.m, q.n, q.k, opts.timeout, out);
+}
+
 }  // namespace
 
 Command add_record_command(CLI::App& parent) {
@@ -158,8 +183,14 @@ Command add_record_command(CLI::App& parent) {
   auto focus = std::make_shared<FocusOptions>();
   auto check = std::make_shared<CheckFlags>();
   auto exec = std::make_shared<ExecOptions>();
+  auto launch = std::make_shared<LaunchFlags>();
+  auto tracer = std::make_shared<bool>(false);
   add_record_options(*app, *opts);
   add_exec_options(*app, *exec);
+  add_launch_flags(*app, *launch, false);
+  app->add_flag("--tracer", *tracer,
+                "Record one of tilescope's kernels (--kernel --tile) launched plain, through the tracer, as any "
+                "program's kernel is (the instrumented recorders are the default)");
   app->add_flag("--check{stop}", check->mode,
                 "Run on the emulator with its checks: out-of-bounds accesses, shared-memory races, reads of "
                 "unwritten shared memory, barriers not all threads reach. --check stops at the first finding "
@@ -176,7 +207,16 @@ Command add_record_command(CLI::App& parent) {
           ->capture_default_str();
   app->add_flag("--counters", focus->counters,
                 "With --blocks: also count the whole launch (as `tilescope counters`) into OUTPUT.counters.json");
-  return {app, [opts, out, focus, check, exec, blocks_flag, gpu_flag]() -> int {
+  return {app, [opts, out, focus, check, exec, launch, tracer, blocks_flag, gpu_flag]() -> int {
+            if (launch->any() || *tracer) {
+              if (exec->exec || !exec->program.empty())
+                return fail("--exec traces a program of yours; --cuda-file, --library and --tracer trace tilescope's "
+                            "own launch: give one"),
+                       kExitUsage;
+              if (!focus->blocks.empty() || !check->mode.empty())
+                return fail("--blocks and --check take tilescope's instrumented recorders, not the tracer"), kExitUsage;
+              return record_launch(*opts, *launch, *exec, *out);
+            }
             if (exec->exec || !exec->program.empty()) {
               if (!exec->exec) return fail("a program to run goes with --exec"), kExitUsage;
               if (!opts->kernel_file.empty() || !focus->blocks.empty())

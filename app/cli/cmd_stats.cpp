@@ -22,7 +22,8 @@ struct ByLineOptions {
   std::string source;  // the kernel's file; empty: the project's own header, for its kernels
 };
 
-// The kernel's source, one string per line: --source, else the embedded header of a built-in kernel.
+// The kernel's source, one string per line: --source, else a traced kernel's file or SASS listing
+// (TracerInfo), else the embedded header of a built-in kernel.
 std::vector<std::string> kernel_source(const LaunchInfo& launch, const std::string& path, std::string& name) {
   std::string text;
   if (!path.empty()) {
@@ -30,6 +31,16 @@ std::vector<std::string> kernel_source(const LaunchInfo& launch, const std::stri
     if (!in) throw TraceFileError(TraceFileError::Kind::CannotOpen, "cannot read the kernel source " + path);
     text.assign(std::istreambuf_iterator<char>(in), {});
     name = path;
+  } else if (const auto& t = launch.tracer) {  // a traced kernel: its file where this machine has it, else its SASS
+    if (!t->source_file.empty()) {
+      std::ifstream in(t->source_file);
+      if (in) text.assign(std::istreambuf_iterator<char>(in), {});
+      name = t->source_file + (in ? "" : " (not on this machine: give --source)");
+    } else if (!t->sass.empty()) {
+      std::vector<std::string> listing = t->sass;
+      name = "the kernel's SASS (a line per instruction)";
+      return listing;
+    }
   } else if (const auto kind = find_kernel(launch.kernel)) {
     const std::string_view file = kernel_info(*kind).source_file;
     if (const embed::File* f = embed::find_file(embed::kernel_sources(), file)) text = f->text;

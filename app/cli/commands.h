@@ -26,6 +26,7 @@ Command add_occupancy_command(CLI::App& parent);
 Command add_timeline_command(CLI::App& parent);
 Command add_bench_command(CLI::App& parent);
 Command add_counters_command(CLI::App& parent);
+Command add_launch_command(CLI::App& parent);
 
 // A 64-bit seed: CLI11 reads "-1" into an unsigned 64-bit option as 2^64 - 1
 // and a number past it as 2^64 - 1 too, so such an option takes only digits
@@ -51,6 +52,12 @@ inline constexpr int kExitFailure = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitFindings = 3;  // `record --check` found something
 inline constexpr int kExitTimedOut = 7;  // the launch ran past --timeout
+// A kernel of the user's own (README, "Your own kernel"): 4 it does not compile,
+// 5 it stopped (an access outside its arrays, a divergent barrier, a fault),
+// 6 C != A x B.
+inline constexpr int kExitKernelCompile = 4;
+inline constexpr int kExitKernelFault = 5;
+inline constexpr int kExitWrongResult = 6;
 
 // A recording that failed: its message, and kExitTimedOut for a launch that
 // ran past its deadline, kExitFailure else. A GPU launch that timed out still

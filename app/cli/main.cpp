@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
   std::vector<Command> commands{add_record_command(app), add_stats_command(app), add_counters_command(app),
                                 add_export_command(app),
                                 add_compare_command(app),
-                                add_bench_command(app),
+                                add_bench_command(app), add_launch_command(app),
                                 add_occupancy_command(app), add_timeline_command(app)};
   DefaultScene scene = add_default_scene_options(app);
   try {

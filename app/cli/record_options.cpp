@@ -49,7 +49,7 @@ std::string to_record_params(const RecordOptions& o, RecordParams& p) {
         !err.empty())
       return "--kernel-file: " + err;
   } else if (!o.entry.empty() || !o.defines.empty() || !o.block_tile.empty() || !o.args.empty()) {
-    return "--entry, --block-tile, -D and --arg go with --kernel-file FILE";
+    return "--entry, --block-tile, -D and --arg go with --kernel-file FILE (or --cuda-file FILE)";
   }
   const auto kind = find_kernel(o.kernel);
   if (!kind) return "unknown kernel '" + o.kernel + "' (choose one of " + kernel_names() + ")";

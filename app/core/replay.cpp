@@ -568,6 +568,14 @@ void append_by(std::string& s, std::uint32_t a, std::uint32_t b) {
 
 std::string tiling_label(const LaunchInfo& L) {
   std::string s;
+  if (L.traced() && L.tiling.block_m == 0) {  // no TILE: the iterations are the kernel's barrier intervals (or --k-tile)
+    const IterationRule& r = L.iteration_rule;
+    s += "traced, ";
+    s += std::to_string(r.iterations);
+    s += r.iterations == 1 ? " iteration" : " iterations";
+    if (r.iterations > 1) s += " of k ", s += std::to_string(r.tile);
+    return s;
+  }
   if (tiling_follows_tile(L)) {
     s += "TILE=";
     s += std::to_string(L.tile);

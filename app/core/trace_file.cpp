@@ -28,7 +28,7 @@ using Kind = TraceFileError::Kind;
 
 constexpr char kMagic[8] = {'T', 'S', 'C', 'T', 'R', 'A', 'C', 'E'};
 constexpr std::uint32_t kEndMagic = 0x444E4554;  // "TEND"
-constexpr std::uint64_t kMaxJsonBytes = 1 << 20;
+constexpr std::uint64_t kMaxJsonBytes = 8 << 20;  // a traced kernel's SASS listing included
 constexpr std::uint64_t kMaxCount = std::numeric_limits<std::uint32_t>::max();
 
 struct FileHeader {

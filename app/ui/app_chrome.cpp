@@ -72,6 +72,58 @@ void draw_open_kernel_menu(AppState& app) {
   ImGui::EndMenu();
 }
 
+// File > Trace a kernel as it is...: a CUDA file as written, cuBLAS's GEMM or
+// any program's launch, recorded by the tracer on this machine's GPU.
+void draw_tracer_menu(AppState& app) {
+  if (!ImGui::BeginMenu("Trace a kernel as it is...")) return;
+  TracerForm& f = app.tracer_form;
+  const float w = ImGui::GetFontSize() * 22;
+  ImGui::TextDisabled("Unmodified kernels, on the GPU, through the Compute Sanitizer API (docs/tracer.md)");
+  ImGui::RadioButton("a CUDA file", &f.source, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("cuBLAS", &f.source, 1);
+  ImGui::SameLine();
+  ImGui::RadioButton("a program", &f.source, 2);
+  if (f.source == 0) {
+    const std::pair<const char*, std::pair<char*, std::size_t>> fields[] = {
+        {"file (.cu)", {f.file, sizeof f.file}},
+        {"entry (the __global__ function)", {f.entry, sizeof f.entry}},
+        {"grid X,Y[,Z]", {f.grid, sizeof f.grid}},
+        {"block X,Y[,Z]", {f.block, sizeof f.block}},
+        {"dynamic shared bytes", {f.dynamic_shared, sizeof f.dynamic_shared}},
+        {"defines NAME=VALUE ...", {f.defines, sizeof f.defines}},
+        {"args NAME=VALUE ... (pointers: @A, @B, @C)", {f.args, sizeof f.args}},
+    };
+    for (const auto& [label, buf] : fields) {
+      ImGui::SetNextItemWidth(w);
+      ImGui::InputText(label, buf.first, buf.second);
+    }
+  } else if (f.source == 1) {
+    ImGui::RadioButton("FP32 (SGEMM)", &f.math, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("TF32", &f.math, 1);
+  } else {
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputText("program and its arguments", f.command, sizeof f.command);
+    ImGui::SetNextItemWidth(w);
+    ImGui::InputText("kernel name (a regex)", f.kernel_name, sizeof f.kernel_name);
+    ImGui::SetNextItemWidth(w / 3);
+    ImGui::InputInt("launch (from 0)", &f.launch);
+    f.launch = std::max(f.launch, 0);
+  }
+  ImGui::RadioButton("default order", &f.layout, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("row-major", &f.layout, 1);
+  ImGui::SameLine();
+  ImGui::RadioButton("column-major", &f.layout, 2);
+  ImGui::TextDisabled("M, N, K: the Controls panel (%d x %d x %d)", app.params.m, app.params.n, app.params.k);
+  if (ImGui::Button("Trace")) {
+    app.trace_command(tracer_form_arguments(f, app.params.m, app.params.n, app.params.k));
+    ImGui::CloseCurrentPopup();
+  }
+  ImGui::EndMenu();
+}
+
 float draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels, WindowLayout& layout) {
   ImGui::PushFont(app.fonts.ui);
   const float height = ImGui::GetFrameHeight();
@@ -82,6 +134,9 @@ float draw_main_menu(AppState& app, std::vector<std::unique_ptr<Panel>>& panels,
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Record again, new random inputs", nullptr, false, !app.busy())) app.record_new_inputs();
     draw_open_kernel_menu(app);
+#if !defined(__EMSCRIPTEN__)  // a page starts no processes: tracing is the desktop's
+    draw_tracer_menu(app);
+#endif
     if (ImGui::MenuItem("Export PNG of the window", "F12")) app.screenshot_request = "tilescope.png";
     ImGui::TextDisabled("Open and save traces: Controls panel");
     ImGui::EndMenu();

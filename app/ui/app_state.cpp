@@ -1,6 +1,8 @@
 // app_state.cpp — trace installation, replay clamping, notices.
 #include "app/ui/app_state.h"
 
+#include <sstream>
+
 #include <chrono>
 
 #include "app/core/block_selection.h"
@@ -123,6 +125,33 @@ bool AppState::wait_for_loader() {
   return installed;
 }
 
+std::vector<std::string> tracer_form_arguments(const TracerForm& f, int m, int n, int k) {
+  const auto words = [](const char* text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string w; in >> w;) out.push_back(w);
+    return out;
+  };
+  std::vector<std::string> v = {"--m", std::to_string(m), "--n", std::to_string(n), "--k", std::to_string(k)};
+  if (f.layout != 0) v.insert(v.end(), {"--layout", f.layout == 1 ? "row" : "col"});
+  switch (f.source) {
+    case 0:
+      v.insert(v.end(), {"--cuda-file", f.file, "--entry", f.entry, "--grid", f.grid, "--block", f.block,
+                         "--dynamic-shared", f.dynamic_shared});
+      for (const std::string& d : words(f.defines)) v.insert(v.end(), {"-D", d});
+      for (const std::string& a : words(f.args)) v.insert(v.end(), {"--arg", a});
+      break;
+    case 1: v.insert(v.end(), {"--library", "cublas", "--math", f.math ? "tf32" : "fp32"}); break;
+    default: {
+      v.insert(v.end(), {"--exec", "--launch", std::to_string(f.launch)});
+      if (*f.kernel_name) v.insert(v.end(), {"--kernel-name", f.kernel_name});
+      v.push_back("--");
+      for (const std::string& w : words(f.command)) v.push_back(w);
+    }
+  }
+  return v;
+}
+
 void AppState::open_kernel(UserKernelSpec spec) {
   params.user = std::move(spec);
   record();
@@ -177,6 +206,8 @@ bool AppState::poll_loader() {
   }
   if (!trace_->wrong_result.empty())
     notify(NoticeLevel::Error, trace_->trace.launch.kernel + " computed a wrong C: " + trace_->wrong_result);
+  if (const auto& t = trace_->trace.launch.tracer)  // what the tracer could not see, where the trace is shown
+    for (const std::string& limit : t->limits) notify(NoticeLevel::Warning, "traced: " + limit);
   return true;
 }
 
@@ -200,8 +231,10 @@ void AppState::install(std::shared_ptr<const LoadedTrace> trace) {
                                  static_cast<int>(u->tile_cols), u->defines, kernel_file_stamp(u->file), u->args};
   } else {
     params.user.reset();
-    if (const auto kind = find_kernel(L.kernel)) params.kernel = *kind;
-    params.tile = L.tile;
+    if (const auto kind = find_kernel(L.kernel)) {  // a traced kernel of any name leaves the controls as they were
+      params.kernel = *kind;
+      params.tile = L.tile;
+    }
   }
   params.m = L.m;
   params.n = L.n;

@@ -147,6 +147,27 @@ struct KernelForm {
   char args[512] = "";     // "alpha=2 beta=0": the entry's scalars, space-separated NAME=VALUE
 };
 
+// File > Trace a kernel as it is...: the flags of `record --cuda-file`,
+// `--library cublas` and `--exec` (docs/tracer.md); M, N, K are the Controls'.
+struct TracerForm {
+  int source = 0;  // 0: a CUDA file, 1: cuBLAS, 2: a program
+  char file[512] = "";
+  char entry[128] = "";
+  char grid[32] = "";
+  char block[32] = "16,16";
+  char dynamic_shared[16] = "0";
+  char defines[512] = "";  // space-separated NAME=VALUE
+  char args[512] = "";     // space-separated NAME=VALUE; pointers @A, @B, @C
+  int math = 0;            // cuBLAS: 0 fp32, 1 tf32
+  char command[1024] = ""; // a program and its arguments, space-separated
+  char kernel_name[128] = "";
+  int launch = 0;
+  int layout = 0;  // 0: the default (col for cuBLAS, row else), 1: row, 2: col
+};
+
+// The `tilescope record` arguments the form asks for (without -o), for sizes m, n, k.
+std::vector<std::string> tracer_form_arguments(const TracerForm& f, int m, int n, int k);
+
 class AppState {
  public:
   AppState();
@@ -208,6 +229,11 @@ class AppState {
   // looked at every half second); call once a frame.
   void watch_kernel_file();
   KernelForm kernel_form;
+
+  // ---- a kernel as it is, through the tracer (File > Trace a kernel as it is...) ----
+  // Runs `tilescope record ARGS` in its own process and shows what it wrote.
+  void trace_command(std::vector<std::string> args) { loader_.record_command(std::move(args)); }
+  TracerForm tracer_form;
 
   // ---- past the full-trace limit ----
   // A launch too large to trace whole is shown as a focused trace: the

@@ -84,6 +84,7 @@ struct PanelSource : Panel {
     const LoadedTrace* lt = app.trace();
     if (!lt) return;
     if (const auto& user = lt->trace.launch.user_kernel) return draw_user_source(app, *lt, *user);
+    if (const auto& traced = lt->trace.launch.tracer) return draw_traced(*traced);
     const auto kind = find_kernel(lt->trace.launch.kernel);
     if (!kind) {
       ImGui::TextWrapped("This trace's kernel '%s' is unknown to this build.", elided(lt->trace.launch.kernel, kShownKernel).c_str());
@@ -112,6 +113,33 @@ struct PanelSource : Panel {
                           std::string(info.source_file).c_str(), tl.block_m, tl.block_n, tl.block_k, tl.thread_m,
                           tl.thread_n);
     draw_lines(app, *lt, hot);
+  }
+
+  // A launch the tracer recorded: no source lines yet (its PCs are not mapped
+  // to lines), but where it came from, what else ran, and what was not seen.
+  void draw_traced(const TracerInfo& t) {
+    ImGui::TextWrapped("Traced through the Compute Sanitizer API (%s): the kernel as it was compiled, unmodified.",
+                       t.source.c_str());
+    ImGui::TextDisabled("program");
+    ImGui::TextWrapped("%s", t.program.c_str());
+    ImGui::TextDisabled("kernel");
+    ImGui::TextWrapped("%s", t.symbol.c_str());
+    ImGui::TextDisabled("launches (the traced one marked)");
+    for (std::size_t i = 0; i < t.launches.size(); ++i)
+      ImGui::Text("%s %zu  %s", i == t.launch_index ? ">" : " ", i, t.launches[i].c_str());
+    ImGui::TextDisabled("what the tracer did not see");
+    for (const std::string& limit : t.limits) {
+      ImGui::Bullet();
+      ImGui::TextWrapped("%s", limit.c_str());
+    }
+    if (t.sass.empty()) return;
+    ImGui::TextDisabled("SASS (%zu instructions; the trace's lines number %s)", t.sass.size(),
+                        t.source_file.empty() ? "these instructions" : t.source_file.c_str());
+    ImGuiListClipper clip;
+    clip.Begin(static_cast<int>(t.sass.size()));
+    while (clip.Step())
+      for (int i = clip.DisplayStart; i < clip.DisplayEnd; ++i)
+        ImGui::TextUnformatted(t.sass[static_cast<std::size_t>(i)].c_str());
   }
 
   // A user kernel: its file as it is on disk now (the trace says which file; the app

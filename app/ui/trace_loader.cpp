@@ -1,11 +1,17 @@
 // trace_loader.cpp — one worker thread per job; results handed back to the UI.
 #include "app/ui/trace_loader.h"
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
+#include <fstream>
 #include <new>
 
 #include "trace/model/reference.h"
+#include "app/core/child_process.h"
 #include "app/core/trace_file.h"
 #include "kernels/catalog.h"
 #include "kernels/focused.h"
@@ -41,6 +47,46 @@ void attach_line_stats(LoadedTrace& loaded) {
   } catch (const std::exception& e) {  // the emulator's re-run refused: the trace itself still shows
     loaded.line_stats_note = std::string("no figures per line: ") + e.what();
   }
+}
+
+// `TILESCOPE record ARGS -o TEMP` in a process of its own, then the file it wrote
+// (command: the executable, then ARGS).
+TraceLoader::Result run_record_command(const std::vector<std::string>& command) {
+  namespace fs = std::filesystem;
+  TraceLoader::Result r;
+  static std::atomic<unsigned> count{0};
+  const fs::path base = fs::temp_directory_path() / ("tilescope-app-" + std::to_string(getpid()) + "-" +
+                                                     std::to_string(count++));
+  const fs::path out = base.string() + ".tstrace", log = base.string() + ".log";
+  const std::vector<std::string> args(command.begin() + 1, command.end());
+  std::vector<std::string> argv = {command.front(), "record"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"-o", out.string()});
+  std::string error;
+  const auto child = run_child(argv, {}, 0, error, log.string());
+  std::string said;  // record's own message: its last "tilescope: " line
+  {
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);)
+      if (line.starts_with("tilescope: ")) said = line.substr(11);
+  }
+  std::error_code ec;
+  fs::remove(log, ec);
+  std::string shown = "record";
+  for (const std::string& a : args) shown += " " + a;
+  if (!child) {
+    r.error = error;
+  } else if (child->status != 0 || !fs::exists(out, ec)) {
+    r.error = "tilescope " + shown + " " + describe_exit(*child) + (said.empty() ? "" : ": " + said);
+  }
+  const bool wrong_c = child && WIFEXITED(child->status) && WEXITSTATUS(child->status) == 6;  // the trace shows how
+  if (fs::exists(out, ec) && (r.error.empty() || wrong_c)) {
+    r.trace = LoadedTrace::open(out);
+    r.message = "traced: tilescope " + shown + (wrong_c ? "; " + said : std::string());
+    r.error.clear();
+  }
+  fs::remove(out, ec);
+  return r;
 }
 
 }  // namespace
@@ -142,6 +188,16 @@ void TraceLoader::open(const std::filesystem::path& path) {
   submit(std::move(j));
 }
 
+void TraceLoader::record_command(std::vector<std::string> args) {
+  std::lock_guard lock(mutex_);
+  Job j;
+  j.kind = Job::Kind::Command;
+  j.command = {executable_};
+  j.command.insert(j.command.end(), args.begin(), args.end());
+  j.what = "tracing";
+  submit(std::move(j));
+}
+
 void TraceLoader::save(std::shared_ptr<const LoadedTrace> trace, const std::filesystem::path& path) {
   std::lock_guard lock(mutex_);
   Job j;
@@ -202,6 +258,9 @@ TraceLoader::Result TraceLoader::run(const Job& job) {
       case Job::Kind::Open:
         r.trace = LoadedTrace::open(job.path);
         r.message = "opened " + job.path.string();
+        break;
+      case Job::Kind::Command:
+        r = run_record_command(job.command);
         break;
       case Job::Kind::Save:
         save_trace(job.trace->trace, job.path);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "app/core/analysis/line_stats.h"
+#include "app/core/child_process.h"
 #include "trace/trace.h"
 #include "app/core/trace_index.h"
 #include "kernels/emu/sanitizer.h"
@@ -78,6 +79,12 @@ class TraceLoader {
   // (focused recordings are not kept: each asks for other blocks).
   void record(const RecordParams& params, std::vector<std::uint32_t> focus = {});
   void open(const std::filesystem::path& path);
+  // Runs `tilescope record ARGS -o TEMP` (this executable, in its own process:
+  // the tracer needs one) and opens what it wrote; its failure's last line
+  // (what record said) is the job's error.
+  void record_command(std::vector<std::string> args);
+  // The tilescope executable record_command runs (default: this process's own).
+  void set_executable(std::string path) { executable_ = std::move(path); }
   void save(std::shared_ptr<const LoadedTrace> trace, const std::filesystem::path& path);
 
   // A job the user asked for is running or waiting (background prefetches do not count).
@@ -100,7 +107,8 @@ class TraceLoader {
 
  private:
   struct Job {
-    enum class Kind { Record, Open, Save } kind = Kind::Record;
+    enum class Kind { Record, Open, Save, Command } kind = Kind::Record;
+    std::vector<std::string> command;  // Command: the executable, then record's arguments
     RecordParams params;
     std::vector<std::uint32_t> focus;  // Record: a focused trace of these blocks
     std::filesystem::path path;
@@ -130,6 +138,7 @@ class TraceLoader {
 #else
   bool prefetch_ = true;
 #endif
+  std::string executable_ = this_executable();
   std::function<void()> on_finished_;
   int frames_before_run_ = 0;  // the browser build: frames drawn before the job runs
 };

@@ -36,6 +36,15 @@ void CublasHandle::gemm_tf32(const float* a, const float* b, float* c, int m, in
                                &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT));
 }
 
+void CublasHandle::gemm_col_major(const float* a, const float* b, float* c, int m, int n, int k, bool tf32,
+                                  cudaStream_t stream) {
+  const float one = 1.0f, zero = 0.0f;
+  TS_CUBLAS_CHECK(cublasSetStream(handle_, stream));
+  TS_CUBLAS_CHECK(cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, a, CUDA_R_32F, m, b, CUDA_R_32F, k,
+                               &zero, c, CUDA_R_32F, m, tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F,
+                               CUBLAS_GEMM_DEFAULT));
+}
+
 std::string CublasHandle::version() {
   int major = 0, minor = 0, patch = 0;
   TS_CUBLAS_CHECK(cublasGetProperty(MAJOR_VERSION, &major));

@@ -21,6 +21,9 @@ class CublasHandle {
   void gemm_fp32(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
   void gemm_tf32(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream);
 
+  // Column-major, as cuBLAS sees matrices: C (m x n, ld m) = A (m x k, ld m) * B (k x n, ld k).
+  void gemm_col_major(const float* a, const float* b, float* c, int m, int n, int k, bool tf32, cudaStream_t stream);
+
   static std::string version();  // e.g. "13.0.2"
 
  private:

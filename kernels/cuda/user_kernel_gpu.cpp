@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "kernels/cuda/cuda_check.cuh"
+#include "kernels/cuda/driver_api.h"
+#include "kernels/cuda/plain_file.h"
 #include "kernels/cuda/gpu_record_passes.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/user/compile_cache.h"
@@ -38,53 +40,6 @@ void check_nvrtc(nvrtcResult r, const char* what) {
   if (r != NVRTC_SUCCESS) throw GpuError(std::string(what) + ": " + nvrtcGetErrorString(r));
 }
 
-// The driver API through the runtime's entry points, not by linking libcuda: a CUDA
-// build must still start (and say there is no GPU) on a machine without the driver.
-struct DriverApi {
-  decltype(&::cuModuleLoadData) module_load_data = nullptr;
-  decltype(&::cuModuleGetFunction) module_get_function = nullptr;
-  decltype(&::cuModuleGetGlobal) module_get_global = nullptr;
-  decltype(&::cuMemcpyHtoD) memcpy_htod = nullptr;
-  decltype(&::cuLaunchKernel) launch_kernel = nullptr;
-  decltype(&::cuGetErrorString) get_error_string = nullptr;
-};
-
-template <class F>
-void entry_point(const char* name, F& fn) {
-  void* p = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  TS_CUDA_CHECK(cudaGetDriverEntryPointByVersion(name, &p, 12000, cudaEnableDefault, &found));
-  if (!p || found != cudaDriverEntryPointSuccess) throw GpuError(std::string("the CUDA driver has no ") + name);
-  fn = reinterpret_cast<F>(p);
-}
-
-const DriverApi& driver() {
-  static const DriverApi api = [] {
-    DriverApi d;
-    entry_point("cuModuleLoadData", d.module_load_data);
-    entry_point("cuModuleGetFunction", d.module_get_function);
-    entry_point("cuModuleGetGlobal", d.module_get_global);
-    entry_point("cuMemcpyHtoD", d.memcpy_htod);
-    entry_point("cuLaunchKernel", d.launch_kernel);
-    entry_point("cuGetErrorString", d.get_error_string);
-    return d;
-  }();
-  return api;
-}
-
-void check_cu(CUresult r, const char* what) {
-  if (r == CUDA_SUCCESS) return;
-  const char* name = nullptr;
-  driver().get_error_string(r, &name);
-  throw GpuError(std::string(what) + ": " + (name ? name : "CUDA driver error " + std::to_string(r)));
-}
-
-std::string first_error(const std::string& log) {
-  std::istringstream in(log);
-  for (std::string line; std::getline(in, line);)
-    if (line.find(": error") != std::string::npos || line.find("catastrophic error") != std::string::npos) return line;
-  return log.substr(0, log.find('\n'));
-}
 
 // A loaded module, by CUBIN path: never unloaded (the primary context keeps it).
 struct LoadedModule {
@@ -168,7 +123,7 @@ CompiledGpuKernel compile_for_gpu(const UserKernelSpec& spec, int arch) {
       if (only_entry)
         throw UserKernelError(K::NoEntry, spec.file + " defines no kernel " + spec.entry + kEntrySignature +
                                               "; NVRTC said:\n" + log);
-      throw UserKernelError(K::Compile, first_error(log) + "\n" + log);
+      throw UserKernelError(K::Compile, nvrtc_first_error(log) + "\n" + log);
     }
     std::size_t size = 0;
     nvrtcGetCUBINSize(prog, &size);

@@ -6,6 +6,8 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstdlib>
+#include <cstring>
 #include <cmath>
 #include <limits>
 #include <regex>
@@ -252,13 +254,13 @@ std::string typed_literal(const ScalarType& t, std::string_view value, std::stri
   return {};
 }
 
-std::string listed(const std::vector<EntryParam>& params) {
+}  // namespace
+
+std::string param_list_text(const std::vector<EntryParam>& params) {
   std::string s;
   for (const EntryParam& p : params) s += (s.empty() ? "" : ", ") + p.text;
   return s;
 }
-
-}  // namespace
 
 std::optional<std::vector<EntryParam>> find_entry_params(std::string_view source, const std::string& entry) {
   if (!is_identifier(entry)) return std::nullopt;
@@ -290,6 +292,37 @@ std::optional<std::vector<EntryParam>> find_entry_params(std::string_view source
   if (found)
     for (std::size_t i = 0; i < found->size(); ++i) (*found)[i].has_default = defaults[i];
   return found;
+}
+
+std::optional<ScalarBytes> scalar_bytes(const std::string& type, std::string_view value, std::string& why) {
+  const std::optional<ScalarType> t = scalar_type(type);
+  if (!t) {
+    why = std::string("a parameter of one of these types: ") + kSupported;
+    return std::nullopt;
+  }
+  // The checked literal ("static_cast<int>(64ull)", "2.0f", "true") holds the number in its one spelling.
+  const std::string literal = typed_literal(*t, value, why);
+  if (literal.empty()) return std::nullopt;
+  ScalarBytes out;
+  auto put = [&out](auto v) {
+    out.size = sizeof v;
+    std::memcpy(out.bytes, &v, sizeof v);
+  };
+  const std::string v(value.substr(value.starts_with('+') ? 1 : 0));
+  switch (t->kind) {
+    case Scalar::Bool: put(literal == "true"); break;
+    case Scalar::Float: put(std::strtof(v.c_str(), nullptr)); break;
+    case Scalar::Double: put(std::strtod(v.c_str(), nullptr)); break;
+    case Scalar::Signed:
+      if (t->max > std::numeric_limits<int>::max()) put(std::strtoll(v.c_str(), nullptr, 10));
+      else put(static_cast<int>(std::strtoll(v.c_str(), nullptr, 10)));
+      break;
+    case Scalar::Unsigned:
+      if (t->max > std::numeric_limits<unsigned>::max()) put(std::strtoull(v.c_str(), nullptr, 10));
+      else put(static_cast<unsigned>(std::strtoull(v.c_str(), nullptr, 10)));
+      break;
+  }
+  return out;
 }
 
 std::string check_arg_forms(const std::vector<std::string>& args) {
@@ -341,7 +374,7 @@ BoundArgs bind_user_args(const UserKernelSpec& spec, std::string_view source) {
     if (!known)
       throw UserKernelError(K::BadSpec, "--arg " + a + ": " + who + " has no parameter " + name +
                                             " after A, B, C, M, N, K" +
-                                            (extra.empty() ? " (it takes none)" : "; it takes " + listed(extra)));
+                                            (extra.empty() ? " (it takes none)" : "; it takes " + param_list_text(extra)));
   }
   BoundArgs out;
   const EntryParam* defaulted = nullptr;  // the first parameter left to its default

@@ -31,6 +31,9 @@ struct EntryParam {
 // (a macro may still make one: then the compiler judges the call).
 std::optional<std::vector<EntryParam>> find_entry_params(std::string_view source, const std::string& entry);
 
+// "const float alpha, int lda": the parameters as written, for messages.
+std::string param_list_text(const std::vector<EntryParam>& params);
+
 // "" or why the --arg list is malformed: each NAME=VALUE with NAME a C
 // identifier and VALUE one word, no NAME twice.
 std::string check_arg_forms(const std::vector<std::string>& args);
@@ -56,6 +59,16 @@ std::optional<std::string> arg_value(const std::vector<std::string>& args, std::
 // What C is held to, as a multiple of A x B: the number bound to a parameter
 // named alpha (BLAS's name; C starts at 0, so beta C adds nothing), else 1.
 double result_scale(const std::vector<std::string>& args);
+
+// A scalar parameter's value as the bytes of its type (the host's layout is the
+// device's: LP64, IEEE 754), for a launch through the driver API
+// (kernels/cuda/plain_file.h). nullopt when `type` is not a supported scalar
+// or cannot hold `value`: then why says what it takes.
+struct ScalarBytes {
+  unsigned char bytes[8] = {};
+  std::size_t size = 0;
+};
+std::optional<ScalarBytes> scalar_bytes(const std::string& type, std::string_view value, std::string& why);
 
 // " --arg alpha=2 --arg beta=0", for titles and panels (and " -D TILE=16" for defines).
 std::string flags_text(const std::vector<std::string>& defines, const std::vector<std::string>& args);

@@ -2,8 +2,7 @@
 # The tracer of unmodified kernels (tracer/, docs in tracer/assemble.h), on the
 # GPU, for the first time:
 #  0. builds the device patches and libtilescope_tracer.so here from the
-#     checkout (libsanitizer-public.so exists only on this machine), with
-#     nvcc and g++; TILESCOPE_TRACER_LIBRARY points tilescope at them;
+#     checkout (tracer-lib.bash); TILESCOPE_TRACER_LIBRARY points tilescope at them;
 #  1. tracer_plain_launch (tests/tracer/plain_tiled_launch.cu: tilescope's plain
 #     tiled kernel, launched once by a program that knows nothing of tracing)
 #     runs alone, then under `tilescope record --exec`;
@@ -19,20 +18,8 @@ rc=0
 out=$RESULTS/tracer
 mkdir -p "$out"
 tmp=$(mktemp -d)
-san=${TILESCOPE_SANITIZER_DIR:-/usr/local/cuda/compute-sanitizer}
-cuda=${CUDA_HOME:-/usr/local/cuda}
-arch=${TILESCOPE_TRACER_ARCH:-90}
-
-echo "== 0. build the tracer (Compute Sanitizer API at $san, sm_$arch)"
-"$cuda/bin/nvcc" --fatbin --compile-as-tools-patch -gencode "arch=compute_$arch,code=sm_$arch" \
-  -I"$san/include" -I. -o "$tmp/tilescope_tracer_patches.fatbin" tracer/patches/tracer_patches.cu \
-  > "$out/build.log" 2>&1 || { echo "87: the patches do not build"; cat "$out/build.log"; exit 1; }
-g++ -std=c++20 -O2 -Wall -Wextra -shared -fPIC -I. -I"$san/include" -I"$cuda/include" \
-  tracer/inject/tracer_inject.cpp tracer/raw_file.cpp tracer/cubin_shared.cpp \
-  -L"$san" -lsanitizer-public -Wl,-rpath,"$san" -L"$cuda/lib64/stubs" -lcuda -ldl \
-  -o "$tmp/libtilescope_tracer.so" >> "$out/build.log" 2>&1 \
-  || { echo "87: libtilescope_tracer.so does not build"; cat "$out/build.log"; exit 1; }
-export TILESCOPE_TRACER_LIBRARY=$tmp/libtilescope_tracer.so
+source "$(dirname "$0")/tracer-lib.bash"
+build_tracer "$tmp" "$out/build.log" || exit 1
 ls -l "$tmp"
 
 m=64 n=48 k=32 tile=16 seed=7

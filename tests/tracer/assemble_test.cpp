@@ -11,6 +11,7 @@
 
 #include "app/core/trace_validation.h"
 #include "kernels/recorder.h"
+#include "trace/launch_json.h"
 #include "tracer/assemble.h"
 
 namespace ts::tracer {
@@ -149,6 +150,48 @@ TEST(TracerAssemble, TheEmulatorsTiledTraceComesBackEventForEvent) {
         << x.value << "/" << y.value;
   }
   EXPECT_NO_THROW(validate_trace(got, 1ull << 40));
+}
+
+// The launch's TracerInfo: the launches, the demangled name, and only the
+// limits that apply (the tiled kernel reads every element of A and B and
+// stores every element of C); it survives the launch description's JSON.
+TEST(TracerAssemble, TheLaunchSaysWhereItCameFromAndWhatWasNotSeen) {
+  const Trace want = emulator_tiled(4, 8);
+  RawLaunch raw = raw_from_trace(want, 4);
+  raw.launches.push_back("_Z6reducePf");  // a launch after the traced one (written again at exit)
+  const Trace got = assemble_trace(raw, square(8));
+  ASSERT_TRUE(got.launch.traced());
+  const TracerInfo& t = *got.launch.tracer;
+  EXPECT_EQ(t.source, "exec");
+  EXPECT_EQ(t.symbol, "tiled_kernel(float const*, float const*, float*, int, int, int)");
+  EXPECT_EQ(t.launches, (std::vector<std::string>{"warmup", "tiled_kernel", "reduce"}));
+  EXPECT_EQ(t.launch_index, 1u);
+  ASSERT_EQ(t.limits.size(), 1u) << t.limits.front();
+  EXPECT_NE(t.limits[0].find("a shared load's value is the last one stored"), std::string::npos);
+  EXPECT_EQ(launch_from_json(launch_to_json(got.launch)).tracer, got.launch.tracer);
+
+  // Half of A never read, C's stores going to a workspace instead: both said, with the numbers.
+  raw = raw_from_trace(want, 4);
+  raw.allocations.push_back({0x7f0000900000ull, 4096, ""});
+  std::erase_if(raw.records, [](const RawRecord& r) {
+    return r.kind == kRecordGlobal && r.address >= kBase[0] && r.address < kBase[0] + 32 * 4;
+  });
+  for (RawRecord& r : raw.records)
+    if (r.kind == kRecordGlobal && r.address >= kBase[2] && r.access == kAccessStore)
+      r.address = 0x7f0000900000ull + (r.address - kBase[2]);
+  raw.records_needed = raw.capacity = raw.records.size();
+  const Trace partial = assemble_trace(raw, square(8));
+  const auto& limits = partial.launch.tracer->limits;
+  ASSERT_GE(limits.size(), 3u);
+  EXPECT_NE(limits[0].find("32 elements of A (of 64) were never seen read: copies by the Tensor Memory Accelerator"),
+            std::string::npos)
+      << limits[0];
+  EXPECT_NE(limits[1].find("64 elements of C (of 64) were not stored by this launch: it stored 64 values to other "
+                           "buffers (named partials), partial sums that another launch reduces into C (split-k)"),
+            std::string::npos)
+      << limits[1];
+  ASSERT_EQ(partial.launch.buffers.size(), 4u);
+  EXPECT_EQ(partial.launch.buffers[3].name, "partials");
 }
 
 TEST(TracerAssemble, AnotherInterleavingGivesTheSameTrace) {
@@ -348,7 +391,18 @@ TEST(TracerAssemble, ShortSymbolNames) {
   EXPECT_EQ(short_symbol_name("_ZN2ts3gpu12plain_kernelILi1ELi16EEEvPKfS3_Pfiii"), "plain_kernel");
   EXPECT_EQ(short_symbol_name("sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3", 20),
             "sm80_xmma_gemm_f32f3");
+  // Past 32 characters a long name keeps its head and its tail: a family's kernels differ at the end.
+  const std::string gemm = "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_"
+                           "alignc4_execute_kernel__5x_cublas";
+  const std::string split = "sm80_xmma_gemm_f32f32_f32f32_f32_nn_n_tilesize32x32x8_stage3_warpsize1x2x1_ffma_aligna4_"
+                            "alignc4_execute_split_k_kernel__5x_cublas";
+  EXPECT_EQ(short_symbol_name(gemm), "sm80_xmma_gemm_f32f32_f32f32_f32-ignc4_execute_kernel__5x_cublas");
+  EXPECT_EQ(short_symbol_name(split), "sm80_xmma_gemm_f32f32_f32f32_f32-ecute_split_k_kernel__5x_cublas");
+  EXPECT_EQ(short_symbol_name(gemm).size(), 64u);
   EXPECT_EQ(short_symbol_name(""), "kernel");
+  // CUTLASS's generic wrapper (what cuBLAS launches at some shapes) is named by the operation it runs.
+  EXPECT_EQ(short_symbol_name("_ZN7cutlass7Kernel2I41cutlass_80_simt_sgemm_64x64_8x5_nn_align1EEvNT_6ParamsE"), "cutlass_80_simt_sgemm_64x64_8x5_nn_align1");
+  EXPECT_EQ(short_symbol_name("void cutlass::Kernel2<foo::bar<3>, int>(int)"), "bar");
 }
 
 }  // namespace

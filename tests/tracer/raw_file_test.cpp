@@ -26,6 +26,9 @@ RawLaunch sample() {
   L.block = {16, 16, 1};
   L.static_shared_bytes = 2048;
   L.records_needed = L.capacity = 2;
+  L.function_pc = 0x7f0000001000;
+  L.function_size = 0x1a0;
+  L.cubin = {0x7f, 'E', 'L', 'F', 2, 1};
   L.allocations = {{0x1000, 256, ""}, {0x2000, 64, "bias"}};
   L.shared_symbols = {{"As", 0, 1024}};
   L.snapshots = {{0, false, {1, 2, 3}}, {1, true, {}}};
@@ -50,6 +53,9 @@ TEST(TracerRawFile, ReadsBackWhatItWrote) {
   EXPECT_EQ(R.grid, L.grid);
   EXPECT_EQ(R.block, L.block);
   EXPECT_EQ(R.static_shared_bytes, L.static_shared_bytes);
+  EXPECT_EQ(R.function_pc, L.function_pc);
+  EXPECT_EQ(R.function_size, L.function_size);
+  EXPECT_EQ(R.cubin, L.cubin);
   EXPECT_EQ(R.allocations, L.allocations);
   EXPECT_EQ(R.shared_symbols, L.shared_symbols);
   EXPECT_EQ(R.snapshots, L.snapshots);

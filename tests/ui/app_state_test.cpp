@@ -1,5 +1,6 @@
 // What the panels share: installing traces, stepping, selecting, playing, and
 // failures that leave the previous trace on screen with a notice.
+#include <cstdio>
 #include <gtest/gtest.h>
 
 #include "tests/ui/ui_test_support.h"
@@ -91,6 +92,32 @@ TEST(AppState, ReRecordingKeepsTheInputsUnlessAskedForNewOnes) {
   app.record_new_inputs();
   app.wait_for_loader();
   EXPECT_NE(app.trace()->trace.a, a);
+}
+
+// File > Trace a kernel as it is: the form's fields become `tilescope record` flags.
+TEST(TracerForm, EachSourceBecomesItsRecordFlags) {
+  TracerForm f;
+  std::snprintf(f.file, sizeof f.file, "%s", "k.cu");
+  std::snprintf(f.entry, sizeof f.entry, "%s", "sgemm");
+  std::snprintf(f.grid, sizeof f.grid, "%s", "4,4");
+  std::snprintf(f.args, sizeof f.args, "%s", " alpha=2  beta=0 ");
+  std::snprintf(f.defines, sizeof f.defines, "%s", "BK=8");
+  using V = std::vector<std::string>;
+  EXPECT_EQ(tracer_form_arguments(f, 64, 32, 16),
+            (V{"--m", "64", "--n", "32", "--k", "16", "--cuda-file", "k.cu", "--entry", "sgemm", "--grid", "4,4",
+               "--block", "16,16", "--dynamic-shared", "0", "-D", "BK=8", "--arg", "alpha=2", "--arg", "beta=0"}));
+  f.source = 1;
+  f.math = 1;
+  f.layout = 1;
+  EXPECT_EQ(tracer_form_arguments(f, 8, 8, 8),
+            (V{"--m", "8", "--n", "8", "--k", "8", "--layout", "row", "--library", "cublas", "--math", "tf32"}));
+  f.source = 2;
+  f.layout = 0;
+  f.launch = 2;
+  std::snprintf(f.command, sizeof f.command, "%s", "./prog 256 --fast");
+  std::snprintf(f.kernel_name, sizeof f.kernel_name, "%s", "gemm");
+  EXPECT_EQ(tracer_form_arguments(f, 8, 8, 8), (V{"--m", "8", "--n", "8", "--k", "8", "--exec", "--launch", "2",
+                                                  "--kernel-name", "gemm", "--", "./prog", "256", "--fast"}));
 }
 
 }  // namespace

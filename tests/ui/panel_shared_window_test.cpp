@@ -202,5 +202,21 @@ TEST_F(SharedPanel, RegionsOfAnyNameAreDrawnByTheirNamesAndShapes) {
   EXPECT_FALSE(near(word(0, 2, 6), pal::kReads));
 }
 
+// A plain CUDA file (examples/cuda/sgemm_blocktile_float4.cu), recorded by the
+// tracer on a GPU (assets/traces/): its cubin names no shared variables, so its
+// window is one raw region of words, 32 (the banks) a row; the app opens it like
+// any trace, the selected cell's thread found from its stores.
+TEST_F(SharedPanel, ATracedKernelShowsItsSharedWindowAsWords) {
+  const std::string trace = std::string(TILESCOPE_SOURCE_DIR) + "/assets/traces/float4-128x128x64.tstrace";
+  const Screenshot s = shoot("--trace " + trace + " --window 1600x1000 --select-c 9,3 --step 2 --quit-after-frames 4");
+  const auto& grids = s.layout()["shared"];
+  ASSERT_EQ(grids.size(), 1u);
+  EXPECT_EQ(grids[0]["array"], "smem");
+  EXPECT_EQ(grids[0]["cols"], 32) << "raw words in rows of 32 (the banks)";
+  EXPECT_EQ(grids[0]["rows"], 64) << "8 KiB of tiles: tileA[16][64] and tileB[16][64]";
+  EXPECT_EQ(s.layout()["selected"], nlohmann::json::array({9, 3}));
+  expect_legible(s);
+}
+
 }  // namespace
 }  // namespace ts::ui

@@ -127,5 +127,33 @@ TEST(TraceLoader, RecordingsStayInMemoryAndTheOtherTileIsRecordedAhead) {
   EXPECT_FALSE(loader.in_memory(other));
 }
 
+// File > Trace a kernel as it is: `tilescope record` in a process of its own;
+// what it says on failure comes back as the job's error, and no file is left.
+TEST(TraceLoader, TracingRunsRecordAndBringsBackWhatItSaid) {
+#ifdef TILESCOPE_BIN
+  TraceLoader loader;
+  loader.set_executable(TILESCOPE_BIN);
+  loader.record_command({"--library", "nope", "--m", "8", "--n", "8", "--k", "8"});
+  auto r = finish(loader);
+  ASSERT_TRUE(r);
+  EXPECT_FALSE(r->trace);
+  EXPECT_NE(r->error.find("exited with status 2: unknown --library 'nope'"), std::string::npos) << r->error;
+
+  const std::vector<std::string> cublas = {"--library", "cublas", "--m", "8", "--n", "8", "--k", "8"};
+  loader.record_command(cublas);
+  r = finish(loader);
+  ASSERT_TRUE(r);
+  if (r->trace) GTEST_SKIP() << "this machine has the tracer and a GPU: traced " << r->message;
+  EXPECT_TRUE(r->error.find("the tracer is not built") != std::string::npos ||
+              r->error.find("no GPU") != std::string::npos)
+      << r->error;
+  for (const auto& entry : fs::directory_iterator(fs::temp_directory_path()))
+    EXPECT_FALSE(entry.path().filename().string().starts_with("tilescope-app-" + std::to_string(::getpid())))
+        << entry.path();
+#else
+  GTEST_SKIP() << "built without the tilescope executable (no GUI)";
+#endif
+}
+
 }  // namespace
 }  // namespace ts::ui

@@ -15,9 +15,10 @@
 //   - the chosen launch gets a device log of TILESCOPE_TRACER_CAPACITY
 //     records, and copies of the allocations whose sizes are listed (A, B, C)
 //     are taken before it;
-//   - at the next synchronization (or the next launch, or the context's end)
-//     the log and the copies after the launch are read back, on the launch's
-//     stream so after it, and the file is written.
+//   - at the next synchronization, free or copy of memory (the API calls'
+//     callbacks), launch or the context's end, the log and the copies after
+//     the launch are read back, on the launch's stream so after it, and the
+//     file is written (again at exit, with the launches that followed).
 // Allocations come from the resource callbacks (freed ones are dropped).
 //
 // Environment (set by tilescope):
@@ -35,6 +36,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -129,8 +131,21 @@ class Tracer {
     const char* patches = std::getenv("TILESCOPE_TRACER_PATCHES");
     patches_ = patches && *patches ? patches : default_patches();
     Sanitizer_SubscriberHandle handle;
-    if (!TRACER_CHECK(sanitizerSubscribe(&handle, &Tracer::callback, this))) return;
-    for (auto domain : {SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CB_DOMAIN_SYNCHRONIZE})
+    if (const SanitizerResult r = sanitizerSubscribe(&handle, &Tracer::callback, this); r != SANITIZER_SUCCESS) {
+      // Said to tilescope in OUT.error (it reads it when no raw file comes): another tool attached, or a
+      // driver that refuses the API.
+      const char* text = "unknown error";
+      sanitizerGetResultString(r, &text);
+      if (std::FILE* f = std::fopen((out_ + ".error").c_str(), "w")) {
+        std::fprintf(f, "the Compute Sanitizer API refused the tracer (%s): is another tool (compute-sanitizer, "
+                        "Nsight) attached, or does this driver not support it?\n", text);
+        std::fclose(f);
+      }
+      std::fprintf(stderr, "tilescope tracer: sanitizerSubscribe failed: %s\n", text);
+      return;
+    }
+    for (auto domain : {SANITIZER_CB_DOMAIN_RESOURCE, SANITIZER_CB_DOMAIN_LAUNCH, SANITIZER_CB_DOMAIN_SYNCHRONIZE,
+                        SANITIZER_CB_DOMAIN_RUNTIME_API, SANITIZER_CB_DOMAIN_DRIVER_API})
       TRACER_CHECK(sanitizerEnableDomain(1, handle, domain));
     enabled_ = true;
   }
@@ -144,6 +159,8 @@ class Tracer {
     if (!written_) {
       raw_.allocations = seen_;  // no launch matched: every allocation the program made, freed or not
       write(false);
+    } else if (raw_.launches.size() > launches_written_) {
+      write(true);  // again, with the launches after the traced one (a split-k GEMM's reduction)
     }
   }
 
@@ -155,10 +172,25 @@ class Tracer {
     if (domain == SANITIZER_CB_DOMAIN_RESOURCE) t->resource(cbid, data);
     else if (domain == SANITIZER_CB_DOMAIN_LAUNCH && cbid == SANITIZER_CBID_LAUNCH_BEGIN)
       t->launch_begin(*static_cast<const Sanitizer_LaunchData*>(data));
+    else if (domain == SANITIZER_CB_DOMAIN_RUNTIME_API || domain == SANITIZER_CB_DOMAIN_DRIVER_API)
+      t->api_call(*static_cast<const Sanitizer_CallbackData*>(data));
     else if (domain == SANITIZER_CB_DOMAIN_SYNCHRONIZE) t->flush();
   }
 
  private:
+  // With the traced launch not yet read back: before the program frees or copies memory (a program
+  // may free its matrices after an event synchronization, which makes no synchronize callback), and
+  // after any synchronization call. Not when the launch call returns: the kernel may not be queued
+  // yet, and the log would be read before it ran.
+  void api_call(const Sanitizer_CallbackData& d) {
+    if (!pending_ || !d.functionName) return;
+    const char* f = d.functionName;
+    const bool before = d.callbackSite == SANITIZER_API_ENTER &&
+                        (std::strstr(f, "Free") || std::strstr(f, "Memcpy") || std::strstr(f, "Destroy"));
+    const bool after = d.callbackSite == SANITIZER_API_EXIT && std::strstr(f, "Synchronize");
+    if (before || after) flush();
+  }
+
   void resource(Sanitizer_CallbackId cbid, const void* data) {
     switch (cbid) {
       case SANITIZER_CBID_RESOURCE_MODULE_LOADED: module_loaded(*static_cast<const Sanitizer_ResourceModuleData*>(data)); break;
@@ -205,6 +237,10 @@ class Tracer {
     for (const auto& [id, name] : kPatches) TRACER_CHECK(sanitizerPatchInstructions(id, m.module, name));
     TRACER_CHECK(sanitizerPatchModule(m.module));
     for (auto& [kernel, shared] : cubin_shared(m.pCubin, m.cubinSize)) shared_[kernel] = std::move(shared);
+    // The module's ELF, for the traced function's SASS and line table (tilescope disassembles it).
+    if (m.pCubin && m.cubinSize)
+      cubins_[m.module].assign(reinterpret_cast<const std::uint8_t*>(m.pCubin),
+                               reinterpret_cast<const std::uint8_t*>(m.pCubin) + m.cubinSize);
   }
 
   bool matches(const char* name) const {
@@ -234,6 +270,13 @@ class Tracer {
     if (cuFuncGetAttribute(&static_shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, d.function) == CUDA_SUCCESS)
       raw_.static_shared_bytes = static_cast<std::uint32_t>(static_shared);
     if (auto it = shared_.find(name); it != shared_.end()) raw_.shared_symbols = it->second.symbols;
+    if (auto it = cubins_.find(d.module); it != cubins_.end()) raw_.cubin = std::move(it->second);
+    cubins_.clear();  // only the traced function's module is kept
+    std::uint64_t pc = 0, size = 0;
+    if (TRACER_CHECK(sanitizerGetFunctionPcAndSize(d.module, name, &pc, &size))) {
+      raw_.function_pc = pc;
+      raw_.function_size = size;
+    }
     raw_.allocations = live_;
     snapshot(d.hStream, false);
 
@@ -287,6 +330,7 @@ class Tracer {
     raw_.traced = traced && raw_.traced;
     try {
       write_raw_launch(raw_, out_);
+      launches_written_ = raw_.launches.size();
     } catch (const RawFileError& e) {
       std::fprintf(stderr, "tilescope tracer: %s\n", e.what());
     }
@@ -297,11 +341,13 @@ class Tracer {
   std::string out_, patches_;
   std::optional<std::regex> kernel_;
   std::uint64_t wanted_ = 0, matching_ = 0, capacity_ = 0;
+  std::size_t launches_written_ = 0;
   std::vector<std::uint64_t> snapshot_sizes_;
   std::mutex mu_;
   std::vector<RawAllocation> live_;
   std::vector<RawAllocation> seen_;  // every allocation, in order, for the message when no launch matches
   std::map<std::string, KernelShared> shared_;
+  std::map<CUmodule, std::vector<std::uint8_t>> cubins_;  // every module loaded so far, until the traced launch
   std::optional<Pending> pending_;
   RawLaunch raw_;
 };
