@@ -185,12 +185,15 @@ try {
     await page.close();
   }
 
-  // 5. A trace next to the page, through the URL.
-  {
-    const { page, errors } = await open(`?trace=traces/${goodTrace}`);
+  // 5. Traces next to the page, through the URL: an emulator recording, and
+  // one recorded on a GPU when the site ships one (assets/traces).
+  const gpuTrace = traces.find(t => t.startsWith("cublas") && !t.includes("reduce")) || traces.find(t => t.startsWith("cublas"));
+  for (const name of [goodTrace, gpuTrace].filter(Boolean)) {
+    const { page, errors } = await open(`?trace=traces/${name}`);
     const s = await settled(page);
-    check(s.trace.origin.startsWith("opened") && errorNotices(s).length === 0, `?trace=traces/${goodTrace} opens it`,
-          `${s.trace.origin}: ${s.trace.kernel} ${s.trace.m}x${s.trace.k}x${s.trace.n}, ${s.trace.events} events`);
+    check(s.trace && s.trace.origin.startsWith("opened") && errorNotices(s).length === 0, `?trace=traces/${name} opens it`,
+          s.trace ? `${s.trace.origin}: ${s.trace.kernel} ${s.trace.m}x${s.trace.k}x${s.trace.n}, ${s.trace.events} events`
+                  : errorNotices(s).join(" | "));
     check(errors.length === 0, "no console error opening a trace", errors.join(" | "));
     await page.close();
   }
