@@ -9,12 +9,11 @@
 // Prints a table and, with --json FILE, writes the figures with the date,
 // the machine and the browser.
 //   cd tests/web && npm ci && node bench.mjs SITE [--json ../../assets/web-bench/DATE.json]
-import { chromium } from "playwright-core";
-import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
+import { launchChromium, serveSite } from "./support.mjs";
 
 const site = path.resolve(process.argv[2] || "site");
 const jsonAt = process.argv.indexOf("--json");
@@ -32,25 +31,9 @@ for (const f of files) {
   totalRaw += raw.length;
 }
 
-// ---- a static server ----
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, "http://localhost");
-  const file = path.join(site, path.normalize(decodeURIComponent(url.pathname)).replace(/^\/+/, ""));
-  if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(404);
-    return res.end();
-  }
-  res.writeHead(200, { "Content-Type": types[path.extname(file)] || "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise(r => server.listen(0, "127.0.0.1", r));
-const base = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  headless: true,
-  args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-sandbox", "--ignore-gpu-blocklist"],
-});
+// ---- the site, and the browser ----
+const { server, base } = await serveSite(site);
+const browser = await launchChromium();
 
 const stateOf = page => page.evaluate(() =>
   window.Module && Module.calledRun ? JSON.parse(Module.UTF8ToString(Module._ts_web_state())) : {});

@@ -8,12 +8,11 @@
 // when there is no display); the page draws it in headless chromium at the
 // same size. Mesa's llvmpipe and SwiftShader rasterise text differently, so
 // pixels are compared per cell, away from the numbers and the grid lines.
-import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import http from "node:http";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { installPixelReader, launchChromium, serveSite } from "./support.mjs";
 
 const site = path.resolve(process.argv[2] || "site");
 const binary = path.resolve(process.argv[3] || "../../build/app/cli/tilescope");
@@ -33,22 +32,8 @@ else execFileSync("xvfb-run", ["-a", "-s", "-screen 0 1920x1080x24", binary, ...
 const desktop = JSON.parse(fs.readFileSync(desktopJson, "utf8"));
 
 // ---- the page's picture ----
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, "http://localhost");
-  const file = path.join(site, path.normalize(decodeURIComponent(url.pathname)).replace(/^\/+/, ""));
-  if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(404);
-    return res.end();
-  }
-  res.writeHead(200, { "Content-Type": file.endsWith(".wasm") ? "application/wasm" : file.endsWith(".html") ? "text/html"
-                                     : file.endsWith(".js") ? "text/javascript" : "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise(r => server.listen(0, "127.0.0.1", r));
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || "/usr/bin/chromium", headless: true,
-  args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-sandbox", "--ignore-gpu-blocklist"],
-});
+const { server, base } = await serveSite(site);
+const browser = await launchChromium();
 let failures = 0;
 const check = (ok, what, detail = "") => {
   console.log(`${ok ? "ok  " : "FAIL"} ${what}${detail ? ": " + detail : ""}`);
@@ -56,7 +41,7 @@ const check = (ok, what, detail = "") => {
 };
 try {
   const page = await browser.newPage({ viewport: { width: W, height: H } });
-  await page.goto(`http://127.0.0.1:${server.address().port}/index.html?` + new URLSearchParams(scene).toString());
+  await page.goto(`${base}/index.html?` + new URLSearchParams(scene).toString());
   await page.waitForFunction(() => {
     if (!window.Module || !Module.calledRun) return false;
     const s = JSON.parse(Module.UTF8ToString(Module._ts_web_state()));
@@ -90,24 +75,17 @@ try {
 
   // Colours per cell, both pictures decoded by the browser.
   const b64 = f => fs.readFileSync(f).toString("base64");
+  await installPixelReader(page);
   const samples = await page.evaluate(async ({ pngs, grids }) => {
     const out = [];
     for (const png of pngs) {
-      const img = new Image();
-      img.src = "data:image/png;base64," + png;
-      await img.decode();
-      const c = document.createElement("canvas");
-      c.width = img.width;
-      c.height = img.height;
-      const ctx = c.getContext("2d");
-      ctx.drawImage(img, 0, 0);
-      const d = ctx.getImageData(0, 0, c.width, c.height).data;
+      const { width, data: d } = await window.tsPixels(png);
       const cells = [];
       for (const [name, g] of grids)
         for (let r = 0; r < g.rows; ++r)
           for (let col = 0; col < g.cols; ++col) {
             const x = Math.round(g.x + (col + 0.2) * g.cell), y = Math.round(g.y + (r + 0.2) * g.cell);
-            const i = 4 * (y * c.width + x);
+            const i = 4 * (y * width + x);
             cells.push([name, r, col, d[i], d[i + 1], d[i + 2]]);
           }
       out.push(cells);

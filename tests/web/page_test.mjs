@@ -12,13 +12,11 @@
 //     URL that 404s and an impossible size each give the app's error notice,
 //     with the app still drawing.
 // Run: cd tests/web && npm ci && node page_test.mjs SITE
-import { chromium } from "playwright-core";
-import http from "node:http";
 import fs from "node:fs";
 import path from "node:path";
+import { installPixelReader, launchChromium, serveSite } from "./support.mjs";
 
 const site = path.resolve(process.argv[2] || "site");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
 if (!fs.existsSync(path.join(site, "index.html"))) {
   console.error(`page_test: no ${site}/index.html (build it: scripts/web.sh ${site})`);
   process.exit(2);
@@ -39,31 +37,9 @@ const hostile = {
   "/hostile/future.tstrace": future,
 };
 
-// ---- a static server ----
-const types = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm",
-                ".data": "application/octet-stream", ".tstrace": "application/octet-stream" };
-const server = http.createServer((req, res) => {
-  const url = new URL(req.url, "http://localhost");
-  if (hostile[url.pathname]) {
-    res.writeHead(200, { "Content-Type": "application/octet-stream" });
-    return res.end(hostile[url.pathname]);
-  }
-  const file = path.join(site, path.normalize(decodeURIComponent(url.pathname)).replace(/^\/+/, "") || "index.html");
-  if (!file.startsWith(site) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
-    res.writeHead(404);
-    return res.end("not found");
-  }
-  res.writeHead(200, { "Content-Type": types[path.extname(file)] || "application/octet-stream" });
-  fs.createReadStream(file).pipe(res);
-});
-await new Promise(r => server.listen(0, "127.0.0.1", r));
-const base = `http://127.0.0.1:${server.address().port}`;
-
-const browser = await chromium.launch({
-  executablePath: chromiumPath,
-  headless: true,
-  args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-sandbox", "--ignore-gpu-blocklist"],
-});
+// ---- the site, and the browser ----
+const { server, base } = await serveSite(site, hostile);
+const browser = await launchChromium();
 
 let failures = 0;
 const t0 = Date.now();
@@ -106,16 +82,9 @@ async function until(page, predicate, timeoutMs = 30000) {
 // Distinct colours of the page's pixels (decoded by the browser itself).
 async function colours(page) {
   const png = (await page.screenshot()).toString("base64");
+  await installPixelReader(page);
   return page.evaluate(async b64 => {
-    const img = new Image();
-    img.src = "data:image/png;base64," + b64;
-    await img.decode();
-    const c = document.createElement("canvas");
-    c.width = img.width;
-    c.height = img.height;
-    const ctx = c.getContext("2d");
-    ctx.drawImage(img, 0, 0);
-    const d = ctx.getImageData(0, 0, c.width, c.height).data;
+    const d = (await window.tsPixels(b64)).data;
     const seen = new Set();
     for (let i = 0; i < d.length; i += 4 * 7) seen.add((d[i] << 16) | (d[i + 1] << 8) | d[i + 2]);
     return seen.size;
