@@ -14,6 +14,7 @@
 #include "kernels/catalog.h"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/emu/emulator.h"
+#include "kernels/seeds.h"
 #include "kernels/user/user_record.h"
 
 namespace ts {
@@ -108,7 +109,7 @@ void set_matrix_layouts(LaunchInfo& L, int m, int n, int k) {
 
 void fill_launch_inputs(Trace& t, const RecordParams& params) {
   std::uint64_t seed = params.seed;
-  if (seed == 0) seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
+  if (seed == 0) seed = fresh_seed();
   t.launch.seed = seed;
   fill_inputs(t, params, seed);
 }

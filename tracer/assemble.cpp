@@ -256,40 +256,55 @@ std::string count_of(std::uint64_t n, const char* one, const char* many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// What the launch's global accesses touched, read once for name_partials and
+// tracer_limits: per buffer whether it was loaded and stored, which elements of
+// A and B were read and of C stored, and how many stores went to other buffers.
+struct GlobalTouches {
+  std::vector<bool> loaded, stored;          // by buffer id
+  std::vector<std::vector<bool>> elements;   // A's and B's read, C's stored
+  std::uint64_t other_stores = 0;            // to buffers of role other
+
+  explicit GlobalTouches(const Trace& t) {
+    const LaunchInfo& L = t.launch;
+    loaded.assign(L.buffers.size(), false);
+    stored.assign(L.buffers.size(), false);
+    const std::uint32_t ids[3] = {L.role_id(BufferRole::A), L.role_id(BufferRole::B), L.role_id(BufferRole::C)};
+    elements.resize(3);
+    for (int i = 0; i < 3; ++i) elements[i].assign(L.buffers[ids[i]].elements(), false);
+    for (const Event& e : t.events.span()) {
+      if (e.space() != Space::Global || e.array >= L.buffers.size()) continue;
+      const bool store = e.op() == Op::Store;
+      (store ? stored : loaded)[e.array] = true;
+      for (int i = 0; i < 3; ++i)
+        if (e.array == ids[i] && store == (i == 2) && e.index < elements[i].size()) elements[i][e.index] = true;
+      if (store && e.array != ids[2] && L.role_of(e.array) == BufferRole::Other) ++other_stores;
+    }
+  }
+};
+
 // A launch that reads A and B, stores nothing to C but stores to other buffers
 // (split-k: its partial sums, which another launch reduces into C): those
 // buffers, unless the program named them, are named "partials" (then
 // partials2, ...), so that the views say what they hold.
-void name_partials(Trace& t) {
+void name_partials(Trace& t, const GlobalTouches& g) {
   LaunchInfo& L = t.launch;
-  std::vector<bool> stored(L.buffers.size(), false), loaded(L.buffers.size(), false);
-  for (const Event& e : t.events.span())
-    if (e.space() == Space::Global && e.array < stored.size()) (e.op() == Op::Store ? stored : loaded)[e.array] = true;
   // Only a launch that reads A and B and stores none of C; only buffers the program did not name.
-  if (stored[L.role_id(BufferRole::C)] || !loaded[L.role_id(BufferRole::A)] || !loaded[L.role_id(BufferRole::B)]) return;
+  if (g.stored[L.role_id(BufferRole::C)] || !g.loaded[L.role_id(BufferRole::A)] || !g.loaded[L.role_id(BufferRole::B)])
+    return;
   int n = 0;
   for (std::uint32_t id = 0; id < L.buffers.size(); ++id)
-    if (stored[id] && L.buffers[id].role == BufferRole::Other && L.buffers[id].name.starts_with("alloc"))
+    if (g.stored[id] && L.buffers[id].role == BufferRole::Other && L.buffers[id].name.starts_with("alloc"))
       L.buffers[id].name = ++n == 1 ? std::string("partials") : "partials" + std::to_string(n);
 }
 
 // What the tracer could not see in this launch, from what it did see: a
 // sentence each, for the launch description and the app's notice strip.
-std::vector<std::string> tracer_limits(const Trace& t, const AssembleReport& r) {
+std::vector<std::string> tracer_limits(const Trace& t, const GlobalTouches& g, const AssembleReport& r) {
   const LaunchInfo& L = t.launch;
   std::vector<std::string> v;
   // Elements of A and B no load (nor cp.async) read, elements of C nothing stored.
-  std::vector<std::vector<bool>> touched(3);
-  const std::uint32_t ids[3] = {L.role_id(BufferRole::A), L.role_id(BufferRole::B), L.role_id(BufferRole::C)};
-  for (int i = 0; i < 3; ++i) touched[i].assign(L.buffers[ids[i]].elements(), false);
-  std::uint64_t other_stores = 0;
-  for (const Event& e : t.events.span()) {
-    if (e.space() != Space::Global) continue;
-    const bool store = e.op() == Op::Store;
-    for (int i = 0; i < 3; ++i)
-      if (e.array == ids[i] && store == (i == 2) && e.index < touched[i].size()) touched[i][e.index] = true;
-    if (store && e.array != ids[2] && L.role_of(e.array) == BufferRole::Other) ++other_stores;
-  }
+  const std::vector<std::vector<bool>>& touched = g.elements;
+  const std::uint64_t other_stores = g.other_stores;
   const char* names[3] = {"A", "B", "C"};
   const auto unread_a = std::count(touched[0].begin(), touched[0].end(), false);
   const auto unread_b = std::count(touched[1].begin(), touched[1].end(), false);
@@ -481,7 +496,8 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
   fill_shared_loads(trace);
   report.events = events.size();
 
-  name_partials(trace);
+  const GlobalTouches touches(trace);
+  name_partials(trace, touches);
 
   TracerInfo info;
   info.source = "exec";
@@ -495,7 +511,7 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
     info.launches.push_back(short_symbol_name(raw.kernel, 200));
     info.launch_index = static_cast<std::uint32_t>(info.launches.size() - 1);
   }
-  info.limits = tracer_limits(trace, report);
+  info.limits = tracer_limits(trace, touches, report);
   if (want_lines) assign_lines(raw, o.sass, pcs, trace, info);
   L.tracer = std::move(info);
   return trace;

@@ -7,7 +7,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <random>
 
 #include "app/cli/commands.h"
 #include "app/cli/launch_options.h"
@@ -25,6 +24,7 @@
 #include "app/counters/counter.h"
 #include "kernels/focused.h"
 #include "kernels/recorder.h"
+#include "kernels/seeds.h"
 #include "kernels/user/user_args.h"
 
 namespace ts::cli {
@@ -151,7 +151,7 @@ int record_launch(const RecordOptions& opts, LaunchFlags flags, const ExecOption
   flags.layout = exec.layout;
   gpu::LaunchRequest q;
   if (std::string err = to_launch_request(opts, flags, q); !err.empty()) return fail(err), kExitUsage;
-  if (q.seed == 0) q.seed = std::random_device{}() | (std::uint64_t{std::random_device{}()} << 32) | 1;
+  if (q.seed == 0) q.seed = fresh_seed();
   ExecOptions e = exec;
   e.exec = true;
   e.launcher = true;

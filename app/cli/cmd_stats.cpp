@@ -37,9 +37,8 @@ std::vector<std::string> kernel_source(const LaunchInfo& launch, const std::stri
       if (in) text.assign(std::istreambuf_iterator<char>(in), {});
       name = t->source_file + (in ? "" : " (not on this machine: give --source)");
     } else if (!t->sass.empty()) {
-      std::vector<std::string> listing = t->sass;
       name = "the kernel's SASS (a line per instruction)";
-      return listing;
+      return t->sass;
     }
   } else if (const auto kind = find_kernel(launch.kernel)) {
     const std::string_view file = kernel_info(*kind).source_file;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -46,15 +45,9 @@ void draw_open_kernel_menu(AppState& app) {
   ImGui::InputText("args NAME=VALUE ... (the entry's scalars after M, N, K)", f.args, sizeof f.args);
   ImGui::TextDisabled("Size, inputs and device: the Controls panel. Saving the file records it again.");
   if (ImGui::Button("Compile and record")) {
-    const auto words = [](const char* text) {
-      std::vector<std::string> out;
-      std::istringstream in(text);
-      for (std::string w; in >> w;) out.push_back(w);
-      return out;
-    };
     UserKernelSpec spec;
-    if (std::string err = user_spec_from_flags(f.file, f.entry, f.block, f.block_tile, words(f.defines), words(f.args),
-                                               spec);
+    if (std::string err = user_spec_from_flags(f.file, f.entry, f.block, f.block_tile, field_words(f.defines),
+                                               field_words(f.args), spec);
         !err.empty())
       app.notify(NoticeLevel::Error, err);
     else

@@ -125,28 +125,29 @@ bool AppState::wait_for_loader() {
   return installed;
 }
 
+std::vector<std::string> field_words(const char* text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string w; in >> w;) out.push_back(w);
+  return out;
+}
+
 std::vector<std::string> tracer_form_arguments(const TracerForm& f, int m, int n, int k) {
-  const auto words = [](const char* text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
-  };
   std::vector<std::string> v = {"--m", std::to_string(m), "--n", std::to_string(n), "--k", std::to_string(k)};
   if (f.layout != 0) v.insert(v.end(), {"--layout", f.layout == 1 ? "row" : "col"});
   switch (f.source) {
     case 0:
       v.insert(v.end(), {"--cuda-file", f.file, "--entry", f.entry, "--grid", f.grid, "--block", f.block,
                          "--dynamic-shared", f.dynamic_shared});
-      for (const std::string& d : words(f.defines)) v.insert(v.end(), {"-D", d});
-      for (const std::string& a : words(f.args)) v.insert(v.end(), {"--arg", a});
+      for (const std::string& d : field_words(f.defines)) v.insert(v.end(), {"-D", d});
+      for (const std::string& a : field_words(f.args)) v.insert(v.end(), {"--arg", a});
       break;
     case 1: v.insert(v.end(), {"--library", "cublas", "--math", f.math ? "tf32" : "fp32"}); break;
     default: {
       v.insert(v.end(), {"--exec", "--launch", std::to_string(f.launch)});
       if (*f.kernel_name) v.insert(v.end(), {"--kernel-name", f.kernel_name});
       v.push_back("--");
-      for (const std::string& w : words(f.command)) v.push_back(w);
+      for (const std::string& w : field_words(f.command)) v.push_back(w);
     }
   }
   return v;

@@ -165,6 +165,9 @@ struct TracerForm {
   int layout = 0;  // 0: the default (col for cuBLAS, row else), 1: row, 2: col
 };
 
+// A form field's space-separated words ("alpha=2 beta=0" -> "alpha=2", "beta=0").
+std::vector<std::string> field_words(const char* text);
+
 // The `tilescope record` arguments the form asks for (without -o), for sizes m, n, k.
 std::vector<std::string> tracer_form_arguments(const TracerForm& f, int m, int n, int k);
 

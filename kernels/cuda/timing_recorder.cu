@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/catalog.h"
+#include "kernels/seeds.h"
 #include "kernels/cuda/bench_timing.cuh"  // CudaEvent
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/device_buffer.cuh"
@@ -112,7 +113,7 @@ TimingRecording record_timing(KernelKind kind, int tile, int m, int n, int k, st
   L.recorder = "gpu-timing";
   L.device_name = st.name;
   L.date = utc_now_iso8601();
-  L.seed = seed ? seed : (std::uint64_t{std::random_device{}()} << 32 | std::random_device{}()) | 1;
+  L.seed = seed ? seed : fresh_seed();
 
   const std::size_t mk = std::size_t(m) * k, kn = std::size_t(k) * n, mn = std::size_t(m) * n;
   const std::size_t blocks = shape.grid.count();
