@@ -48,6 +48,8 @@ constexpr Fp32Tile kTiles[] = {
     {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytes, false},
     {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytes},
 };
+// The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
+constexpr int kMaxSplits = 64;
 // The CUDA runtime keeps 1 KB of each block's shared memory for itself.
 constexpr int kSharedReservedPerBlock = 1024;
 
@@ -171,7 +173,12 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
     // (run 19: 2560^3 98.1% of cuBLAS split in four, against 84.4% for the
     // 128x256 tile unsplit; every pick this changed measured faster).
     const bool splits_past_one_round = tile == k64x128 || tile == k128x64;
-    for (int s = 1; s <= 8 && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round)));
+    // Past 8 splits only where 8 leave most of one round of the SMs idle (C
+    // of a few tiles, k long: 128x128x65536 ran 11% of cuBLAS at 8 splits,
+    // docs/ladder-notes.md run 31), and then up to one round.
+    const int max_splits = blocks * 8 * 2 <= per_round ? std::min(kMaxSplits, std::max(8, per_round / blocks)) : 8;
+    for (int s = 1;
+         s <= max_splits && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round)));
          ++s) {
       const Fp32Plan plan = as_run({tile, s});
       const double cost = fp32_plan_cost(plan, m, n, k, gpu);

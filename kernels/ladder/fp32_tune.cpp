@@ -3,8 +3,7 @@
 // SGEMM in the same run, per shape; the rule's own pick is marked '*'.
 // docs/ladder-notes.md records the output and the rule drawn from it.
 //
-//   cmake -S . -B build-tune -DCMAKE_CUDA_ARCHITECTURES=90 -DTILESCOPE_LADDER_TUNE=ON
-//   cmake --build build-tune --target fp32_tune && build-tune/kernels/ladder/fp32_tune 1024x1024x1024 ...
+//   cmake --build build --target fp32_tune && build/kernels/ladder/fp32_tune 1024x1024x1024 ...
 //   [--plan="128x256 k16" ...: those plans alone] [--runs=N]
 // (Every plan's correctness at small ragged shapes: tests/kernels/fp32_best_test.cpp.)
 #include <algorithm>
@@ -31,7 +30,7 @@ struct Shape {
 std::vector<Fp32Plan> plans() {
   std::vector<Fp32Plan> all;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (int splits = 1; splits <= 8; ++splits) all.push_back({tile, splits});  // every split the rule may pick
+    for (int splits : {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64}) all.push_back({tile, splits});  // the rule's range
   return all;
 }
 
@@ -84,7 +83,8 @@ int tune(const std::vector<Shape>& shapes, int runs, const std::vector<Fp32Plan>
       const double err = std::sqrt(diff / norm);
       const bool ok = std::isfinite(err) && err < gpu::kFp32Tolerance;
       const bool picked = p.tile == pick.tile && p.splits == pick.splits;
-      const std::string name = (picked ? "*" : " ") + fp32_plan_name(p);
+      std::string name = fp32_plan_name(p);
+      name.insert(name.begin(), picked ? '*' : ' ');
       if (!ok) {
         ++wrong;
         std::printf("%-16s %-22s WRONG err %.2e (not timed)\n", shape, name.c_str(), err);

@@ -31,15 +31,17 @@ using WsShipped = VariantConfig<0>;
 
 struct Entry {
   Tf32WsVariant info;
-  void (*launch)(const float*, const float*, float*, int, int, int, cudaStream_t, int);
+  void (*launch)(const float*, const float*, float*, int, int, int, cudaStream_t, int, bool, int);
   const void* kernel;
+  int threads, shared_bytes;
 };
 
 template <std::size_t I>
 Entry entry() {
   using Cfg = VariantConfig<I>;
   static_assert(Cfg::BN == kTf32WsVariants[I].block_n, "block_n is 128 per 64-column group of each consumer");
-  return {kTf32WsVariants[I], &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg>)};
+  return {kTf32WsVariants[I], &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg>), Cfg::kThreads,
+          Cfg::kSharedBytes};
 }
 
 template <std::size_t... I>
@@ -71,6 +73,15 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 // ---- padded copies for rows TMA cannot address ----
 
 Workspace g_workspace;  // the padded copies' memory
+Workspace g_partials;   // stream-k's partial sums
+
+// Stream-k's flags: grow-only, zeroed when made; and the launches' epochs.
+struct Flags {
+  std::mutex mutex;
+  unsigned* data = nullptr;
+  int count = 0;
+  unsigned epoch = 0;
+} g_flags;
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 int round_up4(int x) { return (x + 3) / 4 * 4; }
@@ -102,6 +113,55 @@ WsOperands ws_tma_operands(const float* a, const float* b, int m, int n, int k, 
     op.ldb = ldb;
   }
   return op;
+}
+
+namespace {
+
+Workspace g_split_copies;  // split-k's copies of C
+
+// Four cells a thread where they lie on 16 bytes, one at a time at the ragged end.
+__global__ void split_k_sum(const float* __restrict__ copies, int splits, std::size_t cells, float* __restrict__ c,
+                            bool vec) {
+  const std::size_t i = (std::size_t(blockIdx.x) * blockDim.x + threadIdx.x) * 4;
+  if (vec && i + 4 <= cells) {
+    float4 sum = __ldcs(reinterpret_cast<const float4*>(copies + i));
+    for (int s = 1; s < splits; ++s) {
+      const float4 v = __ldcs(reinterpret_cast<const float4*>(copies + std::size_t(s) * cells + i));
+      sum.x += v.x, sum.y += v.y, sum.z += v.z, sum.w += v.w;
+    }
+    *reinterpret_cast<float4*>(c + i) = sum;
+    return;
+  }
+  for (std::size_t j = i; j < i + 4 && j < cells; ++j) {
+    float sum = copies[j];
+    for (int s = 1; s < splits; ++s) sum += copies[std::size_t(s) * cells + j];
+    c[j] = sum;
+  }
+}
+
+}  // namespace
+
+float* ws_split_k_buffer(std::size_t floats) { return g_split_copies.get(floats); }
+
+void ws_split_k_sum(const float* copies, int splits, std::size_t cells, float* c, cudaStream_t stream) {
+  const std::size_t threads = (cells + 3) / 4;
+  const bool vec = cells % 4 == 0 && aligned16(c);  // the copies are cudaMalloc'd: 256-byte aligned
+  launch_checked(split_k_sum, dim3(unsigned((threads + 255) / 256)), 256, 0, stream, copies, splits, cells, c, vec);
+}
+
+WsStreamK ws_stream_k_buffers(int ctas, int slot_floats, cudaStream_t stream) {
+  float* partials = g_partials.get(std::size_t(ctas) * slot_floats);
+  std::lock_guard<std::mutex> lock(g_flags.mutex);
+  if (ctas > g_flags.count) {
+    if (g_flags.data) TS_CUDA_CHECK(cudaFree(g_flags.data));
+    g_flags.data = nullptr;
+    g_flags.count = 0;
+    TS_CUDA_CHECK(cudaMalloc(&g_flags.data, std::size_t(ctas) * sizeof(unsigned)));
+    TS_CUDA_CHECK(cudaMemsetAsync(g_flags.data, 0, std::size_t(ctas) * sizeof(unsigned), stream));
+    g_flags.count = ctas;
+  }
+  if (++g_flags.epoch == 0) ++g_flags.epoch;  // 0 is a flag never raised
+  return {partials, g_flags.data, g_flags.epoch};
 }
 
 CUtensorMap ws_tensor_map(const float* base, int rows, int cols, int ld, int box_rows) {
@@ -158,10 +218,10 @@ int ws_resident_clusters(const void* kernel, int threads, int shared_bytes, int 
 std::span<const Tf32WsVariant> tf32_ws_variants() { return kTf32WsVariants; }
 
 void launch_tf32_ws_variant(int index, const float* a, const float* b, float* c, int m, int n, int k,
-                            cudaStream_t stream, int grid_limit) {
+                            cudaStream_t stream, int grid_limit, bool stream_k, int splits) {
   const Entry& e = entries().at(std::size_t(index));
   if (grid_limit == 0 && !e.info.persistent) grid_limit = INT_MAX;
-  e.launch(a, b, c, m, n, k, stream, grid_limit);
+  e.launch(a, b, c, m, n, k, stream, grid_limit, stream_k && e.info.persistent, splits);
 }
 
 cudaFuncAttributes tf32_ws_variant_attributes(int index) {
@@ -170,8 +230,28 @@ cudaFuncAttributes tf32_ws_variant_attributes(int index) {
   return attributes;
 }
 
+int tf32_ws_resident_clusters(int index) {
+  const Entry& e = entries().at(std::size_t(index));
+  {
+    // The occupancy query counts only the shared memory the kernel may have.
+    static std::mutex mutex;
+    static std::vector<bool> raised(entries().size(), false);
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!raised[std::size_t(index)]) {
+      TS_CUDA_CHECK(cudaFuncSetAttribute(e.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, e.shared_bytes));
+      raised[std::size_t(index)] = true;
+    }
+  }
+  return ws_resident_clusters(e.kernel, e.threads, e.shared_bytes, e.info.cluster_m * e.info.cluster_n);
+}
+
+Tf32WsPlan tf32_ws_current_plan(int m, int n, int k) {
+  return tf32_ws_plan(m, n, k, tf32_ws_variants(), tf32_ws_resident_clusters);
+}
+
 void launch_tf32_wgmma_ws(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
-  launch_ws_config<WsShipped>(a, b, c, m, n, k, stream);
+  const Tf32WsPlan plan = tf32_ws_current_plan(m, n, k);
+  launch_tf32_ws_variant(plan.variant, a, b, c, m, n, k, stream, 0, plan.stream_k, plan.splits);
 }
 
 }  // namespace ts::ladder

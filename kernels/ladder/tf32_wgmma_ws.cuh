@@ -51,6 +51,7 @@
 #include "kernels/ladder/ladder_device.cuh"
 #include "kernels/ladder/tf32_wgmma.cuh"
 #include "kernels/ladder/tf32_wgmma_ws_layout.h"
+#include "kernels/ladder/tf32_wgmma_ws_plan.h"
 
 namespace ts::ladder {
 
@@ -184,6 +185,17 @@ __device__ __forceinline__ void pin_fragments(std::uint32_t (&f)[S][4]) {
     for (int r = 0; r < 4; ++r) asm volatile("" : "+r"(f[s][r])::"memory");
 }
 
+// The 256 consumer threads only (named barrier 1; the producer warpgroup never joins it).
+__device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
+__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+
 __device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t address) {
   std::uint32_t v;
   asm volatile("ld.shared.u32 %0, [%1];\n" : "=r"(v) : "r"(address));
@@ -202,7 +214,8 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[BM / 2], const std::uint32_t
 template <class Cfg>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     tf32_wgmma_ws(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-                  float* __restrict__ C, int M, int N, int K) {
+                  float* __restrict__ C, int M, int N, int K, const ws::WorkSchedule sched,
+                  float* __restrict__ partials, unsigned* __restrict__ flags, unsigned epoch) {
 #if defined(TS_LADDER_HAS_WGMMA)
   using namespace ws;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, STAGES = Cfg::STAGES, NSUB = Cfg::NSUB;
@@ -228,11 +241,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   if constexpr (kCluster > 1) cluster_sync();  // the peer's barriers exist before anything reaches them
   else __syncthreads();
 
-  // Work: units of CLUSTER_M x CLUSTER_N block tiles, one unit per cluster at a time.
+  // Work: units of CLUSTER_M x CLUSTER_N block tiles, walked in pieces of
+  // k-tiles as `sched` gives them to this cluster (ws::for_each_piece).
   const int units_m = ceil_div(ceil_div(M, BM), CM), units_n = ceil_div(ceil_div(N, BN), CN);
-  const int units = units_m * units_n;
-  const int first_unit = blockIdx.x / kCluster, unit_step = gridDim.x / kCluster;
-  const int k_tiles = ceil_div(K, BK);
+  const int cluster = blockIdx.x / kCluster;
 
   if (warpgroup == 0) {
     // ---- producer: one thread issues every copy ----
@@ -242,11 +254,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       prefetch_tensor_map(&b_map);
       constexpr std::uint16_t kMask = (1u << kCluster) - 1;
       std::uint32_t it = 0;  // k-tiles issued so far: stage it % STAGES, pass it / STAGES
-      for (int unit = first_unit; unit < units; unit += unit_step) {
+      for_each_piece(sched, cluster, [&](int unit, int k_begin, int k_end) {
         int um, un;
         unit_position(unit, units_m, units_n, Cfg::GROUP_M, um, un);
         const int row0 = (um * CM + rank_m) * BM, col0 = (un * CN + rank_n) * BN;
-        for (int kt = 0; kt < k_tiles; ++kt, ++it) {
+        for (int kt = k_begin; kt < k_end; ++kt, ++it) {
           const int s = int(it % STAGES);
           mbar_wait(empty_bar + 8 * s, ((it / STAGES) & 1) ^ 1);  // every consumer (of the cluster) is done with it
           const std::uint32_t a_dst = base + s * Cfg::kStageBytes, b_dst = a_dst + Cfg::kBOffset, full = full_bar + 8 * s;
@@ -272,7 +284,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
               tma_load_2d(b_dst + box * kBBoxBytes, &b_map, full, b_col, k0);
           }
         }
-      }
+      });
     }
     __syncwarp();
   } else {
@@ -304,7 +316,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     };
 
     std::uint32_t it = 0;
-    for (int unit = first_unit; unit < units; unit += unit_step) {
+    for_each_piece(sched, cluster, [&](int unit, int k_begin, int k_end) {
+      const int k_tiles = k_end - k_begin;  // this piece's
       int um, un;
       unit_position(unit, units_m, units_n, Cfg::GROUP_M, um, un);
       const int row0 = (um * CM + rank_m) * BM, col0 = (un * CN + rank_n) * BN;
@@ -362,15 +375,53 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       for (int u = 0; u < NSUB; ++u) pin_registers(acc[u]);
       release(it - 1);  // the last k-tile's stage
 
+      // Split-k: each piece stores to its own copy of C in the workspace (a
+      // second kernel adds them). Stream-k, a piece of a cut unit: one past
+      // k-tile 0 leaves its sums in this CTA's slot and raises its flag; the
+      // one from k-tile 0 adds the later pieces' sums, in cluster order (so
+      // the sum does not depend on timing), and stores. The slot's layout is
+      // this thread's accumulators, strided by the 256 consumer threads: the
+      // finisher's thread reads what the same thread of the other CTA wrote.
+      const int ct = threadIdx.x - 128;
+      constexpr int kSlot = BM * BN;
+      float* out = C;
+      if (sched.splits > 1) {
+        out = partials + std::size_t(k_begin / sched.chunk) * M * N;
+      } else if (k_begin > 0) {
+        float* slot = partials + std::size_t(blockIdx.x) * kSlot;
+#pragma unroll
+        for (int u = 0; u < NSUB; ++u)
+#pragma unroll
+          for (int i = 0; i < BM / 2; ++i) __stcg(slot + (u * (BM / 2) + i) * 256 + ct, acc[u][i]);
+        __threadfence();
+        consumers_sync();
+        if (ct == 0) store_release(flags + blockIdx.x, epoch);
+        return;
+      } else if (k_end < sched.k_tiles) {
+        for (int c = cluster + 1; sched.starts_before_end(c, unit); ++c) {
+          if (!sched.leaves_partial(c, unit)) continue;  // an empty run (fewer k-tiles than clusters)
+          const int cta = c * kCluster + int(rank);
+          if (ct == 0)
+            while (load_acquire(flags + cta) != epoch) {
+            }
+          consumers_sync();
+          const float* slot = partials + std::size_t(cta) * kSlot;
+#pragma unroll
+          for (int u = 0; u < NSUB; ++u)
+#pragma unroll
+            for (int i = 0; i < BM / 2; ++i) acc[u][i] += __ldcg(slot + (u * (BM / 2) + i) * 256 + ct);
+        }
+      }
+
       // Epilogue: straight from the accumulators, predicated on the edges.
 #pragma unroll
       for (int u = 0; u < NSUB; ++u)
 #pragma unroll
         for (int i = 0; i < BM / 2; ++i) {
           const int m = row0 + acc_m(lane, i), n = col0 + acc_n(consumer * NSUB + u, warp, lane, i);
-          if (m < M && n < N) C[std::size_t(m) * N + n] = acc[u][i];
+          if (m < M && n < N) out[std::size_t(m) * N + n] = acc[u][i];
         }
-    }
+    });
   }
   if constexpr (kCluster > 1) {
     __syncwarp();
@@ -402,11 +453,33 @@ CUtensorMap ws_tensor_map(const float* base, int rows, int cols, int ld, int box
 // cluster_size), the persistent grid: cached per kernel.
 int ws_resident_clusters(const void* kernel, int threads, int shared_bytes, int cluster_size);
 
+// Stream-k's partial sums, one slot of slot_floats per CTA, and a flag per
+// CTA (zero when made), kept for the next launch; `epoch` is new on every
+// call, so flags raised by an earlier launch never count.
+struct WsStreamK {
+  float* partials;
+  unsigned* flags;
+  unsigned epoch;
+};
+WsStreamK ws_stream_k_buffers(int ctas, int slot_floats, cudaStream_t stream);
+
+// Split-k's workspace: `floats` of it, kept for the next launch.
+float* ws_split_k_buffer(std::size_t floats);
+// c[i] = the sum over s < splits of copies[s * cells + i], in that order.
+void ws_split_k_sum(const float* copies, int splits, std::size_t cells, float* c, cudaStream_t stream);
+// Split-k keeps its copies of C within this many floats (1 GiB): fewer splits where C is large.
+inline constexpr std::size_t kWsSplitKFloats = std::size_t(kWsSplitKFloatsHost);
+
 // grid_limit: 0 runs as many CTAs as are resident at once (persistent);
-// otherwise at most that many (rounded to the cluster), INT_MAX: one per unit of work.
+// otherwise at most that many (rounded to the cluster), INT_MAX: one per unit
+// of work. stream_k: where the units do not fill whole rounds of the
+// clusters, the last rounds are shared out by k-tile (ws::WorkSchedule); its
+// pieces wait for each other, so its clusters are never more than are
+// resident at once. splits > 1: split-k instead (ws::split_k_schedule), its
+// copies of C added by a second kernel on the same stream.
 template <class Cfg>
 void launch_ws_config(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream,
-                      int grid_limit = 0) {
+                      int grid_limit = 0, bool stream_k = false, int splits = 1) {
   const auto kernel = tf32_wgmma_ws<Cfg>;
   static const bool configured = [&] {
     TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
@@ -417,10 +490,27 @@ void launch_ws_config(const float* a, const float* b, float* c, int m, int n, in
   const CUtensorMap a_map = ws_tensor_map(op.a, m, k, op.lda, Cfg::kASliceRows);
   const CUtensorMap b_map = ws_tensor_map(op.b, k, n, op.ldb, ws::kBoxCols);
   const int units = ceil_div(ceil_div(m, Cfg::BM), Cfg::CLUSTER_M) * ceil_div(ceil_div(n, Cfg::BN), Cfg::CLUSTER_N);
-  int clusters = grid_limit == 0 ? ws_resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads,
-                                                        Cfg::kSharedBytes, Cfg::kCluster)
-                                 : std::max(1, grid_limit / Cfg::kCluster);
-  clusters = std::max(1, std::min(clusters, units));
+  const int resident =
+      ws_resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, Cfg::kSharedBytes, Cfg::kCluster);
+  int clusters = grid_limit == 0 ? resident : std::max(1, grid_limit / Cfg::kCluster);
+  const int k_tiles = ceil_div(k, Cfg::BK);
+  const std::size_t cells = std::size_t(m) * n;
+  splits = int(std::min<std::size_t>(std::max(splits, 1), kWsSplitKFloats / cells));
+  ws::WorkSchedule sched{units, k_tiles, 1, 0};
+  WsStreamK sk{nullptr, nullptr, 0};
+  if (splits > 1) {
+    sched = ws::split_k_schedule(units, k_tiles, 1, splits);
+    clusters = int(std::max<long long>(1, std::min<long long>(clusters, (long long)units * sched.splits)));
+    sk.partials = ws_split_k_buffer(std::size_t(sched.splits) * cells);
+  } else {
+    if (stream_k) {
+      clusters = std::min(clusters, resident);
+      sched.sk_units = ws::stream_k_units(units, clusters);
+    }
+    if (sched.sk_units == 0) clusters = std::max(1, std::min(clusters, units));
+    else sk = ws_stream_k_buffers(clusters * Cfg::kCluster, Cfg::BM * Cfg::BN, stream);
+  }
+  sched.clusters = clusters;
   cudaLaunchConfig_t config = {};
   config.gridDim = dim3(clusters * Cfg::kCluster);
   config.blockDim = dim3(Cfg::kThreads);
@@ -435,7 +525,8 @@ void launch_ws_config(const float* a, const float* b, float* c, int m, int n, in
     config.attrs = cluster_attr;
     config.numAttrs = 1;
   }
-  TS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, c, m, n, k));
+  TS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, c, m, n, k, sched, sk.partials, sk.flags, sk.epoch));
+  if (sched.splits > 1) ws_split_k_sum(sk.partials, sched.splits, cells, c, stream);
 }
 
 }  // namespace ts::ladder

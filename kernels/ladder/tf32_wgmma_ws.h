@@ -13,6 +13,7 @@
 
 #include <span>
 
+#include "kernels/ladder/tf32_wgmma_ws_plan.h"
 #include "kernels/ladder/tf32_wgmma_ws_variants.h"
 
 namespace ts::ladder {
@@ -22,9 +23,21 @@ std::span<const Tf32WsVariant> tf32_ws_variants();
 
 // Runs variant `index`; grid_limit caps the number of CTAs (0: the variant's
 // own grid), which lets the tests walk several tiles per CTA at small sizes.
-// Checks the launch, does not synchronize. Needs an sm_90 GPU.
+// stream_k (persistent variants): the units that do not fill whole rounds of
+// the CTAs are shared out by k-tile (ws::WorkSchedule). splits > 1: split-k
+// instead, each unit's k cut in that many pieces, their copies of C added
+// by a second kernel. Checks the launches, does not synchronize. Needs an
+// sm_90 GPU.
 void launch_tf32_ws_variant(int index, const float* a, const float* b, float* c, int m, int n, int k,
-                            cudaStream_t stream, int grid_limit = 0);
+                            cudaStream_t stream, int grid_limit = 0, bool stream_k = false, int splits = 1);
+
+// Clusters of variant `index` resident at once on the current GPU (asked of
+// the driver once per variant and device). The kernel's dynamic shared memory
+// limit must have been raised: it is, by the variant's first launch or here.
+int tf32_ws_resident_clusters(int index);
+
+// The plan `tf32-wgmma-ws` runs at this shape on the current GPU (tf32_wgmma_ws_plan.h).
+Tf32WsPlan tf32_ws_current_plan(int m, int n, int k);
 
 // The compiled kernel's registers per thread and local memory (spills) per thread.
 cudaFuncAttributes tf32_ws_variant_attributes(int index);

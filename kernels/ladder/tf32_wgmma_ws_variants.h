@@ -18,6 +18,9 @@ struct Tf32WsVariant {
   int stages, group_m;
   int cluster_m, cluster_n;  // CTAs per cluster along m (sharing B) and n (sharing A)
   bool persistent;           // one CTA per resident slot walking the tiles, else one CTA per tile
+  // The plan rule's (tf32_wgmma_ws_plan.h) time of one k-tile of one CTA, in
+  // k-tiles of the shipped variant; 0: the rule never picks this variant.
+  double k_tile_cost = 0;
 };
 
 // Index 0 is shipped: 256 x 128 (two consumers of 64 columns x 256 rows, one
@@ -29,7 +32,7 @@ struct Tf32WsVariant {
 // table at both; without the cluster 89.5% / 87.4% (89.9% / 97.3%).
 // docs/ladder-notes.md has every run. The rest are the questions asked of the GPU.
 inline constexpr Tf32WsVariant kTf32WsVariants[] = {
-    {"256x128 s4 g8 cn2", 256, 128, 4, 8, 1, 2, true},  // a pair along n shares A's 32 KB per stage
+    {"256x128 s4 g8 cn2", 256, 128, 4, 8, 1, 2, true, 1.0},  // a pair along n shares A's 32 KB per stage
     {"256x128 s4 g8", 256, 128, 4, 8, 1, 1, true},
     {"256x128 s4 g8 grid=tiles", 256, 128, 4, 8, 1, 1, false},  // the same kernel, one CTA per tile
     {"256x128 s4 g8 cn2 grid=tiles", 256, 128, 4, 8, 1, 2, false},  // cn2, one cluster per pair of tiles
@@ -38,6 +41,10 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     {"256x128 s4 g16", 256, 128, 4, 16, 1, 1, true},
     {"128x256 s4 g8 cm2", 128, 256, 4, 8, 2, 1, true},  // a pair along m shares B's 32 KB per stage
     {"256x128 s4 g8 cm2", 256, 128, 4, 8, 2, 1, true},  // a pair along m shares B's 16 KB per stage
+    // Narrower tiles for narrow C (issue: skinny and small GEMMs): half the
+    // rows (a decode-sized M of 128 fills them), each pair along n sharing A.
+    {"128x256 s4 g8 cn2", 128, 256, 4, 8, 1, 2, true, 1.05},
+    {"128x128 s6 g8 cn2", 128, 128, 6, 8, 1, 2, true, 0.65},
 };
 
 constexpr ws::SharedPlan shared_plan(const Tf32WsVariant& v) {

@@ -91,20 +91,37 @@ std::vector<Candidate> candidates(const Selection& sel, int cc) {
     c.refusal = [rung7, cc](const Shape& s) { return ladder_refusal(*rung7, s.m, s.n, s.k, cc); };
     all.push_back(std::move(c));
   }
+  const auto refusal = [](const Shape& s) { return index_refusal(s.m, s.n, s.k); };  // any shape the benchmark indexes
+  if (sel.takes("tf32-wgmma-ws (rule)", false)) {
+    Candidate c;
+    c.name = "tf32-wgmma-ws (rule)";
+    c.shipped = true;
+    c.launch = launch_tf32_wgmma_ws;
+    c.refusal = refusal;
+    all.push_back(std::move(c));
+  }
   const auto variants = tf32_ws_variants();
+  // Each variant with its own grid, then (persistent variants) stream-k and split-k.
+  std::vector<Tf32WsPlan> plans;
   for (int v = 0; v < int(variants.size()); ++v) {
-    const std::string name(variants[v].name);
+    plans.push_back({v, false, 1});
+    if (!variants[v].persistent) continue;
+    plans.push_back({v, true, 1});
+    for (const int s : {2, 4, 8, 16, 32, 64}) plans.push_back({v, false, s});
+  }
+  for (const Tf32WsPlan& plan : plans) {
+    const std::string name = tf32_ws_plan_name(plan, variants);
     if (!sel.takes(name, false)) continue;
     Candidate c;
     c.name = name;
-    c.shipped = v == 0;
-    c.launch = [v](const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
-      launch_tf32_ws_variant(v, a, b, c, m, n, k, s);
+    c.launch = [plan](const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
+      launch_tf32_ws_variant(plan.variant, a, b, c, m, n, k, s, 0, plan.stream_k, plan.splits);
     };
-    c.refusal = [](const Shape& s) { return index_refusal(s.m, s.n, s.k); };  // any shape the benchmark indexes
+    c.refusal = refusal;
     // The kernel's static_assert holds this for every compiled variant; a
     // variant whose carve-up broke a rule would fault, so it is never launched.
-    if (const char* why = ws::ws_plan_problem(shared_plan(variants[v]))) c.failed = std::string("shared-memory layout: ") + why;
+    if (const char* why = ws::ws_plan_problem(shared_plan(variants[std::size_t(plan.variant)])))
+      c.failed = std::string("shared-memory layout: ") + why;
     all.push_back(std::move(c));
   }
   return all;
@@ -239,7 +256,9 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
     const auto time_ms = [&](auto&& launch) { return gpu::time_launches(launch, 3, runs, stream).median_ms; };
     const double cublas_ms = time_ms([&] { cublas.gemm_tf32(a, b, c, s.m, s.n, s.k, stream); });
     const std::string st = shape_text(s);
-    std::printf("%-28s %-16s %9.4f %9.1f %9.1f\n", "cublas-tf32", st.c_str(), cublas_ms, tflops(s, cublas_ms), 100.0);
+    std::printf("%-28s %-16s %9.4f %9.1f %9.1f   the rule picks %s\n", "cublas-tf32", st.c_str(), cublas_ms,
+                tflops(s, cublas_ms), 100.0,
+                tf32_ws_plan_name(tf32_ws_current_plan(s.m, s.n, s.k), tf32_ws_variants()).c_str());
     char cell[48];
     std::snprintf(cell, sizeof cell, "%7.1f (100.0)", tflops(s, cublas_ms));
     table[{"cublas-tf32", st}] = cell;
@@ -356,6 +375,10 @@ int main(int argc, char** argv) {
       return 2;
     }
     std::printf("%s, %d SMs\n", st.name.c_str(), st.sm_count);
+    for (int v = 0; v < int(ts::ladder::tf32_ws_variants().size()); ++v)
+      if (ts::ladder::tf32_ws_variants()[std::size_t(v)].k_tile_cost > 0)
+        std::printf("resident clusters of %s: %d\n", std::string(ts::ladder::tf32_ws_variants()[std::size_t(v)].name).c_str(),
+                    ts::ladder::tf32_ws_resident_clusters(v));
     std::fflush(stdout);
     return ts::ladder::tune(shapes, runs, std::move(all));
   } catch (const ts::gpu::GpuError& e) {

@@ -33,6 +33,8 @@ std::vector<Case> all_cases() {
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
     for (const Fp32Plan plan : {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}})
       for (const auto& s : shapes) cases.push_back({plan, s[0], s[1], s[2]});
+  // Past 8 splits (C of a few tiles, k long): 48 pieces of 4 or 5 k-tiles, ragged.
+  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) cases.push_back({Fp32Plan{tile, 48}, 130, 132, 6800});
   return cases;
 }
 
@@ -138,6 +140,11 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(6463, 4771, 4894, h100)), "128x64");
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(2865, 4418, 4528, h100)), "64x128");
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(4224, 324, 6400, h100)), "64x128 split 2");
+  // Run 31: C of a few tiles with k long splits past 8, up to one round of the SMs, and no further.
+  const Fp32Plan narrow = fp32_best_plan(128, 128, 65536, h100);
+  EXPECT_GT(narrow.splits, 8) << fp32_plan_name(narrow);
+  EXPECT_LE(narrow.splits, 64) << fp32_plan_name(narrow);
+  EXPECT_LE(fp32_best_plan(1024, 1024, 8192, h100).splits, 8) << "a round of tiles already: the measured range";
   for (const int e : {128, 1000, 2048, 3001, 8192}) {
     const Fp32Plan p = fp32_best_plan(e, e, e, h100);
     ASSERT_GE(p.tile, 0);

@@ -14,6 +14,10 @@
 //    wgmma descriptor reads it, the documented fragment and accumulator
 //    layouts, the epilogue's acc_m / acc_n) multiplies correctly, ragged
 //    edges included.
+//  - The work schedule (data-parallel and stream-k): every k-tile of every
+//    unit done once, each piece of a cut unit either its finisher (from
+//    k-tile 0) or a CTA's one partial that its finisher waits for, and the
+//    plan rule's picks at the shapes the issue names.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -28,6 +32,7 @@
 
 #include "trace/model/reference.h"
 #include "kernels/ladder/tf32_wgmma_ws_layout.h"
+#include "kernels/ladder/tf32_wgmma_ws_plan.h"
 #include "kernels/ladder/tf32_wgmma_ws_variants.h"
 #include "tests/kernels/random_matrix.h"
 
@@ -238,5 +243,105 @@ TEST(Tf32WgmmaWsLayout, TilesInGroupsCoverEveryUnitOnce) {
   }
 }
 
+
+// ---- the work schedule ----
+
+struct Piece {
+  int cluster, unit, kb, ke;
+};
+
+std::vector<Piece> pieces_of(const ws::WorkSchedule& s) {
+  std::vector<Piece> all;
+  for (int c = 0; c < s.clusters; ++c)
+    ws::for_each_piece(s, c, [&](int unit, int kb, int ke) { all.push_back({c, unit, kb, ke}); });
+  return all;
+}
+
+TEST(Tf32WgmmaWsSchedule, EveryKTileOfEveryUnitOnceAndEveryPartialAwaited) {
+  int checked = 0;
+  for (int units : {1, 2, 7, 16, 65, 66, 67, 131, 132, 133, 200, 512})
+    for (int k_tiles : {1, 2, 3, 5, 32, 67, 200})
+      for (int clusters : {1, 2, 3, 64, 66}) {
+        for (const bool sk : {false, true}) {
+          ws::WorkSchedule s{units, k_tiles, clusters, sk ? ws::stream_k_units(units, clusters) : 0};
+          ASSERT_LE(s.sk_units, units);
+          std::vector<int> done(std::size_t(units) * k_tiles, 0);
+          std::vector<int> partials_left(std::size_t(clusters), 0);
+          const std::vector<Piece> all = pieces_of(s);
+          std::vector<int> first_of(std::size_t(clusters), -1);
+          for (std::size_t i = 0; i < all.size(); ++i) {
+            const Piece& p = all[i];
+            ASSERT_TRUE(p.unit >= 0 && p.unit < units && p.kb >= 0 && p.kb < p.ke && p.ke <= k_tiles);
+            for (int kt = p.kb; kt < p.ke; ++kt) ++done[std::size_t(p.unit) * k_tiles + kt];
+            if (first_of[std::size_t(p.cluster)] < 0) first_of[std::size_t(p.cluster)] = int(i);
+            if (p.kb > 0) {
+              // A partial: the first piece of its cluster, and the schedule says it leaves one.
+              EXPECT_EQ(first_of[std::size_t(p.cluster)], int(i)) << "a partial that is not its cluster's first piece";
+              EXPECT_TRUE(s.leaves_partial(p.cluster, p.unit));
+              ++partials_left[std::size_t(p.cluster)];
+            }
+          }
+          for (int d : done) ASSERT_EQ(d, 1) << units << " units, " << k_tiles << " k-tiles, " << clusters << " clusters";
+          // Each finisher (a cut unit's piece from k-tile 0) reads exactly the partials of its unit.
+          for (const Piece& p : all) {
+            if (p.kb != 0 || p.ke == k_tiles) continue;
+            for (int c = p.cluster + 1; s.starts_before_end(c, p.unit); ++c)
+              if (s.leaves_partial(c, p.unit)) --partials_left[std::size_t(c)];
+          }
+          for (int left : partials_left) EXPECT_EQ(left, 0) << "a partial nobody reads, or one read twice";
+          ++checked;
+        }
+      }
+  EXPECT_EQ(checked, 12 * 7 * 5 * 2);
+}
+
+TEST(Tf32WgmmaWsSchedule, SplitKCutsEveryUnitIntoItsPiecesOnce) {
+  for (int units : {1, 3, 66, 100})
+    for (int k_tiles : {1, 2, 7, 64, 129})
+      for (int splits : {2, 3, 7, 64})
+        for (int clusters : {1, 5, 66}) {
+          const ws::WorkSchedule s = ws::split_k_schedule(units, k_tiles, clusters, splits);
+          ASSERT_GE(s.splits, 1);
+          ASSERT_LE(s.splits, splits);
+          ASSERT_LT((s.splits - 1) * s.chunk, k_tiles) << "an empty piece";
+          std::vector<int> done(std::size_t(units) * k_tiles, 0);
+          std::set<std::pair<int, int>> copies;  // (unit, copy of C)
+          for (const Piece& p : pieces_of(s)) {
+            ASSERT_TRUE(p.kb < p.ke && p.ke <= k_tiles);
+            EXPECT_EQ(p.kb % s.chunk, 0);
+            EXPECT_TRUE(copies.insert({p.unit, p.kb / s.chunk}).second) << "two pieces write one copy";
+            for (int kt = p.kb; kt < p.ke; ++kt) ++done[std::size_t(p.unit) * k_tiles + kt];
+          }
+          for (int d : done) ASSERT_EQ(d, 1);
+          EXPECT_EQ(copies.size(), std::size_t(units) * s.splits);
+        }
+}
+
+TEST(Tf32WgmmaWsSchedule, StreamKOnlyWhereRoundsAreNotWhole) {
+  EXPECT_EQ(ws::stream_k_units(132, 66), 0);
+  EXPECT_EQ(ws::stream_k_units(16, 66), 16);   // fewer units than clusters: all of them
+  EXPECT_EQ(ws::stream_k_units(70, 66), 70);   // one round and a sliver: both rounds
+  EXPECT_EQ(ws::stream_k_units(140, 66), 74);  // two rounds and a sliver: the last round and the sliver
+}
+
+TEST(Tf32WgmmaWsPlan, NarrowShapesLeaveTheShippedTile) {
+  const auto variants = std::span<const Tf32WsVariant>(kTf32WsVariants);
+  const auto hopper = [](int) { return 66; };  // clusters of 2 on 132 SMs
+  // Large and square: the shipped variant, data-parallel.
+  const Tf32WsPlan big = tf32_ws_plan(8192, 8192, 8192, variants, hopper);
+  EXPECT_EQ(big.variant, 0);
+  // Few tiles of work: the rule shares rounds out by k-tile, with a smaller tile where M or N is narrow.
+  for (const auto [m, n, k] : {std::array{1024, 1024, 1024}, std::array{128, 4096, 4096}, std::array{571, 3072, 3968},
+                               std::array{5605, 362, 6421}}) {
+    const Tf32WsPlan p = tf32_ws_plan(m, n, k, variants, hopper);
+    EXPECT_TRUE(p.stream_k || p.splits > 1 || p.variant != 0) << m << "x" << n << "x" << k << ": " << tf32_ws_plan_name(p, variants);
+    EXPECT_GT(variants[std::size_t(p.variant)].k_tile_cost, 0);
+  }
+  // A decode-sized M of 128 never runs 256-row tiles.
+  EXPECT_EQ(variants[std::size_t(tf32_ws_plan(128, 4096, 4096, variants, hopper).variant)].block_m, 128);
+  // Where no cluster of a variant is resident, the rule does not pick it.
+  const Tf32WsPlan only_shipped = tf32_ws_plan(128, 4096, 4096, variants, [](int i) { return i == 0 ? 66 : 0; });
+  EXPECT_EQ(only_shipped.variant, 0);
+}
 }  // namespace
 }  // namespace ts::ladder

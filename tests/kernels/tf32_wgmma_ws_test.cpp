@@ -8,6 +8,7 @@
 // without a GPU in tf32_wgmma_ws_layout_test.cpp.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cctype>
 #include <cstdint>
 #include <cmath>
@@ -32,6 +33,8 @@ struct Case {
   int variant;
   int m, n, k;
   int grid_limit;  // 0: the variant's own grid
+  bool stream_k = false;
+  int splits = 1;
 };
 
 std::vector<Case> all_cases() {
@@ -45,6 +48,19 @@ std::vector<Case> all_cases() {
     const int grid = 3 * tf32_ws_variants()[v].cluster_m * tf32_ws_variants()[v].cluster_n;
     for (const auto& s : ragged) cases.push_back({v, s[0], s[1], s[2], grid});
     for (int e : square) cases.push_back({v, e, e, e, 0});
+    if (!tf32_ws_variants()[v].persistent) continue;
+    // Stream-k: units cut into pieces of every length, several pieces (and
+    // partials) per unit, empty runs (fewer k-tiles than clusters), a grid
+    // of 2 and 3 clusters where whole units and pieces mix; and the
+    // variant's own grid, at shapes whose units leave a partial round.
+    for (const auto& s : ragged) cases.push_back({v, s[0], s[1], s[2], 2 * grid / 3, true});
+    cases.push_back({v, 515, 260, 1028, grid, true});
+    cases.push_back({v, 1000, 1000, 300, 0, true});
+    cases.push_back({v, 128, 4096, 2048, 0, true});
+    cases.push_back({v, 1500, 700, 3001, 0, true});
+    // Split-k: pieces of one k-tile, a ragged last piece, more splits than k-tiles, C of one cell.
+    for (const auto& s : {std::array{300, 261, 199}, std::array{37, 29, 45}, std::array{1, 1, 1}, std::array{128, 128, 4100}})
+      for (const int splits : {2, 7, 64}) cases.push_back({v, s[0], s[1], s[2], splits == 7 ? grid : 0, false, splits});
   }
   return cases;
 }
@@ -54,7 +70,8 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   for (char& c : name)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return name + "_" + std::to_string(info.param.m) + "x" + std::to_string(info.param.n) + "x" +
-         std::to_string(info.param.k) + (info.param.grid_limit ? "_grid" + std::to_string(info.param.grid_limit) : "");
+         std::to_string(info.param.k) + (info.param.grid_limit ? "_grid" + std::to_string(info.param.grid_limit) : "") +
+         (info.param.stream_k ? "_sk" : "") + (info.param.splits > 1 ? "_split" + std::to_string(info.param.splits) : "");
 }
 
 class Tf32WgmmaWs : public ::testing::TestWithParam<Case> {
@@ -77,7 +94,7 @@ TEST_P(Tf32WgmmaWs, MatchesDoublePrecision) {
   TS_CUDA_CHECK(cudaMemcpy(db.get<float>(b.size()), b.data(), b.size() * 4, cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemset(dev_c, 0xFF, out.size() * 4));  // NaN: unwritten cells show
   launch_tf32_ws_variant(c.variant, da.get<float>(a.size()), db.get<float>(b.size()), dev_c, c.m, c.n, c.k, nullptr,
-                         c.grid_limit);
+                         c.grid_limit, c.stream_k, c.splits);
   TS_CUDA_CHECK_LAUNCH();
   TS_CUDA_CHECK(cudaMemcpy(out.data(), dev_c, out.size() * 4, cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < out.size(); ++i)

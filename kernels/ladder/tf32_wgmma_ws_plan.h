@@ -1,0 +1,110 @@
+// tf32_wgmma_ws_plan.h — the rule that picks, per shape, which compiled
+// variant of tf32-wgmma-ws runs (a tile of 256 x 128, 128 x 256 or 128 x 128,
+// in clusters of 2) and whether the rounds of work that do not fill the GPU
+// are shared out by k-tile (stream-k, ws::WorkSchedule). Plain C++ (no CUDA):
+// tests/kernels/tf32_wgmma_ws_layout_test.cpp checks its picks on the host;
+// tf32_wgmma_ws.cu asks the driver how many clusters of each variant are
+// resident and runs what it picks. The model and the measurements it was
+// fitted to are in docs/ladder-notes.md ("Narrow shapes").
+#pragma once
+
+#include <cstddef>
+#include <limits>
+#include <span>
+#include <string>
+
+#include "kernels/ladder/tf32_wgmma_ws_layout.h"
+#include "kernels/ladder/tf32_wgmma_ws_variants.h"
+
+namespace ts::ladder {
+
+// Split-k keeps its copies of C within this many floats (1 GiB; kWsSplitKFloats in tf32_wgmma_ws.cuh).
+inline constexpr double kWsSplitKFloatsHost = double(std::size_t(1) << 28);
+
+struct Tf32WsPlan {
+  int variant = 0;        // index into kTf32WsVariants
+  bool stream_k = false;  // share the rounds that do not fill the GPU out by k-tile
+  int splits = 1;         // > 1: split-k in that many pieces instead, the copies added by a second kernel
+};
+
+// The splits the rule weighs.
+inline constexpr int kTf32WsSplits[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+
+// The model's constants, in k-tiles of the shipped variant on one CTA
+// (about 0.68 us on an H200), fitted to docs/ladder-notes.md's run 31.
+struct Tf32WsModel {
+  double piece = 3;            // a piece's pipeline fill and its epilogue
+  double partial = 12;         // stream-k: one partial's write, and its read by the finisher
+  double stream_k_step = 1.15; // stream-k: a k-tile of a cut unit (the clusters' k no longer in step: less L2 reuse)
+  double split_launch = 4;     // split-k: the second kernel's launch
+  double split_bytes = 2.4e6;  // split-k: bytes the second kernel moves per k-tile of time
+};
+
+// The rule's model of a plan's time, in k-tiles of the shipped variant on
+// one CTA: the busiest cluster's k-tiles, each piece of work paying a start
+// and an end, and each partial sum passed through the workspace paying its
+// write and its read. Infinite where the variant is not one the rule weighs
+// or no cluster of it is resident.
+inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, int resident_clusters, int m, int n,
+                                int k, const Tf32WsModel& model = {}) {
+  if (v.k_tile_cost <= 0 || resident_clusters < 1 || !v.persistent) return std::numeric_limits<double>::infinity();
+  const auto ceil_div = [](long long a, long long b) { return (a + b - 1) / b; };
+  const long long units = ceil_div(ceil_div(m, v.block_m), v.cluster_m) * ceil_div(ceil_div(n, v.block_n), v.cluster_n);
+  const long long k_tiles = ceil_div(k, 32);
+  const int g = resident_clusters;
+  if (plan.splits > 1) {
+    const double cells = double(m) * n;
+    if (cells * plan.splits > double(kWsSplitKFloatsHost)) return std::numeric_limits<double>::infinity();
+    const ws::WorkSchedule s = ws::split_k_schedule(int(units), int(k_tiles), g, plan.splits);
+    const double steps = double(ceil_div(units * s.splits, g)) * (double(s.chunk) + model.piece);
+    // The second kernel reads every copy and writes C.
+    return steps * v.k_tile_cost + model.split_launch + 4.0 * cells * (s.splits + 1) / model.split_bytes;
+  }
+  double steps;  // the busiest cluster's cost, in its own k-tiles
+  const int sk_units = plan.stream_k ? ws::stream_k_units(int(units), g) : 0;
+  if (sk_units == 0) {
+    steps = double(ceil_div(units, g)) * (double(k_tiles) + model.piece);
+  } else {
+    const double per_cluster = double(sk_units) * double(k_tiles) / g;  // stream-k steps each
+    const double pieces = per_cluster / double(k_tiles) + 1;            // cut where units end
+    const double partials = per_cluster < double(k_tiles) ? double(k_tiles) / per_cluster : 1;  // a finisher's reads
+    steps = double((units - sk_units) / g) * (double(k_tiles) + model.piece) + per_cluster * model.stream_k_step +
+            pieces * model.piece + partials * model.partial;
+  }
+  return steps * v.k_tile_cost;
+}
+
+// The plan of least modelled time; resident(i) is how many clusters of
+// variant i are resident at once on this GPU. Another plan must win by 2%
+// over the shipped variant's data-parallel grid: the model is rough.
+template <class Resident>
+Tf32WsPlan tf32_ws_plan(int m, int n, int k, std::span<const Tf32WsVariant> variants, Resident&& resident,
+                        const Tf32WsModel& model = {}) {
+  Tf32WsPlan best{0, false, 1};
+  double best_cost = tf32_ws_plan_cost(variants[0], best, resident(0), m, n, k, model);
+  const auto weigh = [&](int i, const Tf32WsPlan& plan, int g) {
+    const double cost = tf32_ws_plan_cost(variants[std::size_t(i)], plan, g, m, n, k, model);
+    if (cost < best_cost * 0.98) {
+      best = plan;
+      best_cost = cost;
+    }
+  };
+  for (int i = 0; i < int(variants.size()); ++i) {
+    if (variants[std::size_t(i)].k_tile_cost <= 0) continue;
+    const int g = resident(i);
+    weigh(i, {i, false, 1}, g);
+    weigh(i, {i, true, 1}, g);
+    for (const int s : kTf32WsSplits)
+      if (s * 2 <= (k + 31) / 32) weigh(i, {i, false, s}, g);  // at least two k-tiles a piece
+  }
+  return best;
+}
+
+// e.g. "128x128 s6 g8 cn2 sk", "128x128 s6 g8 cn2 split 16".
+inline std::string tf32_ws_plan_name(const Tf32WsPlan& plan, std::span<const Tf32WsVariant> variants) {
+  std::string name(variants[std::size_t(plan.variant)].name);
+  if (plan.splits > 1) return name + " split " + std::to_string(plan.splits);
+  return name + (plan.stream_k ? " sk" : "");
+}
+
+}  // namespace ts::ladder
