@@ -120,13 +120,17 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
   const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, gpu.sm_count);
   double cost;
   if (t.blocks_per_sm == 1) {
-    // One block at a time per SM; each pays ~1 k-tile of start and end (fit at k = 1024 and 4096).
+    // One block at a time per SM; each pays ~2 k-tiles of start and end
+    // (first fit as 1 at k = 1024 and 4096; run 31's short k, 7 to 20
+    // k-tiles, where the 64x128 tile's overlapping blocks hide theirs: 2, which
+    // moved 4111x2969x207 from 70.6% to 81.3% of cuBLAS, 2079x3814x434 from
+    // 75.0% to 88.5%).
     // And the 32-long k-tile once per launch ~1.8 more (~10 us on an H100),
     // where another kernel ran before it, as in an application and as the
     // benchmark times it (run 16, fp32_tune at 2048^3: 0.3586 ms after itself,
     // 0.3673 after cuBLAS or after the 64x128 kernel); its k16 twin, with half
     // the loop code, ~0.4 (run 17: 0.3 us at 2048^3, 2 us at 1024^3 split 4).
-    cost = per_sm * (k_tiles + 1) + (t.block_k == 32 ? 1.8 : 0.4);
+    cost = per_sm * (k_tiles + 2) + (t.block_k == 32 ? 1.8 : 0.4);
   } else {
     // 64 x 128 blocks, up to three at a time (Hopper; fewer where an SM's
     // shared memory holds fewer): a full round of three takes 0.78 of a
@@ -173,10 +177,10 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
     // (run 19: 2560^3 98.1% of cuBLAS split in four, against 84.4% for the
     // 128x256 tile unsplit; every pick this changed measured faster).
     const bool splits_past_one_round = tile == k64x128 || tile == k128x64;
-    // Past 8 splits only where 8 leave most of one round of the SMs idle (C
+    // Past 8 splits only where 8 leave part of one round of the SMs idle (C
     // of a few tiles, k long: 128x128x65536 ran 11% of cuBLAS at 8 splits,
     // docs/ladder-notes.md run 31), and then up to one round.
-    const int max_splits = blocks * 8 * 2 <= per_round ? std::min(kMaxSplits, std::max(8, per_round / blocks)) : 8;
+    const int max_splits = blocks * 8 < per_round ? std::min(kMaxSplits, std::max(8, per_round / blocks)) : 8;
     for (int s = 1;
          s <= max_splits && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round)));
          ++s) {

@@ -43,8 +43,11 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     {"256x128 s4 g8 cm2", 256, 128, 4, 8, 2, 1, true},  // a pair along m shares B's 16 KB per stage
     // Narrower tiles for narrow C (issue: skinny and small GEMMs): half the
     // rows (a decode-sized M of 128 fills them), each pair along n sharing A.
-    {"128x256 s4 g8 cn2", 128, 256, 4, 8, 1, 2, true, 1.05},
-    {"128x128 s6 g8 cn2", 128, 128, 6, 8, 1, 2, true, 0.65},
+    {"128x256 s4 g8 cn2", 128, 256, 4, 8, 1, 2, true, 1.3},
+    {"128x128 s6 g8 cn2", 128, 128, 6, 8, 1, 2, true, 0.6},
+    // The same tile paired along m (sharing B): where C is narrow (n up to a
+    // few hundred), a pair along n would leave its second CTA without a tile.
+    {"128x128 s6 g8 cm2", 128, 128, 6, 8, 2, 1, true, 0.6},
 };
 
 constexpr ws::SharedPlan shared_plan(const Tf32WsVariant& v) {

@@ -97,7 +97,9 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(2048, 2048, 2048, h100)), "128x256 k16");
   EXPECT_EQ(fp32_plan_name(big), "128x256");
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(8192, 8192, 1024, h100)), "128x256 k16") << "short k";
-  EXPECT_EQ(fp32_plan_name(fp32_best_plan(3726, 6425, 778, h100)), "128x256 k16") << "short k";
+  // Run 31's start and end cost (2 k-tiles a block) moves this short k to the
+  // 64x128 tile, as run 26 measured it (92.4% of cuBLAS against 87.8%).
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(3726, 6425, 778, h100)), "64x128") << "short k";
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(8192, 1024, 8192, h100)), "128x256") << "long k, 1.94 rounds";
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(2048, 3328, 403, h100)), "64x128") << "13 k-tiles: 97.3%, the k16 tile 90.9%";
   // Run 16 (timed after another kernel, the L2 overwritten): at 1024^3 the 64 x 128
