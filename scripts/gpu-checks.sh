@@ -16,7 +16,7 @@ mkdir -p "$RESULTS"
 {
   echo "commit: $(cat "$BIN/COMMIT" 2>/dev/null)"
   echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-  nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.sm,clocks.mem,memory.total --format=csv
+  nvidia-smi --query-gpu=name,uuid,serial,pci.bus_id,driver_version,clocks.max.sm,clocks.sm,clocks.mem,memory.total --format=csv
 } > "$RESULTS/machine.txt" 2>&1
 summary=()
 for script in scripts/gpu-checks.d/*.sh; do

@@ -40,7 +40,7 @@ template <std::size_t I>
 Entry entry() {
   using Cfg = VariantConfig<I>;
   static_assert(Cfg::BN == kTf32WsVariants[I].block_n, "block_n is 128 per 64-column group of each consumer");
-  return {kTf32WsVariants[I], &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg>), Cfg::kThreads,
+  return {kTf32WsVariants[I], &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg, false>), Cfg::kThreads,
           Cfg::kSharedBytes};
 }
 

@@ -211,7 +211,12 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[BM / 2], const std::uint32_t
 
 }  // namespace ws
 
-template <class Cfg>
+// kPieces false: the data-parallel grid only (whole units, C stored
+// straight); true: stream-k and split-k as `sched` says. Two instantiations,
+// because the pieces' code in the data-parallel kernel cost it ~6 us a
+// launch on an H200 (Nsight Compute: 65.9 -> 71.8 us at 2048^3, the same
+// schedule; docs/ladder-notes.md run 31).
+template <class Cfg, bool kPieces>
 __global__ void __launch_bounds__(Cfg::kThreads, 1)
     tf32_wgmma_ws(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                   float* __restrict__ C, int M, int N, int K, const ws::WorkSchedule sched,
@@ -254,7 +259,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       prefetch_tensor_map(&b_map);
       constexpr std::uint16_t kMask = (1u << kCluster) - 1;
       std::uint32_t it = 0;  // k-tiles issued so far: stage it % STAGES, pass it / STAGES
-      for_each_piece(sched, cluster, [&](int unit, int k_begin, int k_end) {
+      for_each_piece<kPieces>(sched, cluster, [&](int unit, int k_begin, int k_end) {
         int um, un;
         unit_position(unit, units_m, units_n, Cfg::GROUP_M, um, un);
         const int row0 = (um * CM + rank_m) * BM, col0 = (un * CN + rank_n) * BN;
@@ -316,7 +321,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     };
 
     std::uint32_t it = 0;
-    for_each_piece(sched, cluster, [&](int unit, int k_begin, int k_end) {
+    for_each_piece<kPieces>(sched, cluster, [&](int unit, int k_begin, int k_end) {
       const int k_tiles = k_end - k_begin;  // this piece's
       int um, un;
       unit_position(unit, units_m, units_n, Cfg::GROUP_M, um, un);
@@ -382,34 +387,36 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // the sum does not depend on timing), and stores. The slot's layout is
       // this thread's accumulators, strided by the 256 consumer threads: the
       // finisher's thread reads what the same thread of the other CTA wrote.
-      const int ct = threadIdx.x - 128;
-      constexpr int kSlot = BM * BN;
       float* out = C;
-      if (sched.splits > 1) {
-        out = partials + std::size_t(k_begin / sched.chunk) * M * N;
-      } else if (k_begin > 0) {
-        float* slot = partials + std::size_t(blockIdx.x) * kSlot;
-#pragma unroll
-        for (int u = 0; u < NSUB; ++u)
-#pragma unroll
-          for (int i = 0; i < BM / 2; ++i) __stcg(slot + (u * (BM / 2) + i) * 256 + ct, acc[u][i]);
-        __threadfence();
-        consumers_sync();
-        if (ct == 0) store_release(flags + blockIdx.x, epoch);
-        return;
-      } else if (k_end < sched.k_tiles) {
-        for (int c = cluster + 1; sched.starts_before_end(c, unit); ++c) {
-          if (!sched.leaves_partial(c, unit)) continue;  // an empty run (fewer k-tiles than clusters)
-          const int cta = c * kCluster + int(rank);
-          if (ct == 0)
-            while (load_acquire(flags + cta) != epoch) {
-            }
-          consumers_sync();
-          const float* slot = partials + std::size_t(cta) * kSlot;
+      if constexpr (kPieces) {
+        const int ct = threadIdx.x - 128;
+        constexpr int kSlot = BM * BN;
+        if (sched.splits > 1) {
+          out = partials + std::size_t(k_begin / sched.chunk) * M * N;
+        } else if (k_begin > 0) {
+          float* slot = partials + std::size_t(blockIdx.x) * kSlot;
 #pragma unroll
           for (int u = 0; u < NSUB; ++u)
 #pragma unroll
-            for (int i = 0; i < BM / 2; ++i) acc[u][i] += __ldcg(slot + (u * (BM / 2) + i) * 256 + ct);
+            for (int i = 0; i < BM / 2; ++i) __stcg(slot + (u * (BM / 2) + i) * 256 + ct, acc[u][i]);
+          __threadfence();
+          consumers_sync();
+          if (ct == 0) store_release(flags + blockIdx.x, epoch);
+          return;
+        } else if (k_end < sched.k_tiles) {
+          for (int c = cluster + 1; sched.starts_before_end(c, unit); ++c) {
+            if (!sched.leaves_partial(c, unit)) continue;  // an empty run (fewer k-tiles than clusters)
+            const int cta = c * kCluster + int(rank);
+            if (ct == 0)
+              while (load_acquire(flags + cta) != epoch) {
+              }
+            consumers_sync();
+            const float* slot = partials + std::size_t(cta) * kSlot;
+#pragma unroll
+            for (int u = 0; u < NSUB; ++u)
+#pragma unroll
+              for (int i = 0; i < BM / 2; ++i) acc[u][i] += __ldcg(slot + (u * (BM / 2) + i) * 256 + ct);
+          }
         }
       }
 
@@ -480,9 +487,11 @@ inline constexpr std::size_t kWsSplitKFloats = std::size_t(kWsSplitKFloatsHost);
 template <class Cfg>
 void launch_ws_config(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream,
                       int grid_limit = 0, bool stream_k = false, int splits = 1) {
-  const auto kernel = tf32_wgmma_ws<Cfg>;
+  const auto kernel = tf32_wgmma_ws<Cfg, false>;
+  const auto pieces_kernel = tf32_wgmma_ws<Cfg, true>;
   static const bool configured = [&] {
     TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
+    TS_CUDA_CHECK(cudaFuncSetAttribute(pieces_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
     return true;
   }();
   (void)configured;
@@ -525,7 +534,9 @@ void launch_ws_config(const float* a, const float* b, float* c, int m, int n, in
     config.attrs = cluster_attr;
     config.numAttrs = 1;
   }
-  TS_CUDA_CHECK(cudaLaunchKernelEx(&config, kernel, a_map, b_map, c, m, n, k, sched, sk.partials, sk.flags, sk.epoch));
+  const bool pieces = sched.splits > 1 || sched.sk_units > 0;
+  TS_CUDA_CHECK(cudaLaunchKernelEx(&config, pieces ? pieces_kernel : kernel, a_map, b_map, c, m, n, k, sched, sk.partials,
+                                   sk.flags, sk.epoch));
   if (sched.splits > 1) ws_split_k_sum(sk.partials, sched.splits, cells, c, stream);
 }
 

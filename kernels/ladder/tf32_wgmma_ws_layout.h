@@ -196,9 +196,15 @@ struct WorkSchedule {
 };
 
 // Calls piece(unit, k_begin, k_end) for each piece of work cluster `cluster`
-// does, in order: its stream-k run (cut at units' ends), then its whole units.
-template <class F>
+// does, in order: its stream-k run (cut at units' ends), then its whole
+// units. kPieces false: whole units only (a data-parallel schedule), with
+// none of the pieces' arithmetic in the caller's code.
+template <bool kPieces = true, class F>
 TS_WS_HD void for_each_piece(const WorkSchedule& s, int cluster, F&& piece) {
+  if constexpr (!kPieces) {
+    for (int unit = cluster; unit < s.units; unit += s.clusters) piece(unit, 0, s.k_tiles);
+    return;
+  }
   if (s.splits > 1) {
     for (long long w = cluster; w < (long long)s.units * s.splits; w += s.clusters) {
       const int unit = int(w / s.splits), kb = int(w % s.splits) * s.chunk;
