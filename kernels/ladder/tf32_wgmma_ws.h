@@ -1,8 +1,10 @@
 // tf32_wgmma_ws.h — `tf32-wgmma-ws` (kernels/ladder/tf32_wgmma_ws.cuh): TF32
 // on Hopper with TMA, a warp-specialised producer/consumer pipeline and
 // persistent CTAs. Each compiled variant (tf32_wgmma_ws_variants.h) can be
-// run by index, so that the tests can check each one and tf32_ws_tune can
-// time them side by side; the ladder's entry runs variant 0, the shipped one. Any M, N, K: where k or n
+// run by index, with a schedule (data-parallel, stream-k or split-k), so
+// that the tests can check each one and tf32_ws_tune can time them side by
+// side; the ladder's entry runs the plan the rule picks for the shape
+// (tf32_wgmma_ws_plan.h), variant 0 data-parallel on large square ones. Any M, N, K: where k or n
 // is not a multiple of 4 (TMA needs 16-byte row strides), the launch first
 // copies A and/or B into a padded workspace, kept for the next call (so
 // calls on streams that overlap must not need it), and that copy is part of

@@ -30,7 +30,8 @@ struct Tf32WsVariant {
 // Chosen on an H100 (2026-11-25, tf32_ws_tune): 93.3% / 96.0% of cuBLAS TF32 at
 // 4096^3 / 8192^3 (93.4% / 97.7% timed in alternating rounds), the best of the
 // table at both; without the cluster 89.5% / 87.4% (89.9% / 97.3%).
-// docs/ladder-notes.md has every run. The rest are the questions asked of the GPU.
+// docs/ladder-notes.md has every run. The rest are the questions asked of the GPU;
+// those with a k_tile_cost are also weighed by the plan rule (run 31).
 inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     {"256x128 s4 g8 cn2", 256, 128, 4, 8, 1, 2, true, 1.0},  // a pair along n shares A's 32 KB per stage
     {"256x128 s4 g8", 256, 128, 4, 8, 1, 1, true},
