@@ -148,7 +148,7 @@ TS_WS_HD constexpr void unit_position(int unit, int units_m, int units_n, int gr
   un = (unit % per_group) / rows;
 }
 
-// ---- who does which k-tiles of which unit: data-parallel and stream-k ----
+// ---- who does which k-tiles of which unit: data-parallel, stream-k, split-k ----
 //
 // A launch has `units` units of work (cluster tiles), each of `k_tiles`
 // k-tiles of 32, and `clusters` clusters resident at once. Data-parallel:
@@ -168,9 +168,9 @@ TS_WS_HD constexpr void unit_position(int unit, int units_m, int units_n, int gr
 // small and k long, this spreads the adding over the whole GPU, where
 // stream-k's finisher would add every piece of a unit alone.
 //
-// Stream-k: where a unit is cut, the piece that starts at k-tile 0 finishes it: its
-// cluster adds the partial sums the later pieces left in their CTAs' slots of
-// a workspace (each waits for the piece's flag) and stores C. Every other
+// Stream-k: where a unit is cut, the piece that starts at k-tile 0 finishes
+// it: its cluster adds the partial sums the later pieces left in their CTAs'
+// slots of a workspace (each waits for the piece's flag) and stores C. Every other
 // piece is the first piece of its cluster's run (a run starts inside a unit
 // only at its beginning), so a CTA leaves at most one partial, and no piece
 // waits for another that waits: the finisher's wait ends as soon as the later

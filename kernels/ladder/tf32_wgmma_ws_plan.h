@@ -1,11 +1,11 @@
 // tf32_wgmma_ws_plan.h — the rule that picks, per shape, which compiled
 // variant of tf32-wgmma-ws runs (a tile of 256 x 128, 128 x 256 or 128 x 128,
-// in clusters of 2) and whether the rounds of work that do not fill the GPU
-// are shared out by k-tile (stream-k, ws::WorkSchedule). Plain C++ (no CUDA):
-// tests/kernels/tf32_wgmma_ws_layout_test.cpp checks its picks on the host;
-// tf32_wgmma_ws.cu asks the driver how many clusters of each variant are
-// resident and runs what it picks. The model and the measurements it was
-// fitted to are in docs/ladder-notes.md ("Narrow shapes").
+// in clusters of 2) and how its work is scheduled (ws::WorkSchedule): whole
+// tiles, stream-k (the rounds that do not fill the GPU shared out by k-tile)
+// or split-k. Plain C++ (no CUDA): tests/kernels/tf32_wgmma_ws_layout_test.cpp
+// checks its picks on the host; tf32_wgmma_ws.cu asks the driver how many
+// clusters of each variant are resident and runs what it picks. The model
+// and the measurements it was fitted to are in docs/ladder-notes.md, run 31.
 #pragma once
 
 #include <cstddef>
@@ -75,8 +75,9 @@ inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, 
 }
 
 // The plan of least modelled time; resident(i) is how many clusters of
-// variant i are resident at once on this GPU. Another plan must win by 2%
-// over the shipped variant's data-parallel grid: the model is rough.
+// variant i are resident at once on this GPU. Starting from the shipped
+// variant's data-parallel grid, a plan replaces the best so far only if it
+// is 2% faster by the model: the model is rough.
 template <class Resident>
 Tf32WsPlan tf32_ws_plan(int m, int n, int k, std::span<const Tf32WsVariant> variants, Resident&& resident,
                         const Tf32WsModel& model = {}) {

@@ -15,8 +15,9 @@
 #  - double-buffer's % of cuBLAS SGEMM at 4096^3 measured as a user's
 #    `tilescope bench --kernels double-buffer --size 4096` does, three times
 #    in three processes, with the SM clock, power and throttle reasons logged
-#    alongside (double_buffer_user.txt): the median is the README's figure
-#    (at least 95%), the spread is what a re-run may give. (On 2026-11-28 an
+#    alongside (double_buffer_user.txt): the median is this GPU's figure
+#    (the target: at least 95%), the spread is what a re-run on it gives; the
+#    README quotes the range over the GPUs measured so far. (On 2026-11-28 an
 #    H100 gave 93.5% here and 95.7% in a user's bench of another call; on an
 #    H200 check 45's own command, a user's bench and the listing first all gave
 #    96.4%; the same SASS and the same command gave 95.7% and 93.7% on the
