@@ -319,12 +319,16 @@ std::vector<std::string> tracer_limits(const Trace& t, const GlobalTouches& g, c
                   std::to_string(touched[i].size()) +
                   ") were never seen read: copies by the Tensor Memory Accelerator (TMA), which the Compute "
                   "Sanitizer API does not report, or a kernel that does not read them all");
+  // "(named partials)" only where name_partials named them (it needs A and B read and none of C stored).
+  const bool named = std::any_of(L.buffers.begin(), L.buffers.end(), [](const Buffer& b) {
+    return b.role == BufferRole::Other && b.name.starts_with("partials");
+  });
   if (const auto unwritten = std::count(touched[2].begin(), touched[2].end(), false); unwritten > 0)
     v.push_back(count_of(unwritten, "element", "elements") + " of C (of " + std::to_string(touched[2].size()) +
                 ") were not stored by this launch" +
-                (other_stores ? ": it stored " + count_of(other_stores, "value", "values") +
-                                    " to other buffers (named partials), partial sums that another launch reduces "
-                                    "into C (split-k)"
+                (other_stores ? ": it stored " + count_of(other_stores, "value", "values") + " to other buffers" +
+                                    (named ? " (named partials)" : "") +
+                                    ", partial sums that another launch reduces into C (split-k)"
                               : std::string()));
   if (r.commits || r.waits)
     v.push_back("it pipelines its copies (" + count_of(r.commits, "cp.async commit", "cp.async commits") + ", " +

@@ -192,6 +192,17 @@ TEST(TracerAssemble, TheLaunchSaysWhereItCameFromAndWhatWasNotSeen) {
       << limits[1];
   ASSERT_EQ(partial.launch.buffers.size(), 4u);
   EXPECT_EQ(partial.launch.buffers[3].name, "partials");
+
+  // The same workspace named by the program: kept as named, and the sentence does not say "(named partials)".
+  raw.allocations.back().name = "workspace";
+  const Trace named = assemble_trace(raw, square(8));
+  ASSERT_EQ(named.launch.buffers.size(), 4u);
+  EXPECT_EQ(named.launch.buffers[3].name, "workspace");
+  const auto& named_limits = named.launch.tracer->limits;
+  ASSERT_GE(named_limits.size(), 2u);
+  EXPECT_NE(named_limits[1].find("it stored 64 values to other buffers, partial sums that another launch reduces"),
+            std::string::npos)
+      << named_limits[1];
 }
 
 TEST(TracerAssemble, AnotherInterleavingGivesTheSameTrace) {
