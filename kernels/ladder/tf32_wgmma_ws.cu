@@ -34,6 +34,7 @@ struct Entry {
   void (*launch)(const float*, const float*, float*, int, int, int, cudaStream_t, int, bool, int);
   const void* kernel;
   int threads, shared_bytes;
+  void (*configure)();  // ws_configure<Cfg>: the shared memory limit raised, once
 };
 
 template <std::size_t I>
@@ -41,7 +42,7 @@ Entry entry() {
   using Cfg = VariantConfig<I>;
   static_assert(Cfg::BN == kTf32WsVariants[I].block_n, "block_n is 128 per 64-column group of each consumer");
   return {kTf32WsVariants[I], &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg, false>), Cfg::kThreads,
-          Cfg::kSharedBytes};
+          Cfg::kSharedBytes, &ws_configure<Cfg>};
 }
 
 template <std::size_t... I>
@@ -232,16 +233,7 @@ cudaFuncAttributes tf32_ws_variant_attributes(int index) {
 
 int tf32_ws_resident_clusters(int index) {
   const Entry& e = entries().at(std::size_t(index));
-  {
-    // The occupancy query counts only the shared memory the kernel may have.
-    static std::mutex mutex;
-    static std::vector<bool> raised(entries().size(), false);
-    std::lock_guard<std::mutex> lock(mutex);
-    if (!raised[std::size_t(index)]) {
-      TS_CUDA_CHECK(cudaFuncSetAttribute(e.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, e.shared_bytes));
-      raised[std::size_t(index)] = true;
-    }
-  }
+  e.configure();  // the occupancy query counts only the shared memory the kernel may have
   return ws_resident_clusters(e.kernel, e.threads, e.shared_bytes, e.info.cluster_m * e.info.cluster_n);
 }
 

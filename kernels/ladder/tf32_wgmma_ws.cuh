@@ -474,9 +474,6 @@ WsStreamK ws_stream_k_buffers(int ctas, int slot_floats, cudaStream_t stream);
 float* ws_split_k_buffer(std::size_t floats);
 // c[i] = the sum over s < splits of copies[s * cells + i], in that order.
 void ws_split_k_sum(const float* copies, int splits, std::size_t cells, float* c, cudaStream_t stream);
-// Split-k keeps its copies of C within this many floats (1 GiB): fewer splits where C is large.
-inline constexpr std::size_t kWsSplitKFloats = std::size_t(kWsSplitKFloatsHost);
-
 // grid_limit: 0 runs as many CTAs as are resident at once (persistent);
 // otherwise at most that many (rounded to the cluster), INT_MAX: one per unit
 // of work. stream_k: where the units do not fill whole rounds of the
@@ -484,17 +481,26 @@ inline constexpr std::size_t kWsSplitKFloats = std::size_t(kWsSplitKFloatsHost);
 // pieces wait for each other, so its clusters are never more than are
 // resident at once. splits > 1: split-k instead (ws::split_k_schedule), its
 // copies of C added by a second kernel on the same stream.
+// Raises both kernels' dynamic shared memory limit to what Cfg needs, once
+// (before a launch, and before an occupancy query counts it).
+template <class Cfg>
+void ws_configure() {
+  static const bool configured = [] {
+    TS_CUDA_CHECK(cudaFuncSetAttribute(tf32_wgmma_ws<Cfg, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       Cfg::kSharedBytes));
+    TS_CUDA_CHECK(cudaFuncSetAttribute(tf32_wgmma_ws<Cfg, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                       Cfg::kSharedBytes));
+    return true;
+  }();
+  (void)configured;
+}
+
 template <class Cfg>
 void launch_ws_config(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream,
                       int grid_limit = 0, bool stream_k = false, int splits = 1) {
   const auto kernel = tf32_wgmma_ws<Cfg, false>;
   const auto pieces_kernel = tf32_wgmma_ws<Cfg, true>;
-  static const bool configured = [&] {
-    TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
-    TS_CUDA_CHECK(cudaFuncSetAttribute(pieces_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSharedBytes));
-    return true;
-  }();
-  (void)configured;
+  ws_configure<Cfg>();
   const WsOperands op = ws_tma_operands(a, b, m, n, k, stream);
   const CUtensorMap a_map = ws_tensor_map(op.a, m, k, op.lda, Cfg::kASliceRows);
   const CUtensorMap b_map = ws_tensor_map(op.b, k, n, op.ldb, ws::kBoxCols);

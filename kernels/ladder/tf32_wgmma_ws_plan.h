@@ -18,8 +18,9 @@
 
 namespace ts::ladder {
 
-// Split-k keeps its copies of C within this many floats (1 GiB; kWsSplitKFloats in tf32_wgmma_ws.cuh).
-inline constexpr double kWsSplitKFloatsHost = double(std::size_t(1) << 28);
+// Split-k keeps its copies of C within this many floats (1 GiB): the rule
+// weighs no more splits, and the launch (tf32_wgmma_ws.cuh) cuts to fewer.
+inline constexpr std::size_t kWsSplitKFloats = std::size_t(1) << 28;
 
 struct Tf32WsPlan {
   int variant = 0;        // index into kTf32WsVariants
@@ -54,7 +55,7 @@ inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, 
   const int g = resident_clusters;
   if (plan.splits > 1) {
     const double cells = double(m) * n;
-    if (cells * plan.splits > double(kWsSplitKFloatsHost)) return std::numeric_limits<double>::infinity();
+    if (cells * plan.splits > double(kWsSplitKFloats)) return std::numeric_limits<double>::infinity();
     const ws::WorkSchedule s = ws::split_k_schedule(int(units), int(k_tiles), g, plan.splits);
     const double steps = double(ceil_div(units * s.splits, g)) * (double(s.chunk) + model.piece);
     // The second kernel reads every copy and writes C.

@@ -55,12 +55,12 @@ awk -F, -v seed="$seed" '/^#/ {next} !h {for (i = 1; i <= NF; ++i) c[$i] = i; h 
     if ($c["kernel"] == "fp32-best" && $c["status"] == "ok") fp[s] = $c["pct_cublas"]
     if ($c["kernel"] == "tf32-wgmma-ws" && $c["status"] == "ok") ws[s] = $c["pct_cublas_tf32"]
   }
-  function median(a, k,   m, i, j, t, v) {
+  function median(a,   m, i, j, t, v) {
     m = 0; for (i in a) v[++m] = a[i] + 0
     for (i = 2; i <= m; ++i) { t = v[i]; for (j = i - 1; j >= 1 && v[j] > t; --j) v[j + 1] = v[j]; v[j + 1] = t }
     return m == 0 ? 0 : (m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2)
   }
-  function worst(a, name, k,   i, j, s, t, v, m) {
+  function worst(a, name, k,   i, j, s, t, v, w, m) {
     m = 0; for (s in a) { v[++m] = a[s] + 0; w[m] = s }
     for (i = 2; i <= m; ++i) { t = v[i]; s = w[i]; for (j = i - 1; j >= 1 && v[j] > t; --j) { v[j + 1] = v[j]; w[j + 1] = w[j] } v[j + 1] = t; w[j + 1] = s }
     printf "worst %s:", name
