@@ -25,8 +25,10 @@ namespace {
 // The kernel of kTf32WsVariants[I] (tf32_wgmma_ws_variants.h): variants that
 // differ only in how they launch (grid=tiles) share one instantiation.
 template <std::size_t I>
-using VariantConfig = WsConfig<kTf32WsVariants[I].block_m, kTf32WsVariants[I].block_n / 128, kTf32WsVariants[I].stages,
-                               kTf32WsVariants[I].group_m, kTf32WsVariants[I].cluster_m, kTf32WsVariants[I].cluster_n>;
+using VariantConfig =
+    WsConfig<kTf32WsVariants[I].block_m, kTf32WsVariants[I].block_n / (64 * kTf32WsVariants[I].consumers),
+             kTf32WsVariants[I].stages, kTf32WsVariants[I].group_m, kTf32WsVariants[I].cluster_m,
+             kTf32WsVariants[I].cluster_n, kTf32WsVariants[I].consumers, kTf32WsVariants[I].ctas_per_sm>;
 using WsShipped = VariantConfig<0>;
 
 struct Entry {
@@ -40,7 +42,7 @@ struct Entry {
 template <std::size_t I>
 Entry entry() {
   using Cfg = VariantConfig<I>;
-  static_assert(Cfg::BN == kTf32WsVariants[I].block_n, "block_n is 128 per 64-column group of each consumer");
+  static_assert(Cfg::BN == kTf32WsVariants[I].block_n, "block_n is 64 per column group of each consumer");
   return {kTf32WsVariants[I], &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg, false>), Cfg::kThreads,
           Cfg::kSharedBytes, &ws_configure<Cfg>};
 }

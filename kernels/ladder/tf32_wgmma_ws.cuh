@@ -10,10 +10,12 @@
 //    M, N and K need no code here.
 //  - Warp specialisation: warpgroup 0 is the producer (one thread issues the
 //    TMA copies; the warpgroup gives its registers away with setmaxnreg);
-//    warpgroups 1 and 2 are consumers, each owning 64 x NSUB columns of the
-//    block tile's C. A ring of STAGES stages with a `full` mbarrier
-//    (producer's expect_tx + TMA's complete_tx) and an `empty` mbarrier (one
-//    arrival per consumer warp, of every CTA of the cluster) per stage.
+//    the one or two warpgroups after it are consumers, each owning 64 x NSUB
+//    columns of the block tile's C. A ring of STAGES stages with a `full`
+//    mbarrier (producer's expect_tx + TMA's complete_tx) and an `empty`
+//    mbarrier (one arrival per consumer warp, of every CTA of the cluster)
+//    per stage. With one consumer the CTA may share its SM with a second
+//    (CTAS_PER_SM): each then gets half the registers.
 //  - The product, as in tf32_wgmma.cuh, is C^T = B^T * A^T: TF32 wgmma reads
 //    shared memory only K-major and B (row-major k x n) is N-major, so each
 //    consumer loads B's words into the registers of the wgmma A operand
@@ -55,20 +57,30 @@
 
 namespace ts::ladder {
 
-template <int BM_, int NSUB_, int STAGES_, int GROUP_M_, int CLUSTER_M_, int CLUSTER_N_>
+template <int BM_, int NSUB_, int STAGES_, int GROUP_M_, int CLUSTER_M_, int CLUSTER_N_, int CONSUMERS_ = 2,
+          int CTAS_PER_SM_ = 1>
 struct WsConfig {
-  static constexpr int BM = BM_;      // rows of C per block tile: the wgmma N (128 or 256)
+  static constexpr int BM = BM_;      // rows of C per block tile: the wgmma N (64, 128 or 256)
   static constexpr int NSUB = NSUB_;  // 64-column groups per consumer warpgroup (one wgmma each per 8 k)
-  static constexpr int kConsumers = 2, BN = 64 * NSUB * kConsumers, BK = 32;  // BK: one 128-byte row
+  static constexpr int kConsumers = CONSUMERS_, BN = 64 * NSUB * kConsumers, BK = 32;  // BK: one 128-byte row
   static constexpr int STAGES = STAGES_, GROUP_M = GROUP_M_;
   static constexpr int CLUSTER_M = CLUSTER_M_, CLUSTER_N = CLUSTER_N_, kCluster = CLUSTER_M * CLUSTER_N;
   static constexpr int kThreads = 128 * (kConsumers + 1), kConsumerWarps = 4 * kConsumers;
-  // setmaxnreg: 168 each at launch (65536 / 384, which ptxas reports for every variant);
-  // the producer keeps 40, the consumers take 232: 40 x 128 + 232 x 256 = 64512, all the CTA got.
-  static constexpr int kProducerRegs = 40, kConsumerRegs = 232;
+  static constexpr int kConsumerThreads = 128 * kConsumers;
+  // CTAs resident on one SM (the launch bounds): with two, one CTA's epilogue
+  // and pipeline fill overlap the other's main loop.
+  static constexpr int kCtasPerSm = CTAS_PER_SM_;
+  // setmaxnreg: at launch every thread has the CTA's share of the 65536
+  // registers (168 = 65536 / 384 for two consumers and one CTA an SM, as ptxas
+  // reports; 128 = 32768 / 256 for one consumer and two CTAs); the producer
+  // keeps 40 and the consumers take the rest, on 8: 232 (40 x 128 + 232 x 256 =
+  // 64512) or 216 (40 x 128 + 216 x 128 = 32768).
+  static constexpr int kProducerRegs = 40;
+  static constexpr int kConsumerRegs =
+      std::min(248, (65536 / kCtasPerSm - 128 * kProducerRegs) / (128 * kConsumers) / 8 * 8);
   // The shared-memory carve-up (tf32_wgmma_ws_layout.h): every tile, box and
   // multicast slice on 1024 bytes, the barriers on 8, by construction.
-  static constexpr ws::SharedPlan kPlan{BM, BN, STAGES, CLUSTER_M, CLUSTER_N};
+  static constexpr ws::SharedPlan kPlan{BM, BN, STAGES, CLUSTER_M, CLUSTER_N, CTAS_PER_SM_};
   static constexpr int kStageBytes = kPlan.stage_bytes();  // stage s starts at s * kStageBytes
   static constexpr int kBOffset = kPlan.b_offset(0);       // B's boxes, from the start of a stage
   static constexpr int kTxBytes = kPlan.tx_bytes();        // what one stage's TMA copies complete
@@ -76,7 +88,10 @@ struct WsConfig {
   static constexpr int kASliceRows = kPlan.a_slice_rows(), kASliceStride = kPlan.a_slice_stride();
   static constexpr int kBBoxesPerSlice = kPlan.b_boxes_per_slice();
   static constexpr int kSharedBytes = kPlan.dynamic_bytes();  // + 1024: the base is rounded up to 1024 inside
-  static_assert(BM == 128 || BM == 256, "the wgmma N (rows of C per tile) is 128 or 256 here");
+  static_assert(BM == 64 || BM == 128 || BM == 256, "the wgmma N (rows of C per tile) is 64, 128 or 256 here");
+  static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
+  static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs an SM");
+  static_assert(kConsumerRegs >= BM / 2 * NSUB + 64, "the accumulators and the fragments fit the consumers' registers");
   static_assert(NSUB == 1 || NSUB == 2, "one or two 64-column groups per consumer");
   static_assert(BM / 2 * NSUB <= 128, "at most 128 accumulators per consumer thread");
   static_assert(kCluster == 1 || (kCluster == 2 && (CLUSTER_M == 1 || CLUSTER_N == 1)), "clusters of 2, along m or n");
@@ -185,8 +200,11 @@ __device__ __forceinline__ void pin_fragments(std::uint32_t (&f)[S][4]) {
     for (int r = 0; r < 4; ++r) asm volatile("" : "+r"(f[s][r])::"memory");
 }
 
-// The 256 consumer threads only (named barrier 1; the producer warpgroup never joins it).
-__device__ __forceinline__ void consumers_sync() { asm volatile("bar.sync 1, 256;\n" ::: "memory"); }
+// The consumer threads only (named barrier 1; the producer warpgroup never joins it).
+template <int THREADS>
+__device__ __forceinline__ void consumers_sync() {
+  asm volatile("bar.sync 1, %0;\n" ::"n"(THREADS) : "memory");
+}
 __device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
   unsigned v;
   asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
@@ -206,7 +224,8 @@ __device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t address) {
 template <int BM>
 __device__ __forceinline__ void wgmma_rs(float (&d)[BM / 2], const std::uint32_t (&a)[4], std::uint64_t desc) {
   if constexpr (BM == 256) wgmma_m64n256k8_tf32(d, a, desc);
-  else wgmma_m64n128k8_tf32(d, a, desc);
+  else if constexpr (BM == 128) wgmma_m64n128k8_tf32(d, a, desc);
+  else wgmma_m64n64k8_tf32(d, a, desc);
 }
 
 }  // namespace ws
@@ -217,7 +236,7 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[BM / 2], const std::uint32_t
 // launch on an H200 (Nsight Compute: 65.9 -> 71.8 us at 2048^3, the same
 // schedule; docs/ladder-notes.md run 31).
 template <class Cfg, bool kPieces>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
     tf32_wgmma_ws(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
                   float* __restrict__ C, int M, int N, int K, const ws::WorkSchedule sched,
                   float* __restrict__ partials, unsigned* __restrict__ flags, unsigned epoch) {
@@ -385,12 +404,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
       // k-tile 0 leaves its sums in this CTA's slot and raises its flag; the
       // one from k-tile 0 adds the later pieces' sums, in cluster order (so
       // the sum does not depend on timing), and stores. The slot's layout is
-      // this thread's accumulators, strided by the 256 consumer threads: the
+      // this thread's accumulators, strided by the consumer threads: the
       // finisher's thread reads what the same thread of the other CTA wrote.
       float* out = C;
       if constexpr (kPieces) {
         const int ct = threadIdx.x - 128;
-        constexpr int kSlot = BM * BN;
+        constexpr int kSlot = BM * BN, kStride = Cfg::kConsumerThreads;
         if (sched.splits > 1) {
           out = partials + std::size_t(k_begin / sched.chunk) * M * N;
         } else if (k_begin > 0) {
@@ -398,9 +417,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 #pragma unroll
           for (int u = 0; u < NSUB; ++u)
 #pragma unroll
-            for (int i = 0; i < BM / 2; ++i) __stcg(slot + (u * (BM / 2) + i) * 256 + ct, acc[u][i]);
+            for (int i = 0; i < BM / 2; ++i) __stcg(slot + (u * (BM / 2) + i) * kStride + ct, acc[u][i]);
           __threadfence();
-          consumers_sync();
+          consumers_sync<Cfg::kConsumerThreads>();
           if (ct == 0) store_release(flags + blockIdx.x, epoch);
           return;
         } else if (k_end < sched.k_tiles) {
@@ -410,12 +429,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
             if (ct == 0)
               while (load_acquire(flags + cta) != epoch) {
               }
-            consumers_sync();
+            consumers_sync<Cfg::kConsumerThreads>();
             const float* slot = partials + std::size_t(cta) * kSlot;
 #pragma unroll
             for (int u = 0; u < NSUB; ++u)
 #pragma unroll
-              for (int i = 0; i < BM / 2; ++i) acc[u][i] += __ldcg(slot + (u * (BM / 2) + i) * 256 + ct);
+              for (int i = 0; i < BM / 2; ++i) acc[u][i] += __ldcg(slot + (u * (BM / 2) + i) * kStride + ct);
           }
         }
       }

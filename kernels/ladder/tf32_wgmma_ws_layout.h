@@ -42,11 +42,14 @@ inline constexpr int kBBoxBytes = 32 * kRowBytes; // a box of B: 32 rows of k x 
 // compiled variant.
 inline constexpr int kSwizzleAlign = 1024, kBarrierAlign = 8, kMaxBoxRows = 256;
 inline constexpr int kMaxSharedBytes = 227 * 1024, kMaxTxBytes = (1 << 20) - 1;
+// An SM's shared memory, and what the driver keeps of it for each resident CTA.
+inline constexpr int kSmSharedBytes = 228 * 1024, kReservedPerCta = 1024;
 
 TS_WS_HD constexpr int round_up(int x, int to) { return (x + to - 1) / to * to; }
 
 struct SharedPlan {
   int bm, bn, stages, cluster_m, cluster_n;
+  int ctas_per_sm = 1;  // CTAs the configuration means to keep resident on one SM
 
   // A's tile (bm rows of 32 floats), then B's bn / 32 boxes of 32 x 32.
   TS_WS_HD constexpr int a_bytes() const { return bm * kRowBytes; }
@@ -90,6 +93,8 @@ TS_WS_HD constexpr const char* ws_plan_problem(const SharedPlan& p) {
   if (p.a_slice_rows() > kMaxBoxRows) return "a TMA box of A has more than 256 rows";
   if (p.tx_bytes() > kMaxTxBytes) return "one stage completes more transaction bytes than an mbarrier phase counts";
   if (p.dynamic_bytes() > kMaxSharedBytes) return "the ring and its barriers need more than the 227 KB a CTA may have";
+  if (p.ctas_per_sm * (p.dynamic_bytes() + kReservedPerCta) > kSmSharedBytes)
+    return "the CTAs meant to share an SM need more than its 228 KB of shared memory";
   return nullptr;
 }
 

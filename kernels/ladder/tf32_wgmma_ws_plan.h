@@ -1,13 +1,15 @@
 // tf32_wgmma_ws_plan.h — the rule that picks, per shape, which compiled
-// variant of tf32-wgmma-ws runs (a tile of 256 x 128, 128 x 256 or 128 x 128,
-// in clusters of 2) and how its work is scheduled (ws::WorkSchedule): whole
-// tiles, stream-k (the rounds that do not fill the GPU shared out by k-tile)
-// or split-k. Plain C++ (no CUDA): tests/kernels/tf32_wgmma_ws_layout_test.cpp
-// checks its picks on the host; tf32_wgmma_ws.cu asks the driver how many
-// clusters of each variant are resident and runs what it picks. The model
-// and the measurements it was fitted to are in docs/ladder-notes.md, run 31.
+// variant of tf32-wgmma-ws runs (a tile of 256 x 128, 128 x 256 or 128 x 128
+// in clusters of 2, or of 128 x 64 or 64 x 128 two CTAs an SM) and how its
+// work is scheduled (ws::WorkSchedule): whole tiles, stream-k (the rounds
+// that do not fill the GPU shared out by k-tile) or split-k. Plain C++ (no
+// CUDA): tests/kernels/tf32_wgmma_ws_layout_test.cpp checks its picks on the
+// host; tf32_wgmma_ws.cu asks the driver how many clusters of each variant
+// are resident and runs what it picks. The model and the measurements it was
+// fitted to are in docs/ladder-notes.md, runs 31 and 33.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 #include <span>
@@ -32,7 +34,8 @@ struct Tf32WsPlan {
 inline constexpr int kTf32WsSplits[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
 // The model's constants, in k-tiles of the shipped variant on one CTA
-// (about 0.68 us on an H200), fitted to docs/ladder-notes.md's run 31 (75 shapes, every plan timed).
+// (about 0.68 us on an H200), fitted to docs/ladder-notes.md's run 31 (75 shapes, every plan timed)
+// and checked against run 33's 115.
 struct Tf32WsModel {
   double piece = 4;            // a piece's pipeline fill and its epilogue
   double partial = 4;          // stream-k: one partial's write, and its read by the finisher
@@ -53,13 +56,19 @@ inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, 
   const long long units = ceil_div(ceil_div(m, v.block_m), v.cluster_m) * ceil_div(ceil_div(n, v.block_n), v.cluster_n);
   const long long k_tiles = ceil_div(k, 32);
   const int g = resident_clusters;
+  // A variant of several CTAs an SM whose grid leaves each CTA an SM of its
+  // own runs its k-tiles at the lone CTA's pace.
+  const long long work = units * std::max(plan.splits, 1);
+  const double k_tile_cost = v.ctas_per_sm > 1 && v.k_tile_cost_alone > 0 && std::min<long long>(work, g) * v.ctas_per_sm <= g
+                                 ? v.k_tile_cost_alone
+                                 : v.k_tile_cost;
   if (plan.splits > 1) {
     const double cells = double(m) * n;
     if (cells * plan.splits > double(kWsSplitKFloats)) return std::numeric_limits<double>::infinity();
     const ws::WorkSchedule s = ws::split_k_schedule(int(units), int(k_tiles), g, plan.splits);
     const double steps = double(ceil_div(units * s.splits, g)) * (double(s.chunk) + model.piece);
     // The second kernel reads every copy and writes C.
-    return steps * v.k_tile_cost + model.split_launch + 4.0 * cells * (s.splits + 1) / model.split_bytes;
+    return steps * k_tile_cost + model.split_launch + 4.0 * cells * (s.splits + 1) / model.split_bytes;
   }
   double steps;  // the busiest cluster's cost, in its own k-tiles
   const int sk_units = plan.stream_k ? ws::stream_k_units(int(units), g) : 0;
@@ -72,7 +81,7 @@ inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, 
     steps = double((units - sk_units) / g) * (double(k_tiles) + model.piece) + per_cluster * model.stream_k_step +
             pieces * model.piece + partials * model.partial;
   }
-  return steps * v.k_tile_cost;
+  return steps * k_tile_cost;
 }
 
 // The plan of least modelled time; resident(i) is how many clusters of
@@ -95,7 +104,8 @@ Tf32WsPlan tf32_ws_plan(int m, int n, int k, std::span<const Tf32WsVariant> vari
     if (variants[std::size_t(i)].k_tile_cost <= 0) continue;
     const int g = resident(i);
     weigh(i, {i, false, 1}, g);
-    weigh(i, {i, true, 1}, g);
+    // Stream-k on the variants of two CTAs an SM: never the best plan measured (run 33).
+    if (variants[std::size_t(i)].ctas_per_sm == 1) weigh(i, {i, true, 1}, g);
     for (const int s : kTf32WsSplits)
       if (s * 2 <= (k + 31) / 32) weigh(i, {i, false, s}, g);  // at least two k-tiles a piece
   }

@@ -14,13 +14,18 @@ namespace ts::ladder {
 
 struct Tf32WsVariant {
   std::string_view name;  // e.g. "256x128 s4 g8", "... cn2" (cluster of 2 along n), "... grid=tiles"
-  int block_m, block_n;   // the tile of C one CTA owns (block_n: 128 per 64-column group of each of 2 consumers)
+  int block_m, block_n;   // the tile of C one CTA owns (block_n: 64 per column group of each consumer)
   int stages, group_m;
   int cluster_m, cluster_n;  // CTAs per cluster along m (sharing B) and n (sharing A)
   bool persistent;           // one CTA per resident slot walking the tiles, else one CTA per tile
   // The plan rule's (tf32_wgmma_ws_plan.h) time of one k-tile of one CTA, in
   // k-tiles of the shipped variant; 0: the rule never picks this variant.
   double k_tile_cost = 0;
+  int consumers = 2;    // consumer warpgroups, each owning block_n / consumers columns
+  int ctas_per_sm = 1;  // the launch bounds: CTAs meant to be resident on one SM
+  // With ctas_per_sm > 1: the rule's k-tile time of a CTA that has its SM to
+  // itself (a grid of at most one CTA an SM); k_tile_cost is that of one sharing it.
+  double k_tile_cost_alone = 0;
 };
 
 // Index 0 is shipped: 256 x 128 (two consumers of 64 columns x 256 rows, one
@@ -49,10 +54,25 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     // The same tile paired along m (sharing B): where C is narrow (n up to a
     // few hundred), a pair along n would leave its second CTA without a tile.
     {"128x128 s6 g8 cm2", 128, 128, 6, 8, 2, 1, true, 0.6},
+    // "2/sm": one consumer warpgroup and two CTAs on each SM (each with half the
+    // registers and at most half the shared memory), so that one CTA's epilogue
+    // and pipeline fill run under the other's main loop; and a small tile of
+    // 128 x 64 (pairs along m) or 64 x 128 (pairs along n), for C of a few
+    // dozen 128 x 128 tiles, n or m just past a multiple of 128, and short k.
+    // (A 128 x 128 tile of one consumer holds 128 accumulators a thread, which
+    // spill in the 128 registers a thread of two 256-thread CTAs may have.)
+    // Run 33 (H200): two CTAs an SM reach only 60-65% of cuBLAS TF32 at large
+    // shapes (each fragment load feeds half or a quarter of the shipped tile's
+    // multiply-adds), so the rule weighs them as 0.8 a k-tile when they share
+    // their SM and 0.45 / 0.4 where the grid leaves each CTA an SM of its own:
+    // 1024^3 ran 98% of cuBLAS on 128 x 64 tiles, against 78% for the best of
+    // the 128-wide tiles.
+    {"128x64 s4 g8 cm2 2/sm", 128, 64, 4, 8, 2, 1, true, 0.8, 1, 2, 0.45},
+    {"64x128 s4 g8 cn2 2/sm", 64, 128, 4, 8, 1, 2, true, 0.8, 1, 2, 0.4},
 };
 
 constexpr ws::SharedPlan shared_plan(const Tf32WsVariant& v) {
-  return {v.block_m, v.block_n, v.stages, v.cluster_m, v.cluster_n};
+  return {v.block_m, v.block_n, v.stages, v.cluster_m, v.cluster_n, v.ctas_per_sm};
 }
 
 }  // namespace ts::ladder

@@ -101,13 +101,14 @@ std::vector<Candidate> candidates(const Selection& sel, int cc) {
     all.push_back(std::move(c));
   }
   const auto variants = tf32_ws_variants();
-  // Each variant with its own grid, then (persistent variants) stream-k and split-k.
+  // Each variant with its own grid, then (persistent variants) stream-k and
+  // split-k in every number of pieces the rule weighs.
   std::vector<Tf32WsPlan> plans;
   for (int v = 0; v < int(variants.size()); ++v) {
     plans.push_back({v, false, 1});
     if (!variants[v].persistent) continue;
     plans.push_back({v, true, 1});
-    for (const int s : {2, 4, 8, 16, 32, 64}) plans.push_back({v, false, s});
+    for (const int s : kTf32WsSplits) plans.push_back({v, false, s});
   }
   for (const Tf32WsPlan& plan : plans) {
     const std::string name = tf32_ws_plan_name(plan, variants);

@@ -69,11 +69,12 @@ gtest_summary "$results/tf32_ws_test_cluster.log"
 gtest_summary "$results/tf32_ws_ladder_test.log"
 
 # 2. Sanitizers on the shipped variant and its cluster-free twin, one small ragged shape, the ring wrapping;
-#    and the narrow shapes' schedules: stream-k (flags, partials) and split-k, on the narrower tiles too.
+#    and the narrow shapes' schedules: stream-k (flags, partials) and split-k, on the narrower tiles too, and
+#    the tiles of two CTAs an SM.
 for tool in memcheck racecheck; do
   ((hung)) && break
   step "sanitizer_$tool" 90 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-    "$BIN/tf32_wgmma_ws_test" --gtest_filter='*/256x128_s4_g8_cn2_130x132x68_grid6:*/256x128_s4_g8_130x132x68_grid3:*/256x128_s4_g8_cn2_257x129x33_grid4_sk:*/128x128_s6_g8_cm2_515x260x1028_grid6_sk:*/128x128_s6_g8_cn2_300x261x199_grid6_split7:*/128x256_s4_g8_cn2_37x29x45_split64' || rc=1
+    "$BIN/tf32_wgmma_ws_test" --gtest_filter='*/256x128_s4_g8_cn2_130x132x68_grid6:*/256x128_s4_g8_130x132x68_grid3:*/256x128_s4_g8_cn2_257x129x33_grid4_sk:*/128x128_s6_g8_cm2_515x260x1028_grid6_sk:*/128x128_s6_g8_cn2_300x261x199_grid6_split7:*/128x256_s4_g8_cn2_37x29x45_split64:*/128x64_s4_g8_cm2_2_sm_515x260x1028_grid6_sk:*/64x128_s4_g8_cn2_2_sm_300x261x199_grid6_split7:*/64x128_s4_g8_cn2_2_sm_130x132x68_grid6' || rc=1
   grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$results/tf32_ws_sanitizer_$tool.log" | tail -n 3
 done
 

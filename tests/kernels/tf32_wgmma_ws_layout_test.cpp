@@ -82,6 +82,8 @@ TEST(Tf32WgmmaWsSharedPlan, EveryRegionIsAlignedAndApart) {
     // bytes (it starts on 16) are lost before the first tile.
     EXPECT_GE(p.dynamic_bytes() - p.used_bytes(), 1024 - 16);
     EXPECT_LE(p.dynamic_bytes(), 227 * 1024);
+    EXPECT_LE(v.ctas_per_sm * (p.dynamic_bytes() + 1024), 228 * 1024) << "the CTAs meant to share an SM fit its shared memory";
+    EXPECT_EQ(v.block_n % (64 * v.consumers), 0) << "whole 64-column groups per consumer";
     // What one stage's copies complete is what its tiles hold: the full barrier's expect_tx.
     EXPECT_EQ(p.tx_bytes(), v.block_m * 128 + v.block_n * 128);
     EXPECT_LE(p.a_slice_rows(), 256) << "TMA boxes have at most 256 rows";
@@ -98,6 +100,9 @@ TEST(Tf32WgmmaWsSharedPlan, ImpossibleCarveUpsAreRefusedWithAReason) {
   EXPECT_EQ(why({256, 128, 4, 1, 1}), "");
   EXPECT_NE(why({256, 128, 1, 1, 1}).find("2 stages"), std::string::npos);
   EXPECT_NE(why({256, 112, 4, 1, 1}).find("32-column boxes"), std::string::npos);
+  // Two CTAs an SM: 4 stages of 24 KB each fit, 4 of 32 KB do not.
+  EXPECT_EQ(why({128, 64, 4, 2, 1, 2}), "");
+  EXPECT_NE(why({128, 128, 4, 1, 1, 2}).find("228 KB"), std::string::npos);
   EXPECT_NE(why({256, 128, 4, 1, 3}).find("split evenly"), std::string::npos);
   EXPECT_NE(why({256, 96, 4, 2, 1}).find("split evenly"), std::string::npos);
   // 32 CTAs along n would each multicast 4 rows of A: half an 8-row swizzle atom.
@@ -157,8 +162,8 @@ std::uint32_t descriptor_offset(int row, int k) {
 // Runs one CTA tile of the kernel's data flow on the host: C's tile at
 // (row0, col0) of a bm x bn block tile with nsub column groups per consumer.
 void model_tile(const std::vector<float>& a, const std::vector<float>& b, std::vector<float>& c, int m, int n, int k,
-                int bm, int nsub, int row0, int col0) {
-  const int bn = 128 * nsub, kConsumers = 2;
+                int bm, int nsub, int consumers, int row0, int col0) {
+  const int bn = 64 * nsub * consumers, kConsumers = consumers;
   std::vector<float> acc(std::size_t(kConsumers) * nsub * 128 * (bm / 2), 0.0f);  // [consumer][group][thread][i]
   std::vector<unsigned char> a_tile(std::size_t(bm) * 128), b_tile(std::size_t(bn) * 128);
   const auto put = [](std::vector<unsigned char>& img, std::uint32_t off, float v) { std::memcpy(&img[off], &v, 4); };
@@ -216,15 +221,19 @@ void model_tile(const std::vector<float>& a, const std::vector<float>& b, std::v
 
 TEST(Tf32WgmmaWsLayout, HostModelMultipliesLikeTheReference) {
   struct Shape {
-    int m, n, k, bm, nsub;
+    int m, n, k, bm, nsub, consumers;
   };
-  // Both tile shapes; ragged in every dimension; two tiles each way.
-  for (const Shape s : {Shape{300, 200, 70, 256, 1}, Shape{150, 300, 45, 128, 2}, Shape{37, 29, 5, 256, 1}}) {
+  // Every tile shape of the compiled variants (256 x 128, 128 x 256, 128 x
+  // 128 with two consumers; 128 x 64 and 64 x 128 with one); ragged in every
+  // dimension; two tiles each way.
+  for (const Shape s : {Shape{300, 200, 70, 256, 1, 2}, Shape{150, 300, 45, 128, 2, 2}, Shape{37, 29, 5, 256, 1, 2},
+                        Shape{200, 150, 40, 128, 1, 2}, Shape{150, 100, 37, 128, 1, 1}, Shape{100, 150, 33, 64, 2, 1}}) {
     const auto a = random_matrix(std::size_t(s.m) * s.k, 1), b = random_matrix(std::size_t(s.k) * s.n, 2);
     std::vector<float> c(std::size_t(s.m) * s.n, std::nanf(""));
-    const int bn = 128 * s.nsub;
+    const int bn = 64 * s.nsub * s.consumers;
     for (int row0 = 0; row0 < s.m; row0 += s.bm)
-      for (int col0 = 0; col0 < s.n; col0 += bn) model_tile(a, b, c, s.m, s.n, s.k, s.bm, s.nsub, row0, col0);
+      for (int col0 = 0; col0 < s.n; col0 += bn)
+        model_tile(a, b, c, s.m, s.n, s.k, s.bm, s.nsub, s.consumers, row0, col0);
     for (std::size_t i = 0; i < c.size(); ++i) ASSERT_TRUE(std::isfinite(c[i])) << "cell " << i << " not written";
     EXPECT_LT(relative_error(c, reference_matmul(a, b, s.m, s.n, s.k)), 1e-5) << s.m << "x" << s.n << "x" << s.k;
   }
@@ -326,7 +335,8 @@ TEST(Tf32WgmmaWsSchedule, StreamKOnlyWhereRoundsAreNotWhole) {
 
 TEST(Tf32WgmmaWsPlan, NarrowShapesLeaveTheShippedTile) {
   const auto variants = std::span<const Tf32WsVariant>(kTf32WsVariants);
-  const auto hopper = [](int) { return 66; };  // clusters of 2 on 132 SMs
+  // Clusters of 2 on 132 SMs, twice as many of a variant of two CTAs an SM.
+  const auto hopper = [&](int i) { return 66 * variants[std::size_t(i)].ctas_per_sm; };
   // Large and square: the shipped variant, data-parallel.
   const Tf32WsPlan big = tf32_ws_plan(8192, 8192, 8192, variants, hopper);
   EXPECT_EQ(big.variant, 0);
@@ -339,6 +349,33 @@ TEST(Tf32WgmmaWsPlan, NarrowShapesLeaveTheShippedTile) {
   }
   // A decode-sized M of 128 never runs 256-row tiles.
   EXPECT_EQ(variants[std::size_t(tf32_ws_plan(128, 4096, 4096, variants, hopper).variant)].block_m, 128);
+  // C of 64 tiles of 128 x 128 (1024^3): a tile of two CTAs an SM, each CTA on
+  // an SM of its own (run 33: 98% of cuBLAS TF32 against 78% for the best
+  // 128-wide plan); at 8192^3, where they would share SMs, never.
+  const Tf32WsVariant& small = variants[std::size_t(tf32_ws_plan(1024, 1024, 1024, variants, hopper).variant)];
+  EXPECT_EQ(small.ctas_per_sm, 2);
+  EXPECT_GT(small.k_tile_cost_alone, 0);
+  EXPECT_LT(small.k_tile_cost_alone, small.k_tile_cost);
+  ASSERT_EQ(variants[10].name, "128x128 s6 g8 cn2");
+  for (std::size_t i = 0; i < variants.size(); ++i)
+    if (variants[i].ctas_per_sm > 1) {
+      // Sharing SMs at a large shape: slower than the 128 x 128 tile of two consumers (variant 0 is faster still).
+      EXPECT_GT(tf32_ws_plan_cost(variants[i], {int(i), false, 1}, 132, 8192, 8192, 8192),
+                tf32_ws_plan_cost(variants[10], {10, false, 1}, 66, 8192, 8192, 8192))
+          << variants[i].name;
+      // A grid of at most one CTA an SM runs at the lone CTA's pace.
+      EXPECT_LT(tf32_ws_plan_cost(variants[i], {int(i), false, 1}, 132, 1024, 1024, 1024),
+                tf32_ws_plan_cost({variants[i].name, variants[i].block_m, variants[i].block_n, variants[i].stages,
+                                   variants[i].group_m, variants[i].cluster_m, variants[i].cluster_n, true,
+                                   variants[i].k_tile_cost, variants[i].consumers, variants[i].ctas_per_sm, 0},
+                                  {int(i), false, 1}, 132, 1024, 1024, 1024));
+      // No stream-k for them: never the best plan measured.
+      for (const auto [m, n, k] : {std::array{1024, 1024, 1024}, std::array{300, 3000, 1500}, std::array{4096, 4096, 128}}) {
+        const Tf32WsPlan p = tf32_ws_plan(m, n, k, variants, hopper);
+        EXPECT_FALSE(p.stream_k && variants[std::size_t(p.variant)].ctas_per_sm > 1) << m << "x" << n << "x" << k;
+      }
+    }
+  EXPECT_EQ(variants[std::size_t(tf32_ws_plan(8192, 8192, 8192, variants, hopper).variant)].ctas_per_sm, 1);
   // Where no cluster of a variant is resident, the rule does not pick it.
   const Tf32WsPlan only_shipped = tf32_ws_plan(128, 4096, 4096, variants, [](int i) { return i == 0 ? 66 : 0; });
   EXPECT_EQ(only_shipped.variant, 0);
