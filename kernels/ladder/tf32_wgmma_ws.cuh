@@ -439,13 +439,25 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
         }
       }
 
-      // Epilogue: straight from the accumulators, predicated on the edges.
+      // Epilogue: straight from the accumulators, predicated on the edges, a
+      // column of C at a time (accumulator 4 j + 2 h + e is row 8 j + e of
+      // this lane's rows and its column h, ws::acc_m and ws::acc_n), so that
+      // one column's address is live at once. With an address per accumulator,
+      // ptxas spilled 256-920 bytes a thread where a consumer holds two
+      // column groups (the 128 x 256 tiles; a 128 x 128 tile of one consumer).
+      const int m_lane = row0 + 2 * (lane & 3);
 #pragma unroll
       for (int u = 0; u < NSUB; ++u)
 #pragma unroll
-        for (int i = 0; i < BM / 2; ++i) {
-          const int m = row0 + acc_m(lane, i), n = col0 + acc_n(consumer * NSUB + u, warp, lane, i);
-          if (m < M && n < N) out[std::size_t(m) * N + n] = acc[u][i];
+        for (int h = 0; h < 2; ++h) {
+          const int n = col0 + acc_n(consumer * NSUB + u, warp, lane, 2 * h);
+          if (n >= N) continue;
+          float* column = out + std::size_t(m_lane) * N + n;
+#pragma unroll
+          for (int j = 0; j < BM / 8; ++j)
+#pragma unroll
+            for (int e = 0; e < 2; ++e)
+              if (m_lane + 8 * j + e < M) column[std::size_t(8 * j + e) * N] = acc[u][4 * j + 2 * h + e];
         }
     });
   }

@@ -56,19 +56,20 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     {"128x128 s6 g8 cm2", 128, 128, 6, 8, 2, 1, true, 0.6},
     // "2/sm": one consumer warpgroup and two CTAs on each SM (each with half the
     // registers and at most half the shared memory), so that one CTA's epilogue
-    // and pipeline fill run under the other's main loop; and a small tile of
+    // and pipeline fill run under the other's main loop; and small tiles of
     // 128 x 64 (pairs along m) or 64 x 128 (pairs along n), for C of a few
     // dozen 128 x 128 tiles, n or m just past a multiple of 128, and short k.
-    // (A 128 x 128 tile of one consumer holds 128 accumulators a thread, which
-    // spill in the 128 registers a thread of two 256-thread CTAs may have.)
-    // Run 33 (H200): two CTAs an SM reach only 60-65% of cuBLAS TF32 at large
-    // shapes (each fragment load feeds half or a quarter of the shipped tile's
-    // multiply-adds), so the rule weighs them as 0.8 a k-tile when they share
-    // their SM and 0.45 / 0.4 where the grid leaves each CTA an SM of its own:
-    // 1024^3 ran 98% of cuBLAS on 128 x 64 tiles, against 78% for the best of
-    // the 128-wide tiles.
+    // Run 33 (H200): the small tiles of two CTAs an SM reach only 60-65% of
+    // cuBLAS TF32 at large shapes (each fragment load feeds a quarter of the
+    // shipped tile's multiply-adds), so the rule weighs them as 0.8 a k-tile
+    // when they share their SM and 0.45 / 0.4 where the grid leaves each CTA
+    // an SM of its own: 1024^3 ran 98% of cuBLAS on 128 x 64 tiles, against
+    // 78% for the best of the 128-wide tiles. The rule never runs them with stream-k.
     {"128x64 s4 g8 cm2 2/sm", 128, 64, 4, 8, 2, 1, true, 0.8, 1, 2, 0.45},
     {"64x128 s4 g8 cn2 2/sm", 64, 128, 4, 8, 1, 2, true, 0.8, 1, 2, 0.4},
+    // 128 x 128 of one consumer, two CTAs an SM of 3 stages each: the short-k
+    // tile (its epilogue under the other CTA's main loop).
+    {"128x128 s3 g8 cn2 2/sm", 128, 128, 3, 8, 1, 2, true, 0, 1, 2},
 };
 
 constexpr ws::SharedPlan shared_plan(const Tf32WsVariant& v) {
