@@ -439,26 +439,34 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
         }
       }
 
-      // Epilogue: straight from the accumulators, predicated on the edges, a
-      // column of C at a time (accumulator 4 j + 2 h + e is row 8 j + e of
-      // this lane's rows and its column h, ws::acc_m and ws::acc_n), so that
-      // one column's address is live at once. With an address per accumulator,
-      // ptxas spilled 256-920 bytes a thread where a consumer holds two
-      // column groups (the 128 x 256 tiles; a 128 x 128 tile of one consumer).
+      // Epilogue: straight from the accumulators, predicated on the edges.
+      // Accumulator 4 j + 2 h + e is row 8 j + e of this lane's rows and
+      // column n0 + 4 h of its two (ws::acc_m, ws::acc_n): one row pointer is
+      // live, not an address per accumulator (ptxas spilled 256-920 bytes a
+      // thread that way where a consumer holds two column groups: the 128 x
+      // 256 tiles, a 128 x 128 tile of one consumer). The two columns are
+      // stored one after the other: a warp's store covers half of each of
+      // its 32-byte sectors and the next one the other half (stored a column
+      // at a time instead, the shipped tile ran up to a third slower at short
+      // k, run 33).
+      static_assert(acc_n(1, 3, 29, 2) == acc_n(1, 3, 29, 0) + 4 && acc_m(29, 7) == acc_m(29, 0) + 1 + 8 * 1,
+                    "accumulator 4 j + 2 h + e: row 8 j + e, column 4 h of the lane's first");
       const int m_lane = row0 + 2 * (lane & 3);
 #pragma unroll
-      for (int u = 0; u < NSUB; ++u)
+      for (int u = 0; u < NSUB; ++u) {
+        const int n0 = col0 + acc_n(consumer * NSUB + u, warp, lane, 0);
+        const bool in0 = n0 < N, in1 = n0 + 4 < N;
+        float* row = out + std::size_t(m_lane) * N + n0;
 #pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          const int n = col0 + acc_n(consumer * NSUB + u, warp, lane, 2 * h);
-          if (n >= N) continue;
-          float* column = out + std::size_t(m_lane) * N + n;
+        for (int j = 0; j < BM / 8; ++j)
 #pragma unroll
-          for (int j = 0; j < BM / 8; ++j)
-#pragma unroll
-            for (int e = 0; e < 2; ++e)
-              if (m_lane + 8 * j + e < M) column[std::size_t(8 * j + e) * N] = acc[u][4 * j + 2 * h + e];
-        }
+          for (int e = 0; e < 2; ++e) {
+            if (m_lane + 8 * j + e >= M) continue;
+            float* cell = row + std::size_t(8 * j + e) * N;
+            if (in0) cell[0] = acc[u][4 * j + e];
+            if (in1) cell[4] = acc[u][4 * j + 2 + e];
+          }
+      }
     });
   }
   if constexpr (kCluster > 1) {
