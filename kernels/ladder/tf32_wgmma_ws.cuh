@@ -60,7 +60,7 @@ namespace ts::ladder {
 template <int BM_, int NSUB_, int STAGES_, int GROUP_M_, int CLUSTER_M_, int CLUSTER_N_, int CONSUMERS_ = 2,
           int CTAS_PER_SM_ = 1>
 struct WsConfig {
-  static constexpr int BM = BM_;      // rows of C per block tile: the wgmma N (64, 128 or 256)
+  static constexpr int BM = BM_;      // rows of C per block tile: the wgmma N (64, 128, 192 or 256)
   static constexpr int NSUB = NSUB_;  // 64-column groups per consumer warpgroup (one wgmma each per 8 k)
   static constexpr int kConsumers = CONSUMERS_, BN = 64 * NSUB * kConsumers, BK = 32;  // BK: one 128-byte row
   static constexpr int STAGES = STAGES_, GROUP_M = GROUP_M_;
@@ -72,9 +72,10 @@ struct WsConfig {
   static constexpr int kCtasPerSm = CTAS_PER_SM_;
   // setmaxnreg: at launch every thread has the CTA's share of the 65536
   // registers (168 = 65536 / 384 for two consumers and one CTA an SM, as ptxas
-  // reports; 128 = 32768 / 256 for one consumer and two CTAs); the producer
-  // keeps 40 and the consumers take the rest, on 8: 232 (40 x 128 + 232 x 256 =
-  // 64512) or 216 (40 x 128 + 216 x 128 = 32768).
+  // reports; 128 = 32768 / 256 for one consumer and two CTAs, or 65536 / 512
+  // for three consumers); the producer keeps 40 and the consumers take the
+  // rest, on 8: 232 (40 x 128 + 232 x 256 = 64512), 216 (40 x 128 + 216 x 128
+  // = 32768) or 152 (40 x 128 + 152 x 384 = 63488).
   static constexpr int kProducerRegs = 40;
   static constexpr int kConsumerRegs =
       std::min(248, (65536 / kCtasPerSm - 128 * kProducerRegs) / (128 * kConsumers) / 8 * 8);
@@ -88,8 +89,9 @@ struct WsConfig {
   static constexpr int kASliceRows = kPlan.a_slice_rows(), kASliceStride = kPlan.a_slice_stride();
   static constexpr int kBBoxesPerSlice = kPlan.b_boxes_per_slice();
   static constexpr int kSharedBytes = kPlan.dynamic_bytes();  // + 1024: the base is rounded up to 1024 inside
-  static_assert(BM == 64 || BM == 128 || BM == 256, "the wgmma N (rows of C per tile) is 64, 128 or 256 here");
-  static_assert(kConsumers == 1 || kConsumers == 2, "one or two consumer warpgroups");
+  static_assert(BM == 64 || BM == 128 || BM == 192 || BM == 256,
+                "the wgmma N (rows of C per tile) is 64, 128, 192 or 256 here");
+  static_assert(kConsumers >= 1 && kConsumers <= 3, "one to three consumer warpgroups");
   static_assert(kCtasPerSm == 1 || kCtasPerSm == 2, "one or two CTAs an SM");
   static_assert(kConsumerRegs >= BM / 2 * NSUB + 64, "the accumulators and the fragments fit the consumers' registers");
   static_assert(NSUB == 1 || NSUB == 2, "one or two 64-column groups per consumer");
@@ -224,6 +226,7 @@ __device__ __forceinline__ std::uint32_t ld_shared_u32(std::uint32_t address) {
 template <int BM>
 __device__ __forceinline__ void wgmma_rs(float (&d)[BM / 2], const std::uint32_t (&a)[4], std::uint64_t desc) {
   if constexpr (BM == 256) wgmma_m64n256k8_tf32(d, a, desc);
+  else if constexpr (BM == 192) wgmma_m64n192k8_tf32(d, a, desc);
   else if constexpr (BM == 128) wgmma_m64n128k8_tf32(d, a, desc);
   else wgmma_m64n64k8_tf32(d, a, desc);
 }

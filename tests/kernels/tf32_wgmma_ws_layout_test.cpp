@@ -224,11 +224,12 @@ TEST(Tf32WgmmaWsLayout, HostModelMultipliesLikeTheReference) {
     int m, n, k, bm, nsub, consumers;
   };
   // Every tile shape of the compiled variants (256 x 128, 128 x 256, 128 x
-  // 128 with two consumers; 128 x 64, 64 x 128 and 128 x 128 with one); ragged in every
+  // 128 and 192 x 128 with two consumers, 128 x 192 with three; 128 x 64,
+  // 64 x 128 and 128 x 128 with one); ragged in every
   // dimension; two tiles each way.
   for (const Shape s : {Shape{300, 200, 70, 256, 1, 2}, Shape{150, 300, 45, 128, 2, 2}, Shape{37, 29, 5, 256, 1, 2},
                         Shape{200, 150, 40, 128, 1, 2}, Shape{150, 100, 37, 128, 1, 1}, Shape{100, 150, 33, 64, 2, 1},
-                        Shape{150, 200, 35, 128, 2, 1}}) {
+                        Shape{150, 200, 35, 128, 2, 1}, Shape{250, 150, 40, 192, 1, 2}, Shape{150, 250, 36, 128, 1, 3}}) {
     const auto a = random_matrix(std::size_t(s.m) * s.k, 1), b = random_matrix(std::size_t(s.k) * s.n, 2);
     std::vector<float> c(std::size_t(s.m) * s.n, std::nanf(""));
     const int bn = 64 * s.nsub * s.consumers;
