@@ -378,6 +378,10 @@ TEST(Tf32WgmmaWsPlan, NarrowShapesLeaveTheShippedTile) {
       }
     }
   EXPECT_EQ(variants[std::size_t(tf32_ws_plan(8192, 8192, 8192, variants, hopper).variant)].ctas_per_sm, 1);
+  // A side just past a multiple of 128 takes the 192-wide tile of that side
+  // (run 33: 3712x384x6272 71.4% -> 112.4% of cuBLAS TF32, 380x6296x2224 98.0% -> 120.2%).
+  EXPECT_EQ(variants[std::size_t(tf32_ws_plan(3712, 384, 6272, variants, hopper).variant)].block_n, 192);
+  EXPECT_EQ(variants[std::size_t(tf32_ws_plan(380, 6296, 2224, variants, hopper).variant)].block_m, 192);
   // Where no cluster of a variant is resident, the rule does not pick it.
   const Tf32WsPlan only_shipped = tf32_ws_plan(128, 4096, 4096, variants, [](int i) { return i == 0 ? 66 : 0; });
   EXPECT_EQ(only_shipped.variant, 0);
