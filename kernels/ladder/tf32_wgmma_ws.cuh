@@ -10,7 +10,7 @@
 //    M, N and K need no code here.
 //  - Warp specialisation: warpgroup 0 is the producer (one thread issues the
 //    TMA copies; the warpgroup gives its registers away with setmaxnreg);
-//    the one or two warpgroups after it are consumers, each owning 64 x NSUB
+//    the one to three warpgroups after it are consumers, each owning 64 x NSUB
 //    columns of the block tile's C. A ring of STAGES stages with a `full`
 //    mbarrier (producer's expect_tx + TMA's complete_tx) and an `empty`
 //    mbarrier (one arrival per consumer warp, of every CTA of the cluster)

@@ -1,12 +1,13 @@
 // tf32_wgmma_ws_plan.h — the rule that picks, per shape, which compiled
-// variant of tf32-wgmma-ws runs (a tile of 256 x 128, 128 x 256 or 128 x 128
-// in clusters of 2, or of 128 x 64 or 64 x 128 two CTAs an SM) and how its
-// work is scheduled (ws::WorkSchedule): whole tiles, stream-k (the rounds
-// that do not fill the GPU shared out by k-tile) or split-k. Plain C++ (no
-// CUDA): tests/kernels/tf32_wgmma_ws_layout_test.cpp checks its picks on the
-// host; tf32_wgmma_ws.cu asks the driver how many clusters of each variant
-// are resident and runs what it picks. The model and the measurements it was
-// fitted to are in docs/ladder-notes.md, runs 31 and 33.
+// variant of tf32-wgmma-ws runs (a tile of 256 x 128, 128 x 256, 128 x 128,
+// 192 x 128 or 128 x 192 in clusters of 2, or of 128 x 64 or 64 x 128 two
+// CTAs an SM) and how its work is scheduled (ws::WorkSchedule): whole tiles,
+// stream-k (the rounds that do not fill the GPU shared out by k-tile) or
+// split-k. Plain C++ (no CUDA): tests/kernels/tf32_wgmma_ws_layout_test.cpp
+// checks its picks on the host; tf32_wgmma_ws.cu asks the driver how many
+// clusters of each variant are resident and runs what it picks. The model
+// and the measurements it was fitted to are in docs/ladder-notes.md, runs
+// 31 and 33.
 #pragma once
 
 #include <algorithm>
