@@ -60,9 +60,8 @@ inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, 
   // A variant of several CTAs an SM whose grid leaves each CTA an SM of its
   // own runs its k-tiles at the lone CTA's pace.
   const long long work = units * std::max(plan.splits, 1);
-  const double k_tile_cost = v.ctas_per_sm > 1 && v.k_tile_cost_alone > 0 && std::min<long long>(work, g) * v.ctas_per_sm <= g
-                                 ? v.k_tile_cost_alone
-                                 : v.k_tile_cost;
+  const bool alone = v.ctas_per_sm > 1 && v.k_tile_cost_alone > 0 && std::min<long long>(work, g) * v.ctas_per_sm <= g;
+  const double k_tile_cost = alone ? v.k_tile_cost_alone : v.k_tile_cost;
   if (plan.splits > 1) {
     const double cells = double(m) * n;
     if (cells * plan.splits > double(kWsSplitKFloats)) return std::numeric_limits<double>::infinity();
