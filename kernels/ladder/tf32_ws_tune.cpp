@@ -7,10 +7,12 @@
 // (median of --runs). Ends with a table of TFLOP/s: the figures the shipped
 // choice in tf32_wgmma_ws_variants.h is to be made from (docs/ladder-notes.md).
 //
-//   tf32_ws_tune [MxNxK...] [--runs=N] [--only=TEXT]... [--skip=TEXT]... [--name=NAME]... [--list]
+//   tf32_ws_tune [MxNxK...] [--runs=N] [--only=TEXT]... [--skip=TEXT]... [--name=NAME]... [--list] [--warm-l2]
 //   (default shapes 4096x4096x4096 8192x8192x8192; TEXT is part of a variant's
 //   name, NAME all of it; with --only, rung 7 is left out; --list prints the
-//   selected names, one a line, and needs no GPU.)
+//   selected names, one a line, and needs no GPU. Every timed run finds the
+//   L2 overwritten, as the benchmark's do; --warm-l2 leaves it as the run
+//   before left it, as this program timed until run 33.)
 //
 // A shape a candidate refuses (rung 7 needs k and n multiples of 4) is not
 // launched: the ragged check runs it at the nearest shape it takes, the table
@@ -25,6 +27,7 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -190,12 +193,12 @@ void check_small(Candidate& c, cudaStream_t stream, bool& lost) {
   std::fflush(stdout);
 }
 
-void print_table(const std::vector<Shape>& shapes, const std::vector<Candidate>& all, int runs,
+void print_table(const std::vector<Shape>& shapes, const std::vector<Candidate>& all, int runs, bool warm_l2,
                  std::map<std::pair<std::string, std::string>, std::string>& table) {
   std::printf(
       "\nTFLOP/s (%% of cuBLAS TF32 timed apart | in alternating rounds, median of the rounds' ratios), median of %d "
-      "runs; * = the shipped tf32-wgmma-ws\n%-28s",
-      runs, "kernel");
+      "runs, %s; * = the shipped tf32-wgmma-ws\n%-28s",
+      runs, warm_l2 ? "the L2 as the run before left it" : "the L2 overwritten before every timed run", "kernel");
   for (const Shape& s : shapes) std::printf(" %22s", shape_text(s).c_str());
   std::printf("\n%-28s", "cublas-tf32");
   for (const Shape& s : shapes) std::printf(" %22s", table[{"cublas-tf32", shape_text(s)}].c_str());
@@ -212,10 +215,18 @@ void print_table(const std::vector<Shape>& shapes, const std::vector<Candidate>&
     if (!cand.failed.empty()) std::printf("failed: %s: %s\n", cand.label().c_str(), cand.failed.c_str());
 }
 
-int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all) {
+int tune(const std::vector<Shape>& shapes, int runs, bool warm_l2, std::vector<Candidate> all) {
   gpu::CublasHandle cublas;
   cudaStream_t stream = nullptr;
   TS_CUDA_CHECK(cudaStreamCreate(&stream));
+  // As the benchmark times (bench_runner), unless --warm-l2: every timed run
+  // finds its inputs in device memory, not in what the run before left in the
+  // L2 (at 1024^3 the operands fit in it).
+  std::optional<gpu::L2Flush> flush;
+  if (!warm_l2) flush.emplace(stream);
+  const auto between = [&] {
+    if (flush) (*flush)();
+  };
   const auto variants = tf32_ws_variants();
   for (Candidate& c : all)
     for (int v = 0; v < int(variants.size()); ++v)
@@ -254,7 +265,7 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
     std::vector<float> ref(cells), out(cells);
     cublas.gemm_tf32(a, b, c, s.m, s.n, s.k, stream);
     TS_CUDA_CHECK(cudaMemcpy(ref.data(), c, cells * 4, cudaMemcpyDeviceToHost));
-    const auto time_ms = [&](auto&& launch) { return gpu::time_launches(launch, 3, runs, stream).median_ms; };
+    const auto time_ms = [&](auto&& launch) { return gpu::time_launches(launch, 3, runs, stream, between).median_ms; };
     const double cublas_ms = time_ms([&] { cublas.gemm_tf32(a, b, c, s.m, s.n, s.k, stream); });
     const std::string st = shape_text(s);
     std::printf("%-28s %-16s %9.4f %9.1f %9.1f   the rule picks %s\n", "cublas-tf32", st.c_str(), cublas_ms,
@@ -287,7 +298,7 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
               const auto launch = [&] { cand.launch(a, b, c, s.m, s.n, s.k, stream); };
               ms = time_ms(launch);
               paired = gpu::time_paired([&] { cublas.gemm_tf32(a, b, c, s.m, s.n, s.k, stream); }, launch, 3, runs,
-                                        stream);
+                                        stream, between);
             }
           },
           lost);
@@ -318,7 +329,7 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
                 tflops(s, again), 100.0 * cublas_ms / again);
   }
 
-  print_table(shapes, all, runs, table);
+  print_table(shapes, all, runs, warm_l2, table);
   if (lost) {
     std::printf("not run: %s\n", lost_why.c_str());
     std::fflush(stdout);
@@ -334,7 +345,7 @@ int tune(const std::vector<Shape>& shapes, int runs, std::vector<Candidate> all)
 int main(int argc, char** argv) {
   std::vector<ts::ladder::Shape> shapes;
   int runs = 20;
-  bool list = false;
+  bool list = false, warm_l2 = false;
   ts::ladder::Selection sel;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -344,11 +355,13 @@ int main(int argc, char** argv) {
     else if (arg.rfind("--skip=", 0) == 0) sel.skip.push_back(arg.substr(7));
     else if (arg.rfind("--name=", 0) == 0) sel.names.push_back(arg.substr(7));
     else if (arg == "--list") list = true;
+    else if (arg == "--warm-l2") warm_l2 = true;
     else if (std::sscanf(arg.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) == 3 && s.m > 0 && s.n > 0 && s.k > 0)
       shapes.push_back(s);
     else {
       std::fprintf(stderr,
-                   "tf32_ws_tune: arguments are MxNxK shapes, --runs=N, --only=TEXT, --skip=TEXT, --name=NAME, --list "
+                   "tf32_ws_tune: arguments are MxNxK shapes, --runs=N, --only=TEXT, --skip=TEXT, --name=NAME, --list, "
+                   "--warm-l2 "
                    "(not '%s')\n",
                    arg.c_str());
       return 2;
@@ -381,7 +394,7 @@ int main(int argc, char** argv) {
         std::printf("resident clusters of %s: %d\n", std::string(ts::ladder::tf32_ws_variants()[std::size_t(v)].name).c_str(),
                     ts::ladder::tf32_ws_resident_clusters(v));
     std::fflush(stdout);
-    return ts::ladder::tune(shapes, runs, std::move(all));
+    return ts::ladder::tune(shapes, runs, warm_l2, std::move(all));
   } catch (const ts::gpu::GpuError& e) {
     std::fflush(stdout);
     std::fprintf(stderr, "tf32_ws_tune: %s\n", e.what());
