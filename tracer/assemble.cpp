@@ -285,21 +285,24 @@ struct GlobalTouches {
 // A launch that reads A and B, stores nothing to C but stores to other buffers
 // (split-k: its partial sums, which another launch reduces into C): those
 // buffers, unless the program named them, are named "partials" (then
-// partials2, ...), so that the views say what they hold.
-void name_partials(Trace& t, const GlobalTouches& g) {
+// partials2, ...), so that the views say what they hold. Returns how many it named.
+int name_partials(Trace& t, const GlobalTouches& g) {
   LaunchInfo& L = t.launch;
   // Only a launch that reads A and B and stores none of C; only buffers the program did not name.
   if (g.stored[L.role_id(BufferRole::C)] || !g.loaded[L.role_id(BufferRole::A)] || !g.loaded[L.role_id(BufferRole::B)])
-    return;
+    return 0;
   int n = 0;
   for (std::uint32_t id = 0; id < L.buffers.size(); ++id)
     if (g.stored[id] && L.buffers[id].role == BufferRole::Other && L.buffers[id].name.starts_with("alloc"))
       L.buffers[id].name = ++n == 1 ? std::string("partials") : "partials" + std::to_string(n);
+  return n;
 }
 
 // What the tracer could not see in this launch, from what it did see: a
 // sentence each, for the launch description and the app's notice strip.
-std::vector<std::string> tracer_limits(const Trace& t, const GlobalTouches& g, const AssembleReport& r) {
+// named_partials: how many buffers name_partials named.
+std::vector<std::string> tracer_limits(const Trace& t, const GlobalTouches& g, int named_partials,
+                                       const AssembleReport& r) {
   const LaunchInfo& L = t.launch;
   std::vector<std::string> v;
   // Elements of A and B no load (nor cp.async) read, elements of C nothing stored.
@@ -319,15 +322,11 @@ std::vector<std::string> tracer_limits(const Trace& t, const GlobalTouches& g, c
                   std::to_string(touched[i].size()) +
                   ") were never seen read: copies by the Tensor Memory Accelerator (TMA), which the Compute "
                   "Sanitizer API does not report, or a kernel that does not read them all");
-  // "(named partials)" only where name_partials named them (it needs A and B read and none of C stored).
-  const bool named = std::any_of(L.buffers.begin(), L.buffers.end(), [](const Buffer& b) {
-    return b.role == BufferRole::Other && b.name.starts_with("partials");
-  });
   if (const auto unwritten = std::count(touched[2].begin(), touched[2].end(), false); unwritten > 0)
     v.push_back(count_of(unwritten, "element", "elements") + " of C (of " + std::to_string(touched[2].size()) +
                 ") were not stored by this launch" +
                 (other_stores ? ": it stored " + count_of(other_stores, "value", "values") + " to other buffers" +
-                                    (named ? " (named partials)" : "") +
+                                    (named_partials > 0 ? " (named partials)" : "") +
                                     ", partial sums that another launch reduces into C (split-k)"
                               : std::string()));
   if (r.commits || r.waits)
@@ -501,7 +500,7 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
   report.events = events.size();
 
   const GlobalTouches touches(trace);
-  name_partials(trace, touches);
+  const int named_partials = name_partials(trace, touches);
 
   TracerInfo info;
   info.source = "exec";
@@ -515,7 +514,7 @@ Trace assemble_trace(const RawLaunch& raw, const AssembleOptions& o, AssembleRep
     info.launches.push_back(short_symbol_name(raw.kernel, 200));
     info.launch_index = static_cast<std::uint32_t>(info.launches.size() - 1);
   }
-  info.limits = tracer_limits(trace, touches, report);
+  info.limits = tracer_limits(trace, touches, named_partials, report);
   if (want_lines) assign_lines(raw, o.sass, pcs, trace, info);
   L.tracer = std::move(info);
   return trace;
