@@ -3,12 +3,14 @@
 // docs/ladder-notes.md runs 6-8) made to take any shape and any split of k.
 //  - any M, N, K, with row strides of their own (lda, ldb, ldc): A is copied
 //    one word at a time (stored transposed), so its rows need no alignment
-//    (but rows that start on 32-byte sectors cost half the sectors); B is
-//    copied as float4, so ldb must be a multiple of 4 (fp32_best.cu pads B
-//    into a copy where n is not); C is stored as float4 where ldc and C allow,
-//    else word by word. Rows and columns past the edge are clamped to the
-//    last valid one (they reach only cells of C that are never stored); only
-//    the last k-tile, if partial, zero-fills.
+//    (but rows that start on 32-byte sectors cost half the sectors). B is
+//    copied as float4 where its rows are on 16 bytes (ldb a multiple of 4, B
+//    16-byte aligned), else one word at a time (kBWords: each warp copies 32
+//    consecutive words of a row, 128 bytes), into the same shared layout.
+//    C is stored per row as wide as the row's address allows: float4, float2
+//    or words. Rows and columns past the edge are clamped to the last valid
+//    one (they reach only cells of C that are never stored); only the last
+//    k-tile, if partial, zero-fills.
 //  - one fully unrolled loop body (the k-tiles whose successor is whole, with
 //    copies spread), and a small two-k loop for the last STAGES - 1 tiles.
 //  - split-K: block z of the grid sums k in [z * k_chunk, (z + 1) * k_chunk)
@@ -35,63 +37,127 @@ struct Fp32AnyConfig {
   static constexpr int kLda = BM + 4;  // padded: a warp's transposed copies (8 k x 4 rows) hit 32 banks
   static constexpr int kAFloats = BK * kLda, kStageFloats = kAFloats + BK * BN;
   static constexpr int kSharedBytes = STAGES * kStageFloats * 4;
-  // A: runs of 8 k of kARows rows per pass. B: float4 over kBRows k per pass.
+  // A: runs of 8 k of kARows rows per pass. B: float4 over kBRows k per pass,
+  // or (kBWords) words over kBWordRows k per pass, a warp's 32 words in one row.
   static constexpr int kARows = kThreads / 8, kAPasses = BM / kARows, kAHalves = BK / 8;
   static constexpr int kBChunks = BN / 4, kBRows = kThreads / kBChunks, kBPasses = BK / kBRows;
-  static constexpr int kACopies = kAHalves * kAPasses, kCopies = kACopies + kBPasses;
-  static constexpr int kCopyRuns = (kCopies + SPREAD - 1) / SPREAD;
+  static constexpr int kBWordRows = kThreads / BN, kBWordPasses = BK / kBWordRows;
+  static constexpr int kACopies = kAHalves * kAPasses;
+  // A thread's copies of one k-tile, and the runs of SPREAD they are issued in: [kBWords].
+  static constexpr int kCopies[2] = {kACopies + kBPasses, kACopies + kBWordPasses};
+  static constexpr int kCopyRuns[2] = {(kCopies[0] + SPREAD - 1) / SPREAD, (kCopies[1] + SPREAD - 1) / SPREAD};
   static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
   static_assert(BK % 8 == 0 && BM % kARows == 0, "threads copy whole runs of 8 k of A");
   static_assert(kThreads % kBChunks == 0 && BK % kBRows == 0, "threads copy whole rows of B");
+  static_assert(BN % 32 == 0 && kThreads % BN == 0 && BK % kBWordRows == 0, "warps copy whole rows of B in words");
   static_assert(STAGES >= 3 && SPREAD > 0, "spread copies land one k-tile later: at least 3 stages");
-  static_assert(kCopyRuns <= BK - 1, "one run of copies per k at most");
+  static_assert(kCopyRuns[0] <= BK - 1 && kCopyRuns[1] <= BK - 1, "one run of copies per k at most");
 };
 
+// dst[0, W) = v[0, W), or (add) += atomically, as one access of W words (dst aligned to W words).
+template <int W>
+__device__ __forceinline__ void put_words(float* dst, const float* v, bool add) {
+  if constexpr (W == 4) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (add) atomicAdd(reinterpret_cast<float4*>(dst), make_float4(v[0], v[1], v[2], v[3]));
+#else
+    if (add)
+      for (int j = 0; j < 4; ++j) atomicAdd(dst + j, v[j]);
+#endif
+    else *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+  } else if constexpr (W == 2) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (add) atomicAdd(reinterpret_cast<float2*>(dst), make_float2(v[0], v[1]));
+#else
+    if (add)
+      for (int j = 0; j < 2; ++j) atomicAdd(dst + j, v[j]);
+#endif
+    else *reinterpret_cast<float2*>(dst) = make_float2(v[0], v[1]);
+  } else {
+    static_assert(W == 1, "float4, float2 or a word");
+    if (add) atomicAdd(dst, v[0]);
+    else *dst = v[0];
+  }
+}
+
 // Writes (or, for a split of k, atomically adds) one thread's patch of C,
-// skipping what falls outside M x N: as float4 when `vec` (N and ldc
-// multiples of 4, C 16-byte aligned), else word by word.
+// skipping what falls outside M x N. Every piece of a row starts on a
+// multiple of 4 columns, so the row's address decides how wide each piece
+// goes, a split's atomic adds alike: float4 on 16 bytes, pairs on 8 (also a
+// piece that N's edge cuts), else words. (Not a word, a pair at word 1 and a
+// word: that pair's registers cannot also be a float4's, and ptxas gave the
+// 128x256 kernels 38-41 more registers for it, and two word kernels spills.)
 template <class Patch>
 __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ldc, int M, int N, int row0, int col0,
                                             bool add, bool vec) {
   constexpr int kTM = sizeof(patch.acc) / sizeof(patch.acc[0]), kTN = sizeof(patch.acc[0]) / sizeof(float);
+  // vec (from the host: N and ldc multiples of 4, C 16-byte aligned): every
+  // piece float4, in a loop of its own. The per-row choice below, run for
+  // these too, cost 0.2 to 1.4 points of cuBLAS at six aligned shapes
+  // (fp32_tune, H200); with the flag from the host, as before, the float4
+  // kernels' SASS is what it was up to the stores.
+  if (vec) {
+#pragma unroll
+    for (int pm = 0; pm < kTM / 4; ++pm)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int row = row0 + patch.row_of(pm) + i;
+        if (row >= M) continue;
+#pragma unroll
+        for (int pn = 0; pn < kTN / 4; ++pn) {
+          const int col = col0 + patch.col_of(pn);
+          if (col < N) put_words<4>(C + row * ldc + col, &patch.acc[4 * pm + i][4 * pn], add);
+        }
+      }
+    return;
+  }
 #pragma unroll
   for (int pm = 0; pm < kTM / 4; ++pm)
 #pragma unroll
     for (int i = 0; i < 4; ++i) {
       const int row = row0 + patch.row_of(pm) + i;
       if (row >= M) continue;
+      float* const c_row = C + row * ldc;
+      const unsigned offset = reinterpret_cast<std::uintptr_t>(c_row) % 16;  // 0, 4, 8 or 12 bytes
 #pragma unroll
       for (int pn = 0; pn < kTN / 4; ++pn) {
-        const int col = col0 + patch.col_of(pn);
+        const int col = col0 + patch.col_of(pn), left = N - col;  // the piece's columns inside N: 4 or fewer
+        if (left <= 0) continue;
         const float* v = &patch.acc[4 * pm + i][4 * pn];
-        float* dst = C + row * ldc + col;
-        if (vec) {
-          if (col >= N) continue;
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-          if (add) atomicAdd(reinterpret_cast<float4*>(dst), make_float4(v[0], v[1], v[2], v[3]));
-#else
-          if (add)
-            for (int j = 0; j < 4; ++j) atomicAdd(dst + j, v[j]);
-#endif
-          else *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+        float* dst = c_row + col;
+        if (offset == 0 && left >= 4) {
+          put_words<4>(dst, v, add);
+        } else if (offset % 8 == 0) {  // pairs at 0 and 2
+          if (left >= 2) put_words<2>(dst, v, add);
+          else put_words<1>(dst, v, add);
+          if (left >= 4) put_words<2>(dst + 2, v + 2, add);
+          else if (left == 3) put_words<1>(dst + 2, v + 2, add);
         } else {
 #pragma unroll
           for (int j = 0; j < 4; ++j)
-            if (col + j < N) {
-              if (add) atomicAdd(dst + j, v[j]);
-              else dst[j] = v[j];
-            }
+            if (j < left) put_words<1>(dst + j, v + j, add);
         }
       }
     }
 }
 
-template <class Cfg>
+// kBWords: B's rows are off 16 bytes (ldb not a multiple of 4, or B not
+// 16-byte aligned), so B is copied one word at a time; ldb may be any >= N.
+// Word copies cost more than float4 ones: forced on aligned shapes (fp32_tune,
+// H200) they ran ~3 points of cuBLAS behind on the 128x256 tiles and ~13 on
+// 64x128 and 128x64, with 3.7 times the long-scoreboard stalls (ncu), likely
+// because a 4-byte cp.async goes through L1 (only 16 bytes may bypass it) and
+// three blocks' shared memory leave little of L1.
+template <class Cfg, bool kBWords>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
              int M, int N, int K, int k_chunk, bool vec_c) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, kLda = Cfg::kLda, S = Cfg::STAGES;
   constexpr int kStageBytes = Cfg::kStageFloats * 4;
+  constexpr int kCopies = Cfg::kCopies[kBWords], kCopyRuns = Cfg::kCopyRuns[kBWords];
+  // B's copies a thread issues per k-tile, the k between two of them, and its source pointers (one for words).
+  constexpr int kBCopies = kBWords ? Cfg::kBWordPasses : Cfg::kBPasses;
+  constexpr int kBRows = kBWords ? Cfg::kBWordRows : Cfg::kBRows, kBPointers = kBWords ? 1 : Cfg::kBPasses;
   extern __shared__ __align__(16) float shared[];
   int block_row, block_col;
   swizzled_block<Cfg::GROUP_M>(ceil_div(M, BM), ceil_div(N, BN), block_row, block_col);
@@ -100,16 +166,21 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   const int t = threadIdx.x, warp = t / 32;
   const int warp_m = warp / (BN / Cfg::WN), warp_n = warp % (BN / Cfg::WN);
 
-  // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk at
-  // k br + q * kBRows, column bc; its source pointers advance one k-tile per tile issued.
+  // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk
+  // (or word) at k br + q * kBRows, column bc; its source pointers advance
+  // one k-tile per tile issued. Words: q's row is kBRows * ldb past b_src[0].
   const int ar = t / 8, ac = t % 8;
-  const int br = t / Cfg::kBChunks, bc = t % Cfg::kBChunks * 4;
+  const int br = kBWords ? t / BN : t / Cfg::kBChunks, bc = kBWords ? t % BN : t % Cfg::kBChunks * 4;
   const float* a_src[Cfg::kAPasses];
 #pragma unroll
   for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * lda + k0 + ac;
-  const float* b_src[Cfg::kBPasses];
+  const float* b_src[kBPointers];
+  if constexpr (kBWords) {
+    b_src[0] = B + (k0 + br) * ldb + min(col0 + bc, N - 1);
+  } else {
 #pragma unroll
-  for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * Cfg::kBRows) * ldb + min(col0 + bc, ldb - 4);
+    for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * kBRows) * ldb + min(col0 + bc, ldb - 4);
+  }
   const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
   const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
   int k_next = 0;  // the k (within the split) where the next tile issued starts
@@ -118,7 +189,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
 #pragma unroll
     for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] += BK;
 #pragma unroll
-    for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] += BK * ldb;
+    for (int q = 0; q < kBPointers; ++q) b_src[q] += BK * ldb;
+  };
+  const auto b_source = [&](int q) {
+    if constexpr (kBWords) return b_src[0] + q * kBRows * ldb;
+    else return b_src[q];
   };
 
   // Copy c of a whole tile into the stage at a_sh / b_sh (no bounds test).
@@ -128,7 +203,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
       cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
     } else {
       const int q = c - Cfg::kACopies;
-      cp_async_16(b_sh + q * Cfg::kBRows * BN * 4, b_src[q]);
+      if constexpr (kBWords) cp_async_4(b_sh + q * kBRows * BN * 4, b_source(q));
+      else cp_async_16(b_sh + q * kBRows * BN * 4, b_source(q));
     }
   };
   // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
@@ -136,7 +212,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     const std::uint32_t a_sh = a_dst + stage * kStageBytes, b_sh = b_dst + stage * kStageBytes;
     if (k_next + BK <= klen) {
 #pragma unroll
-      for (int c = 0; c < Cfg::kCopies; ++c) copy(c, a_sh, b_sh);
+      for (int c = 0; c < kCopies; ++c) copy(c, a_sh, b_sh);
     } else if (k_next < klen) {
       float* const base = shared + stage * Cfg::kStageFloats;
 #pragma unroll
@@ -147,9 +223,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
           cp_async_4(base + (ac + 8 * h) * kLda + ar + p * Cfg::kARows, in ? a_src[p] + 8 * h : A, in);
       }
 #pragma unroll
-      for (int q = 0; q < Cfg::kBPasses; ++q) {
-        const bool in = k_next + br + q * Cfg::kBRows < klen;
-        cp_async_16(base + Cfg::kAFloats + (br + q * Cfg::kBRows) * BN + bc, in ? b_src[q] : B, in);
+      for (int q = 0; q < kBCopies; ++q) {
+        const bool in = k_next + br + q * kBRows < klen;
+        float* const dst = base + Cfg::kAFloats + (br + q * kBRows) * BN + bc;
+        if constexpr (kBWords) cp_async_4(dst, in ? b_source(q) : B, in);
+        else cp_async_16(dst, in ? b_source(q) : B, in);
       }
     }
     advance();
@@ -199,8 +277,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
       patch.load_fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, kLda, bs, BN, kk + 1);
       if constexpr (kSpread) {
 #pragma unroll
-        for (int c = 0; c < Cfg::kCopies; ++c)
-          if (c / Cfg::SPREAD * (BK - 1) / Cfg::kCopyRuns == kk) copy(c, a_sh, b_sh);
+        for (int c = 0; c < kCopies; ++c)
+          if (c / Cfg::SPREAD * (BK - 1) / kCopyRuns == kk) copy(c, a_sh, b_sh);
       }
       patch.outer_product(a[kk % 2], b[kk % 2]);
     }

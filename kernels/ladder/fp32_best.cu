@@ -1,7 +1,8 @@
 // fp32_best.cu — `fp32-best`: the block tiles of fp32_any.cuh that ship, the
-// rule that picks a tile and a split of k for each shape, and the padded copy
-// that puts misaligned rows of B on 16-byte boundaries. The rule and the
-// figures behind it are in docs/ladder-notes.md ("Every shape").
+// rule that picks a tile and a split of k for each shape, and, where B's rows
+// are off 16 bytes, whether the kernel copies B a word at a time or reads a
+// padded copy of it. The rule and the figures behind it are in
+// docs/ladder-notes.md ("Every shape", run 34).
 #include <algorithm>
 #include <cstdint>
 #include <limits>
@@ -53,6 +54,8 @@ constexpr int kMaxSplits = 64;
 // The CUDA runtime keeps 1 KB of each block's shared memory for itself.
 constexpr int kSharedReservedPerBlock = 1024;
 
+bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
 // dst (rows x ld) = src (rows x cols) with columns cols..ld-1 zero.
 __global__ void pad_rows(const float* __restrict__ src, int rows, int cols, float* __restrict__ dst, int ld) {
   const int c = blockIdx.x * blockDim.x + threadIdx.x;
@@ -75,13 +78,13 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   const int chunk = ceil_div(k_tiles, splits) * Cfg::BK;
   const int z = ceil_div(k, chunk);  // every split has at least one k
   if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
-  const bool vec_c = n % 4 == 0 && reinterpret_cast<std::uintptr_t>(c) % 16 == 0;
   const dim3 grid(ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN), 1, z);
-  launch_checked(fp32_any<Cfg>, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk,
-                 vec_c);
+  // B's rows on 16 bytes: float4 copies; else words, read where B lies. C's
+  // rows all on 16 bytes: float4 stores; else each row as wide as it allows.
+  const auto kernel = ldb % 4 == 0 && aligned16(b) ? fp32_any<Cfg, false> : fp32_any<Cfg, true>;
+  const bool vec_c = n % 4 == 0 && aligned16(c);
+  launch_checked(kernel, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, vec_c);
 }
-
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 
 }  // namespace
 
@@ -197,15 +200,30 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
 
 void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, float* c, int m, int n, int k,
                       cudaStream_t stream) {
-  // B's rows on 16 bytes (float4 copies): where they are not, the kernel
-  // reads a padded copy of B. A is read where it lies (word copies), its rows
-  // on 32-byte sectors or not: run 23 measured a padded copy of A 1.4 to 19
-  // points slower than the sectors it saves, most where C is narrow (the copy
-  // moves all of A for few columns of work).
+  // A is read where it lies, by word copies, its rows on 32-byte sectors or
+  // not: run 23 measured a padded copy of A 1.4 to 19 points slower than the
+  // sectors it saves, most where C is narrow (the copy moves all of A for few
+  // columns of work). B by float4 copies where its rows are on 16 bytes;
+  // else by word copies, or from a padded copy of B. Until run 34 it was
+  // always the copy, and C's rows off 16 bytes were stored word by word (a
+  // split's adds 4 atomics a float4); with both, shapes with n % 4 != 0 ran
+  // at 85.5% of cuBLAS SGEMM (median of 53 drawn shapes, H200) against
+  // 101.9% for n % 4 == 0 (147 shapes). Now C goes as wide as each row's
+  // address allows (store_patch, fp32_any.cuh). Word copies cost the kernel:
+  // forced on aligned shapes, ~3 points on the 128x256 tiles and ~13 on the
+  // tiles of three blocks an SM (3.7 times the long-scoreboard stalls: a
+  // 4-byte cp.async goes through L1, which three blocks' shared memory leave
+  // small). The copy costs a launch and B's bytes twice, against work that
+  // grows with m: run 34 (H200) had words ahead at m = 171, 382, 429 (by 5
+  // to 15 points) and 2048 (128x256 k16, +1.8), the copy ahead at m = 2948,
+  // 3795, 4634 (three-block tiles, by 6 to 10) and 4096 (128x256, +0.5). The
+  // bounds between those are guesses.
   const int lda = k;
-  const bool pad_b = n % 4 != 0 || !aligned16(b);
-  const int ldb = pad_b ? (n + 3) / 4 * 4 : n;
-  if (pad_b) {
+  const bool b_whole = n % 4 == 0 && aligned16(b);
+  const bool words = !b_whole && m <= (kTiles[plan.tile].blocks_per_sm == 1 ? 3072 : 640);
+  int ldb = n;
+  if (!b_whole && !words) {
+    ldb = (n + 3) / 4 * 4;
     float* pb = g_workspace.get(std::size_t(k) * ldb);  // cudaMalloc: 256-byte aligned
     pad_copy(b, k, n, pb, ldb, stream);
     b = pb;

@@ -1,10 +1,13 @@
 // fp32_best.h — `fp32-best`, the FP32 entry of the ladder that holds at every
 // shape: it picks, per shape, a block tile of fp32_any.cuh and a split of k
 // (so that small grids still fill the SMs) by the rule in fp32_best.cu, whose
-// measurements are in docs/ladder-notes.md. Any M, N, K: where n leaves the
-// rows of B off 16-byte boundaries, the plan runs on a padded copy of B, kept
-// in one process-wide workspace that grows to the largest shape seen (so
-// calls on streams that overlap must not need it); A is read where it lies.
+// measurements are in docs/ladder-notes.md. Any M, N, K, and A, B and C
+// where they lie (4-byte aligned): where n or B's address leaves B's rows off
+// 16-byte boundaries the kernel copies B a word at a time (m up to a few
+// hundred, or a few thousand on the 128x256 tiles) or runs on a padded copy
+// of B, kept in one process-wide workspace that grows to the largest shape
+// seen (so calls on streams that overlap must not need it); C is stored as
+// wide as each row's address allows.
 #pragma once
 
 #include <cuda_runtime.h>

@@ -1,12 +1,20 @@
 // On a real GPU (label gpu): every plan fp32-best can pick (each block tile,
 // with and without a split of k) computes C = A * B against a double-precision
 // reference, its output poisoned first, at aligned shapes and at ragged ones
-// (A's rows read off 32-byte sectors, B from a padded copy); and the rule
-// picks its tiles and splits as runs 16-26 measured (docs/ladder-notes.md).
+// (A's rows read off 32-byte sectors; B's rows off 16 bytes, by n or by B's
+// address, copied a word at a time where m is small and from a padded copy
+// where it is not; C's rows at every alignment, by n or by
+// C's address, stored as float4, pairs or words), and writes nothing around
+// C; and the rule picks its tiles and splits as runs 16-26 measured
+// (docs/ladder-notes.md).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <random>
 #include <string>
 
@@ -22,28 +30,46 @@ namespace {
 struct Case {
   Fp32Plan plan;
   int m, n, k;
+  int b_offset = 0, c_offset = 0;  // floats past a 256-byte aligned allocation where B, C start
 };
 
 std::vector<Case> all_cases() {
-  // Aligned (k a multiple of 8, n of 4: rows on sectors, no padded copy),
-  // ragged everywhere, n aligned with k not, a single row and column, k
-  // shorter than one k-tile, and splits of a few k-tiles.
-  const int shapes[][3] = {{260, 516, 200}, {130, 132, 68}, {37, 29, 45}, {131, 133, 301}, {1, 4, 4}, {3, 1, 7}};
+  // Aligned (k a multiple of 8, n of 4: rows on sectors, B as float4), ragged
+  // everywhere, n aligned with k not, a single row and column, k shorter than
+  // one k-tile, and splits of a few k-tiles. n % 4 is 1 (C's rows at all four
+  // alignments), 2 (two) or 3; B or C off 16 bytes by its address alone (B a
+  // word past: words with n % 4 == 0; C a word past: every row on an odd
+  // word; both two past: every row of C in pairs).
+  const Case shapes[] = {
+      {{}, 260, 516, 200}, {{}, 130, 132, 68}, {{}, 37, 29, 45}, {{}, 131, 133, 301}, {{}, 1, 4, 4}, {{}, 3, 1, 7},
+      {{}, 70, 258, 75}, {{}, 45, 131, 90},                                          // n % 4 == 2, 3
+      {{}, 130, 132, 68, 1, 0}, {{}, 130, 132, 68, 0, 1}, {{}, 67, 260, 77, 2, 2},  // B, C, both off 16 bytes
+      // m past the bound of word copies of the tiles of three blocks an SM
+      // (their B padded, the 128x256 tiles' copied in words), and of every tile.
+      {{}, 700, 131, 70}, {{}, 700, 132, 70, 1, 1}, {{}, 3100, 45, 37, 3, 0},
+  };
   std::vector<Case> cases;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
     for (const Fp32Plan plan : {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}})
-      for (const auto& s : shapes) cases.push_back({plan, s[0], s[1], s[2]});
-  // Past 8 splits (C of a few tiles, k long): 48 pieces of 4 or 5 k-tiles, ragged.
-  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) cases.push_back({Fp32Plan{tile, 48}, 130, 132, 6800});
+      for (Case c : shapes) {
+        c.plan = plan;
+        cases.push_back(c);
+      }
+  // Past 8 splits (C of a few tiles, k long): 48 pieces of 4 or 5 k-tiles, ragged; n % 4 == 0 and 3.
+  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
+    for (const int n : {132, 131}) cases.push_back({Fp32Plan{tile, 48}, 130, n, 6800});
   return cases;
 }
 
 std::string case_name(const ::testing::TestParamInfo<Case>& info) {
-  std::string name = fp32_plan_name(info.param.plan);
-  for (char& c : name)
-    if (c == ' ') c = '_';
-  return name + "_" + std::to_string(info.param.m) + "x" + std::to_string(info.param.n) + "x" +
-         std::to_string(info.param.k);
+  const Case& c = info.param;
+  std::string name = fp32_plan_name(c.plan);
+  for (char& ch : name)
+    if (ch == ' ') ch = '_';
+  name += "_" + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k);
+  if (c.b_offset) name += "_b" + std::to_string(c.b_offset);
+  if (c.c_offset) name += "_c" + std::to_string(c.c_offset);
+  return name;
 }
 
 class Fp32Best : public ::testing::TestWithParam<Case> {
@@ -65,14 +91,28 @@ TEST_P(Fp32Best, PlanMatchesDoublePrecision) {
   std::vector<float> a(std::size_t(c.m) * c.k), b(std::size_t(c.k) * c.n), out(std::size_t(c.m) * c.n);
   for (float& v : a) v = dist(rng);
   for (float& v : b) v = dist(rng);
+  // C lies between guards of kGuard cells (and its offset), poisoned with the rest: nothing may touch them.
+  constexpr int kGuard = 4;
+  const std::size_t c_cells = kGuard + c.c_offset + out.size() + kGuard;
   gpu::DeviceBuffer da, db, dc;
-  float* dev_c = dc.get<float>(out.size());
+  float* dev_b = db.get<float>(c.b_offset + b.size()) + c.b_offset;
+  float* dev_c = dc.get<float>(c_cells) + kGuard + c.c_offset;
   TS_CUDA_CHECK(cudaMemcpy(da.get<float>(a.size()), a.data(), a.size() * 4, cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemcpy(db.get<float>(b.size()), b.data(), b.size() * 4, cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemset(dev_c, 0xFF, out.size() * 4));  // NaN: unwritten cells show (split plans zero C first)
-  launch_fp32_plan(c.plan, da.get<float>(a.size()), db.get<float>(b.size()), dev_c, c.m, c.n, c.k, nullptr);
+  TS_CUDA_CHECK(cudaMemcpy(dev_b, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
+  // NaN: unwritten cells show (split plans zero C first).
+  TS_CUDA_CHECK(cudaMemset(dc.get<float>(c_cells), 0xFF, c_cells * 4));
+  launch_fp32_plan(c.plan, da.get<float>(a.size()), dev_b, dev_c, c.m, c.n, c.k, nullptr);
   TS_CUDA_CHECK_LAUNCH();
-  TS_CUDA_CHECK(cudaMemcpy(out.data(), dev_c, out.size() * 4, cudaMemcpyDeviceToHost));
+  std::vector<float> all(c_cells);
+  TS_CUDA_CHECK(cudaMemcpy(all.data(), dc.get<float>(c_cells), c_cells * 4, cudaMemcpyDeviceToHost));
+  const std::size_t first = kGuard + c.c_offset;
+  for (std::size_t i = 0; i < c_cells; ++i) {
+    if (i >= first && i < first + out.size()) continue;
+    std::uint32_t bits;
+    std::memcpy(&bits, &all[i], 4);
+    ASSERT_EQ(bits, 0xFFFFFFFFu) << "cell " << std::ptrdiff_t(i - first) << " around C written";
+  }
+  std::copy(all.begin() + first, all.begin() + first + out.size(), out.begin());
   for (std::size_t i = 0; i < out.size(); ++i)
     ASSERT_TRUE(std::isfinite(out[i])) << "cell (" << i / c.n << ", " << i % c.n << ") not written";
   EXPECT_LT(relative_error(out, reference_matmul(a, b, c.m, c.n, c.k)), 1e-5);
