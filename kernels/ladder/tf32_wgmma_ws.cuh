@@ -319,12 +319,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
           // columns.
           if constexpr (kPhased) {
             constexpr int kRows = BM / kPhases, kPerCta = kPhases / CN;
-            // p a constant of the unrolled loop: a tensor map indexed at run
-            // time would be copied to local memory, where TMA cannot read it
-            // (an illegal instruction).
 #pragma unroll
-            for (int p = 0; p < kPhases; ++p) {
-              if (CN > 1 && p / kPerCta != int(rank)) continue;  // the other CTA's phases
+            for (int j = 0; j < kPerCta; ++j) {
+              const int p = (CN > 1 ? int(rank) * kPerCta : 0) + j;
               const int row = min(row0 / kPhases, (M - p + kPhases - 1) / kPhases - 1);
               const std::uint32_t dst = a_dst + p * kRows * kRowBytes;
               if constexpr (CN > 1)
