@@ -2,8 +2,8 @@
 // that are compiled (one per row of tf32_wgmma_ws_variants.h: the shipped
 // one first, then the variants the tuning program times against it), and the host side: tensor maps (the driver's
 // cuTensorMapEncodeTiled, fetched through the runtime so the program needs
-// no -lcuda), the phases or padded copies of rows TMA cannot address, and
-// the persistent grid. Built for sm_90a only. docs/ladder-notes.md, "TF32 on Hopper:
+// no -lcuda), padded copies for rows TMA cannot address, and the persistent
+// grid. Built for sm_90a only. docs/ladder-notes.md, "TF32 on Hopper:
 // tf32-wgmma-ws", has the design, the predictions and the measurements.
 #include <cudaTypedefs.h>  // PFN_cuTensorMapEncodeTiled
 
@@ -31,14 +31,10 @@ using VariantConfig =
              kTf32WsVariants[I].cluster_n, kTf32WsVariants[I].consumers, kTf32WsVariants[I].ctas_per_sm>;
 using WsShipped = VariantConfig<0>;
 
-using Launch = void (*)(const float*, const float*, float*, int, int, int, cudaStream_t, int, bool, int);
-
 struct Entry {
   Tf32WsVariant info;
-  Launch launch;
-  Launch launch_phased;  // A and B read in phases: the variants the rule weighs, else nullptr
+  void (*launch)(const float*, const float*, float*, int, int, int, cudaStream_t, int, bool, int);
   const void* kernel;
-  const void* kernel_phased;
   int threads, shared_bytes;
   void (*configure)();  // ws_configure<Cfg>: the shared memory limit raised, once
 };
@@ -47,14 +43,8 @@ template <std::size_t I>
 Entry entry() {
   using Cfg = VariantConfig<I>;
   static_assert(Cfg::BN == kTf32WsVariants[I].block_n, "block_n is 64 per column group of each consumer");
-  // Read in phases only where the rule may pick the variant: each one is two
-  // more kernels to compile.
-  constexpr bool kRuled = kTf32WsVariants[I].k_tile_cost > 0;
-  const Launch phased = kRuled ? &launch_ws_config<Cfg, kRuled> : nullptr;
-  const void* phased_kernel = kRuled ? reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg, false, kRuled>) : nullptr;
-  return {kTf32WsVariants[I], &launch_ws_config<Cfg>, phased,
-          reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg, false>), phased_kernel, Cfg::kThreads, Cfg::kSharedBytes,
-          &ws_configure<Cfg>};
+  return {kTf32WsVariants[I], &launch_ws_config<Cfg>, reinterpret_cast<const void*>(tf32_wgmma_ws<Cfg, false>), Cfg::kThreads,
+          Cfg::kSharedBytes, &ws_configure<Cfg>};
 }
 
 template <std::size_t... I>
@@ -100,22 +90,6 @@ bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 
 int round_up4(int x) { return (x + 3) / 4 * 4; }
 
 }  // namespace
-
-bool ws_reads_in_phases(const float* a, const float* b, int m, int n, int k) {
-  const bool whole = k % 4 == 0 && n % 4 == 0 && aligned16(a) && aligned16(b);
-  return !whole && m >= ws::kPhases && k >= ws::kPhases;
-}
-
-CUtensorMap ws_phase_map(const float* base, int rows, int cols, int ld, int phase, int box_rows, int& shift) {
-  // The phase's first row, its start rounded down to 16 bytes (floats lie on
-  // 4), and every column shifted right by the words rounded off: the map's
-  // width grows by as much, so what lies past the true last column still
-  // reads as zero, and the columns left of the shift are never asked for.
-  const float* first = base + std::size_t(phase) * ld;
-  shift = int(reinterpret_cast<std::uintptr_t>(first) % 16 / 4);
-  return ws_tensor_map(first - shift, (rows - phase + ws::kPhases - 1) / ws::kPhases, cols + shift, ws::kPhases * ld,
-                       box_rows);
-}
 
 WsOperands ws_tma_operands(const float* a, const float* b, int m, int n, int k, cudaStream_t stream) {
   // The rule: a row stride TMA can take is a multiple of 16 bytes from a
@@ -247,22 +221,15 @@ int ws_resident_clusters(const void* kernel, int threads, int shared_bytes, int 
 std::span<const Tf32WsVariant> tf32_ws_variants() { return kTf32WsVariants; }
 
 void launch_tf32_ws_variant(int index, const float* a, const float* b, float* c, int m, int n, int k,
-                            cudaStream_t stream, int grid_limit, bool stream_k, int splits, bool phases) {
+                            cudaStream_t stream, int grid_limit, bool stream_k, int splits) {
   const Entry& e = entries().at(std::size_t(index));
   if (grid_limit == 0 && !e.info.persistent) grid_limit = INT_MAX;
-  const Launch launch = phases && e.launch_phased && ws_reads_in_phases(a, b, m, n, k) ? e.launch_phased : e.launch;
-  launch(a, b, c, m, n, k, stream, grid_limit, stream_k && e.info.persistent, splits);
+  e.launch(a, b, c, m, n, k, stream, grid_limit, stream_k && e.info.persistent, splits);
 }
 
-bool tf32_ws_reads_in_phases(int index, const float* a, const float* b, int m, int n, int k) {
-  return entries().at(std::size_t(index)).launch_phased && ws_reads_in_phases(a, b, m, n, k);
-}
-
-cudaFuncAttributes tf32_ws_variant_attributes(int index, bool phased) {
-  const Entry& e = entries().at(std::size_t(index));
-  if (phased && !e.kernel_phased) throw gpu::GpuError("tf32-wgmma-ws: " + std::string(e.info.name) + " is not compiled to read in phases");
+cudaFuncAttributes tf32_ws_variant_attributes(int index) {
   cudaFuncAttributes attributes{};
-  TS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, phased ? e.kernel_phased : e.kernel));
+  TS_CUDA_CHECK(cudaFuncGetAttributes(&attributes, entries().at(std::size_t(index)).kernel));
   return attributes;
 }
 

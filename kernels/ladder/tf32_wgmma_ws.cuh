@@ -231,36 +231,21 @@ __device__ __forceinline__ void wgmma_rs(float (&d)[BM / 2], const std::uint32_t
   else wgmma_m64n64k8_tf32(d, a, desc);
 }
 
-// The tensor maps of A and B: one each, or one per phase (kPhases, where
-// their rows are off 16 bytes: tf32_wgmma_ws_layout.h), each phase's
-// columns shifted right by a_shift / b_shift words. Read in phases, B has
-// two maps for each phase p > 0, of boxes of 8 - p and p rows (b[2 p - 1]
-// and b[2 p]; phase 0's is b[0]), for phased_b_row's rotation.
-template <int P>
-struct TensorMaps {
-  static constexpr int kBMaps = 2 * P - 1;
-  CUtensorMap a[P], b[kBMaps];
-  int a_shift[P], b_shift[P];
-};
-
 }  // namespace ws
 
 // kPieces false: the data-parallel grid only (whole units, C stored
 // straight); true: stream-k and split-k as `sched` says. Two instantiations,
 // because the pieces' code in the data-parallel kernel cost it ~6 us a
 // launch on an H200 (Nsight Compute: 65.9 -> 71.8 us at 2048^3, the same
-// schedule; docs/ladder-notes.md run 31). kPhased: A and B read in phases
-// (tf32_wgmma_ws_layout.h), for rows TMA cannot address, instead of from
-// padded copies of them.
-template <class Cfg, bool kPieces, bool kPhased = false>
+// schedule; docs/ladder-notes.md run 31).
+template <class Cfg, bool kPieces>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
-    tf32_wgmma_ws(const __grid_constant__ ws::TensorMaps<kPhased ? ws::kPhases : 1> maps, float* __restrict__ C, int M,
-                  int N, int K, const ws::WorkSchedule sched, float* __restrict__ partials, unsigned* __restrict__ flags,
-                  unsigned epoch) {
+    tf32_wgmma_ws(const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
+                  float* __restrict__ C, int M, int N, int K, const ws::WorkSchedule sched,
+                  float* __restrict__ partials, unsigned* __restrict__ flags, unsigned epoch) {
 #if defined(TS_LADDER_HAS_WGMMA)
   using namespace ws;
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, STAGES = Cfg::STAGES, NSUB = Cfg::NSUB;
-  constexpr int kMaps = kPhased ? kPhases : 1;
   constexpr int CM = Cfg::CLUSTER_M, CN = Cfg::CLUSTER_N, kCluster = Cfg::kCluster;
   constexpr int kSlices = BK / 8;  // wgmma k-steps per k-tile
   extern __shared__ __align__(1024) unsigned char shared_raw[];
@@ -292,8 +277,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
     // ---- producer: one thread issues every copy ----
     setmaxnreg_dec<Cfg::kProducerRegs>();
     if (threadIdx.x == 0) {
-      for (int p = 0; p < kMaps; ++p) prefetch_tensor_map(&maps.a[p]);
-      for (int j = 0; j < maps.kBMaps; ++j) prefetch_tensor_map(&maps.b[j]);
+      prefetch_tensor_map(&a_map);
+      prefetch_tensor_map(&b_map);
       constexpr std::uint16_t kMask = (1u << kCluster) - 1;
       std::uint32_t it = 0;  // k-tiles issued so far: stage it % STAGES, pass it / STAGES
       for_each_piece<kPieces>(sched, cluster, [&](int unit, int k_begin, int k_end) {
@@ -311,60 +296,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
           // starts inside the tensor. What they bring lands in rows of D or C that
           // are never stored (row m of A feeds only row m of C, column n of B only
           // column n).
-          // Read in phases: A's tile is BM / 4 rows of each phase (a cluster
-          // along n shares them out, whole phases to each CTA), each box of B
-          // is 8 rows of each, rotated in their atom (phased_b_row); a box
-          // that would start past a phase's last row at the end of k starts
-          // on it instead, and what it brings meets only A's zero-filled
-          // columns.
-          if constexpr (kPhased) {
-            constexpr int kRows = BM / kPhases, kPerCta = kPhases / CN;
-#pragma unroll
-            for (int j = 0; j < kPerCta; ++j) {
-              const int p = (CN > 1 ? int(rank) * kPerCta : 0) + j;
-              const int row = min(row0 / kPhases, (M - p + kPhases - 1) / kPhases - 1);
-              const std::uint32_t dst = a_dst + p * kRows * kRowBytes;
-              if constexpr (CN > 1)
-                tma_load_2d_multicast(dst, &maps.a[p], full, k0 + maps.a_shift[p], row, kMask);
-              else
-                tma_load_2d(dst, &maps.a[p], full, k0 + maps.a_shift[p], row);
-            }
-          } else {
-            const int a_row = CN > 1 ? row0 + int(rank) * Cfg::kASliceRows : row0;
-            if constexpr (CN > 1)
-              tma_load_2d_multicast(a_dst + rank * Cfg::kASliceStride, &maps.a[0], full, k0, min(a_row, M - 1), kMask);
-            else
-              tma_load_2d(a_dst, &maps.a[0], full, k0, min(a_row, M - 1));
-          }
+          const int a_row = CN > 1 ? row0 + int(rank) * Cfg::kASliceRows : row0;
+          if constexpr (CN > 1)
+            tma_load_2d_multicast(a_dst + rank * Cfg::kASliceStride, &a_map, full, k0, min(a_row, M - 1), kMask);
+          else
+            tma_load_2d(a_dst, &a_map, full, k0, min(a_row, M - 1));
 #pragma unroll
           for (int j = 0; j < Cfg::kBBoxesPerSlice; ++j) {
             const int box = (CM > 1 ? int(rank) * Cfg::kBBoxesPerSlice : 0) + j;
-            if constexpr (kPhased) {
-              const int b_col = min(col0 + box * kBoxCols, N - 1);
-              constexpr int kAtomRows = BK / kPhases;
-#pragma unroll
-              for (int p = 0; p < kPhases; ++p) {
-                const int last = (K - p + kPhases - 1) / kPhases - 1;  // the phase's last row
-                const std::uint32_t atom = b_dst + box * kBBoxBytes + p * kAtomRows * kRowBytes;
-#pragma unroll
-                for (int part = 0; part < (p == 0 ? 1 : 2); ++part) {
-                  // Rows 0 .. 7 - p of the phase's 8 from atom row p, then the last p from atom row 0.
-                  const int row = min(k0 / kPhases + (part == 0 ? 0 : kAtomRows - p), last);
-                  const std::uint32_t dst = atom + (part == 0 ? p : 0) * kRowBytes;
-                  const CUtensorMap* map = &maps.b[p == 0 ? 0 : 2 * p - 1 + part];
-                  if constexpr (CM > 1)
-                    tma_load_2d_multicast(dst, map, full, b_col + maps.b_shift[p], row, kMask);
-                  else
-                    tma_load_2d(dst, map, full, b_col + maps.b_shift[p], row);
-                }
-              }
-            } else {
-              const int b_col = min(col0 + box * kBoxCols, (N - 1) & ~3);  // on 16 bytes
-              if constexpr (CM > 1)
-                tma_load_2d_multicast(b_dst + box * kBBoxBytes, &maps.b[0], full, b_col, k0, kMask);
-              else
-                tma_load_2d(b_dst + box * kBBoxBytes, &maps.b[0], full, b_col, k0);
-            }
+            const int b_col = min(col0 + box * kBoxCols, (N - 1) & ~3);  // on 16 bytes
+            if constexpr (CM > 1)
+              tma_load_2d_multicast(b_dst + box * kBBoxBytes, &b_map, full, b_col, k0, kMask);
+            else
+              tma_load_2d(b_dst + box * kBBoxBytes, &b_map, full, b_col, k0);
           }
         }
       });
@@ -376,21 +320,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
     const int consumer = warpgroup - 1, warp = (threadIdx.x / 32) % 4, lane = threadIdx.x % 32;
     // Where this thread's words of B are in a stage, for k-slice 0 of its first
     // column group; the next group is 64 columns = 2 boxes further, k-slice sl
-    // 8 rows further (b_fragment_offset is linear in both). Read in phases,
-    // a k-slice's rows are not 8 rows further, and their swizzle differs:
-    // an offset per k-slice.
-    constexpr int kOffsetSlices = kPhased ? kSlices : 1;
-    std::uint32_t frag_offset[kOffsetSlices][4];
+    // 8 rows further (b_fragment_offset is linear in both).
+    std::uint32_t frag_offset[4];
 #pragma unroll
-    for (int sl = 0; sl < kOffsetSlices; ++sl)
-#pragma unroll
-      for (int r = 0; r < 4; ++r)
-        frag_offset[sl][r] = Cfg::kBOffset + b_fragment_offset(consumer * NSUB, warp, lane, r, sl, kPhased);
+    for (int r = 0; r < 4; ++r) frag_offset[r] = Cfg::kBOffset + b_fragment_offset(consumer * NSUB, warp, lane, r, 0);
     constexpr std::uint32_t kGroupBytes = 2 * kBBoxBytes, kSliceBytes = 8 * kRowBytes;
     static_assert(b_fragment_offset(1, 1, 5, 3, 2) == b_fragment_offset(0, 1, 5, 3, 0) + kGroupBytes + 2 * kSliceBytes,
                   "the offsets of later groups and k-slices are constant steps");
-    static_assert(b_fragment_offset(1, 1, 5, 3, 2, true) == b_fragment_offset(0, 1, 5, 3, 2, true) + kGroupBytes,
-                  "read in phases, the offsets of later groups are a constant step");
 
     // A warp is done with a stage once its wgmma group that read it has completed
     // (its fragment loads completed before the wgmma could issue).
@@ -437,8 +373,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
         for (int sl = 0; sl < kSlices; ++sl)
 #pragma unroll
           for (int r = 0; r < 4; ++r)
-            f[sl][r] = to_tf32(ld_shared_u32(stage + group_bytes +
-                                             (kPhased ? frag_offset[sl][r] : frag_offset[0][r] + sl * kSliceBytes)));
+            f[sl][r] = to_tf32(ld_shared_u32(stage + frag_offset[r] + group_bytes + sl * kSliceBytes));
         pin_fragments(f);  // computed before the fence, not sunk between the wgmmas
         wgmma_fence();     // the fragment registers are written before the wgmmas read them
 #pragma unroll
@@ -519,10 +454,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
       // k, run 33).
       static_assert(acc_n(1, 3, 29, 2) == acc_n(1, 3, 29, 0) + 4 && acc_m(29, 7) == acc_m(29, 0) + 1 + 8 * 1,
                     "accumulator 4 j + 2 h + e: row 8 j + e, column 4 h of the lane's first");
-      // Read in phases, the rows are phased_a_row's: the same code, other steps.
-      static_assert(lane_row(29, true) + acc_row_step(5, 1, BM, true) == phased_a_row(acc_m(29, 4 * 5 + 1), BM),
-                    "the phased epilogue stores D column t to row phased_a_row(t)");
-      const int m_lane = row0 + lane_row(lane, kPhased);
+      const int m_lane = row0 + 2 * (lane & 3);
 #pragma unroll
       for (int u = 0; u < NSUB; ++u) {
         const int n0 = col0 + acc_n(consumer * NSUB + u, warp, lane, 0);
@@ -532,9 +464,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
         for (int j = 0; j < BM / 8; ++j)
 #pragma unroll
           for (int e = 0; e < 2; ++e) {
-            const int step = acc_row_step(j, e, BM, kPhased);
-            if (m_lane + step >= M) continue;
-            float* cell = row + std::size_t(step) * N;
+            if (m_lane + 8 * j + e >= M) continue;
+            float* cell = row + std::size_t(8 * j + e) * N;
             if (in0) cell[0] = acc[u][4 * j + e];
             if (in1) cell[4] = acc[u][4 * j + 2 + e];
           }
@@ -550,12 +481,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
 
 // ---- host side (tf32_wgmma_ws.cu) ----
 
-// The operands as TMA can read them whole: its rows must start on 16 bytes (k
-// and n multiples of 4, 16-byte aligned pointers). Where they do not, A and/or
-// B are copied into a padded workspace (cudaMemcpy2DAsync on `stream`, part
-// of the launch and so of its timing); lda and ldb are the row strides in
-// floats. The variants the plan rule weighs read such operands in phases
-// instead, where they can (ws_reads_in_phases); this is for the others.
+// The operands as TMA can read them: its rows must start on 16 bytes (k and n
+// multiples of 4, 16-byte aligned pointers). Where they do not, A and/or B are
+// copied into a padded workspace (cudaMemcpy2DAsync on `stream`, part of the
+// launch and so of its timing); lda and ldb are the row strides in floats.
 struct WsOperands {
   const float* a;
   int lda;
@@ -568,16 +497,6 @@ WsOperands ws_tma_operands(const float* a, const float* b, int m, int n, int k, 
 // floats) in boxes of 32 columns x box_rows rows, 128-byte swizzle,
 // out-of-bounds elements read as zero.
 CUtensorMap ws_tensor_map(const float* base, int rows, int cols, int ld, int box_rows);
-
-// Whether A (m x k) and B (k x n) are read in phases (tf32_wgmma_ws_layout.h)
-// rather than as they are: where a row stride or a pointer is off 16 bytes
-// and each has the 4 rows a phase needs (m and k at least 4; below that the
-// padded copy is cheap).
-bool ws_reads_in_phases(const float* a, const float* b, int m, int n, int k);
-// Phase `phase` (rows phase, phase + 4, ...) of a row-major rows x cols
-// matrix with row stride ld floats, in boxes of 32 columns x box_rows rows;
-// `shift` is set to the columns its map is shifted by.
-CUtensorMap ws_phase_map(const float* base, int rows, int cols, int ld, int phase, int box_rows, int& shift);
 
 // How many CTAs of `kernel` can be resident at once (in clusters of
 // cluster_size), the persistent grid: cached per kernel.
@@ -606,42 +525,27 @@ void ws_split_k_sum(const float* copies, int splits, std::size_t cells, float* c
 // copies of C added by a second kernel on the same stream.
 // Raises both kernels' dynamic shared memory limit to what Cfg needs, once
 // (before a launch, and before an occupancy query counts it).
-template <class Cfg, bool kPhased = false>
+template <class Cfg>
 void ws_configure() {
   static const bool configured = [] {
-    TS_CUDA_CHECK(cudaFuncSetAttribute(tf32_wgmma_ws<Cfg, false, kPhased>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    TS_CUDA_CHECK(cudaFuncSetAttribute(tf32_wgmma_ws<Cfg, false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        Cfg::kSharedBytes));
-    TS_CUDA_CHECK(cudaFuncSetAttribute(tf32_wgmma_ws<Cfg, true, kPhased>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    TS_CUDA_CHECK(cudaFuncSetAttribute(tf32_wgmma_ws<Cfg, true>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                        Cfg::kSharedBytes));
     return true;
   }();
   (void)configured;
 }
 
-// kPhased: A and B read in phases (ws_reads_in_phases must hold).
-template <class Cfg, bool kPhased = false>
+template <class Cfg>
 void launch_ws_config(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream,
                       int grid_limit = 0, bool stream_k = false, int splits = 1) {
-  const auto kernel = tf32_wgmma_ws<Cfg, false>;  // the occupancy query's: the phased kernels' launch bounds are its own
+  const auto kernel = tf32_wgmma_ws<Cfg, false>;
+  const auto pieces_kernel = tf32_wgmma_ws<Cfg, true>;
   ws_configure<Cfg>();
-  ws_configure<Cfg, kPhased>();
-  ws::TensorMaps<kPhased ? ws::kPhases : 1> maps{};
-  if constexpr (kPhased) {
-    constexpr int kAtomRows = Cfg::BK / ws::kPhases;
-    for (int p = 0; p < ws::kPhases; ++p) {
-      maps.a[p] = ws_phase_map(a, m, k, k, p, Cfg::BM / ws::kPhases, maps.a_shift[p]);
-      if (p == 0) {
-        maps.b[0] = ws_phase_map(b, k, n, n, 0, kAtomRows, maps.b_shift[0]);
-      } else {
-        maps.b[2 * p - 1] = ws_phase_map(b, k, n, n, p, kAtomRows - p, maps.b_shift[p]);
-        maps.b[2 * p] = ws_phase_map(b, k, n, n, p, p, maps.b_shift[p]);
-      }
-    }
-  } else {
-    const WsOperands op = ws_tma_operands(a, b, m, n, k, stream);
-    maps.a[0] = ws_tensor_map(op.a, m, k, op.lda, Cfg::kASliceRows);
-    maps.b[0] = ws_tensor_map(op.b, k, n, op.ldb, ws::kBoxCols);
-  }
+  const WsOperands op = ws_tma_operands(a, b, m, n, k, stream);
+  const CUtensorMap a_map = ws_tensor_map(op.a, m, k, op.lda, Cfg::kASliceRows);
+  const CUtensorMap b_map = ws_tensor_map(op.b, k, n, op.ldb, ws::kBoxCols);
   const int units = ceil_div(ceil_div(m, Cfg::BM), Cfg::CLUSTER_M) * ceil_div(ceil_div(n, Cfg::BN), Cfg::CLUSTER_N);
   const int resident =
       ws_resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, Cfg::kSharedBytes, Cfg::kCluster);
@@ -679,8 +583,8 @@ void launch_ws_config(const float* a, const float* b, float* c, int m, int n, in
     config.numAttrs = 1;
   }
   const bool pieces = sched.splits > 1 || sched.sk_units > 0;
-  TS_CUDA_CHECK(cudaLaunchKernelEx(&config, pieces ? tf32_wgmma_ws<Cfg, true, kPhased> : tf32_wgmma_ws<Cfg, false, kPhased>,
-                                   maps, c, m, n, k, sched, sk.partials, sk.flags, sk.epoch));
+  TS_CUDA_CHECK(cudaLaunchKernelEx(&config, pieces ? pieces_kernel : kernel, a_map, b_map, c, m, n, k, sched, sk.partials,
+                                   sk.flags, sk.epoch));
   if (sched.splits > 1) ws_split_k_sum(sk.partials, sched.splits, cells, c, stream);
 }
 

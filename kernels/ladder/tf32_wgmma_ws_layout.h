@@ -124,41 +124,13 @@ TS_WS_HD constexpr int n_of_row(int row) {
 TS_WS_HD constexpr int frag_row(int warp, int lane, int reg) { return 16 * warp + (lane >> 2) + 8 * (reg & 1); }
 TS_WS_HD constexpr int frag_k(int lane, int reg) { return (lane & 3) + 4 * (reg >> 1); }
 
-// ---- operands read in phases (rows TMA cannot address) ----
-//
-// TMA takes a matrix only if its row stride is a multiple of 16 bytes. Where
-// A's or B's is not (k or n not a multiple of 4 floats, or a pointer off 16
-// bytes), the kernel reads each of them as kPhases matrices instead: phase p
-// is rows p, p + 4, p + 8, ... (a stride of 4 rows is 16 bytes times the row
-// length: always whole), its start rounded down to 16 bytes and its columns
-// shifted right by the words rounded off. A k-tile's boxes of the phases land
-// one after another, so the tile's rows come permuted, and the kernel reads
-// them where they lie:
-inline constexpr int kPhases = 4;
-// A's tile of bm rows (bm / 4 from each phase): tile row t holds the tile's
-// row phased_a_row(t, bm), so the wgmma's D column t is that row of C.
-TS_WS_HD constexpr int phased_a_row(int t, int bm) { return kPhases * (t % (bm / kPhases)) + t / (bm / kPhases); }
-// B's k-tile (32 rows of k, 8 from each phase): phase p fills swizzle atom p
-// of each box, its row i (k-row 4 i + p) in the atom's row (i + p) % 8, so
-// that the 4 lanes that load one column of B at k = q (+ 4), q = 0..3 (one
-// from each phase), meet 4 different swizzles and so 4 different banks (in
-// atom row i each, they would all hit one bank). The rotation costs a second
-// box per phase: rows 0 .. 7 - p land from atom row p on, the last p from
-// atom row 0 (the swizzle is a function of the shared address, so a box that
-// starts inside an atom is swizzled as its rows' addresses say).
-TS_WS_HD constexpr int phased_b_row(int kk) {
-  return 8 * (kk % kPhases) + (kk / kPhases + kk % kPhases) % 8;
-}
-
 // Byte offset, from the start of a stage's B tile (BN / 32 boxes of 32 x 32),
 // of the word register `reg` of k-slice `slice` (k = 8 slice .. 8 slice + 7)
-// holds for this thread's 64-column group `group` (0 .. BN / 64 - 1); with
-// `phased`, from B's tile read in phases.
-TS_WS_HD constexpr std::uint32_t b_fragment_offset(int group, int warp, int lane, int reg, int slice,
-                                                   bool phased = false) {
+// holds for this thread's 64-column group `group` (0 .. BN / 64 - 1).
+TS_WS_HD constexpr std::uint32_t b_fragment_offset(int group, int warp, int lane, int reg, int slice) {
   const int n = 64 * group + n_of_row(frag_row(warp, lane, reg));
   const int k = 8 * slice + frag_k(lane, reg);
-  return std::uint32_t((n / kBoxCols) * kBBoxBytes + swizzled_offset(phased ? phased_b_row(k) : k, n % kBoxCols));
+  return std::uint32_t((n / kBoxCols) * kBBoxBytes + swizzled_offset(k, n % kBoxCols));
 }
 
 // The wgmma accumulator layout (f32 D of m64nN): accumulator i of lane l in
@@ -167,14 +139,6 @@ TS_WS_HD constexpr std::uint32_t b_fragment_offset(int group, int warp, int lane
 TS_WS_HD constexpr int acc_m(int lane, int i) { return 8 * (i >> 2) + 2 * (lane & 3) + (i & 1); }
 TS_WS_HD constexpr int acc_n(int group, int warp, int lane, int i) {
   return 64 * group + n_of_row(16 * warp + (lane >> 2) + 8 * ((i >> 1) & 1));
-}
-// The epilogue's row of C's tile, in two parts: the lane's first row, and
-// the step to the row of accumulators 4 j + e and 4 j + 2 + e, a constant
-// once the loops over j and e are unrolled. Unphased that is acc_m; with A
-// read in phases (bm rows), phased_a_row of it.
-TS_WS_HD constexpr int lane_row(int lane, bool phased) { return (phased ? 8 : 2) * (lane & 3); }
-TS_WS_HD constexpr int acc_row_step(int j, int e, int bm, bool phased) {
-  return phased ? 4 * e + 32 * (j % (bm / 32)) + j / (bm / 32) : 8 * j + e;
 }
 
 // The tile of C the cluster's `unit`-th piece of work covers, in units of

@@ -103,19 +103,6 @@ std::vector<Candidate> candidates(const Selection& sel, int cc) {
     c.refusal = refusal;
     all.push_back(std::move(c));
   }
-  // The rule's plan with operands whose rows are off 16 bytes copied into
-  // padded ones, as every variant read them until run 34, instead of read in
-  // phases: the same as the rule where rows are whole.
-  if (sel.takes("tf32-wgmma-ws (rule, copies)", false)) {
-    Candidate c;
-    c.name = "tf32-wgmma-ws (rule, copies)";
-    c.launch = [](const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
-      const Tf32WsPlan plan = tf32_ws_current_plan(m, n, k);
-      launch_tf32_ws_variant(plan.variant, a, b, c, m, n, k, s, 0, plan.stream_k, plan.splits, false);
-    };
-    c.refusal = refusal;
-    all.push_back(std::move(c));
-  }
   const auto variants = tf32_ws_variants();
   // Each variant with its own grid, then (persistent variants) stream-k and
   // split-k in every number of pieces the rule weighs.

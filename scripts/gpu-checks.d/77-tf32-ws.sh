@@ -5,14 +5,13 @@
 # shows as "TIMED OUT" in its step; if the first test step hangs, only the
 # cluster tests run after it, so a hung kernel costs ~3 minutes, not ten):
 #  1. tf32_wgmma_ws_test: every compiled variant against a double-precision
-#     reference at small ragged shapes (1-3 CTAs walking several tiles each;
-#     k or n not multiples of 4 and pointers off 16 bytes read in phases by
-#     the ruled variants, padded copies for the others) and at 256..1024 squares;
+#     reference at small ragged shapes (1-3 CTAs walking several tiles each,
+#     padded copies for k or n not multiples of 4) and at 256..1024 squares;
 #     the cluster variants in a process of their own. ladder_test's cases of
 #     the new rung too.
 #  2. compute-sanitizer memcheck and racecheck on the shipped variant (clusters
-#     of 2, 3 of them) and the same without clusters (3 CTAs) at 130x132x68,
-#     the narrow tiles' schedules and operands read in phases (racecheck knows little of TMA and mbarriers:
+#     of 2, 3 of them) and the same without clusters (3 CTAs) at 130x132x68
+#     (racecheck knows little of TMA and mbarriers:
 #     expect nothing useful beyond "no hazard between threads' own accesses").
 #  3. tilescope bench: cuBLAS TF32, tf32-wgmma and tf32-wgmma-ws at 4096^3,
 #     8192^3, 3001x4097x2999 and 4097^3, median of 20, checked before timed;
@@ -72,11 +71,11 @@ gtest_summary "$results/tf32_ws_ladder_test.log"
 
 # 2. Sanitizers on the shipped variant and its cluster-free twin, one small ragged shape, the ring wrapping;
 #    and the narrow shapes' schedules: stream-k (flags, partials) and split-k, on the narrower tiles too, and
-#    the tiles of two CTAs an SM; operands read in phases (clusters sharing A's and B's phases).
+#    the tiles of two CTAs an SM.
 for tool in memcheck racecheck; do
   ((hung)) && break
   step "sanitizer_$tool" 90 compute-sanitizer --tool "$tool" --error-exitcode 99 \
-    "$BIN/tf32_wgmma_ws_test" --gtest_filter='*/256x128_s4_g8_cn2_130x132x68_grid6:*/256x128_s4_g8_130x132x68_grid3:*/256x128_s4_g8_cn2_257x129x33_grid4_sk:*/128x128_s6_g8_cm2_515x260x1028_grid6_sk:*/128x128_s6_g8_cn2_300x261x199_grid6_split7:*/128x256_s4_g8_cn2_37x29x45_split64:*/128x64_s4_g8_cm2_2_sm_515x260x1028_grid6_sk:*/64x128_s4_g8_cn2_2_sm_300x261x199_grid6_split7:*/64x128_s4_g8_cn2_2_sm_130x132x68_grid6:*/256x128_s4_g8_cn2_300x261x199_grid6_off3_1:*/128x128_s6_g8_cm2_300x261x199_grid4_sk_off1_0:*/128x192_s4_g8_cm2_300x261x199_split3_off0_2' || rc=1
+    "$BIN/tf32_wgmma_ws_test" --gtest_filter='*/256x128_s4_g8_cn2_130x132x68_grid6:*/256x128_s4_g8_130x132x68_grid3:*/256x128_s4_g8_cn2_257x129x33_grid4_sk:*/128x128_s6_g8_cm2_515x260x1028_grid6_sk:*/128x128_s6_g8_cn2_300x261x199_grid6_split7:*/128x256_s4_g8_cn2_37x29x45_split64:*/128x64_s4_g8_cm2_2_sm_515x260x1028_grid6_sk:*/64x128_s4_g8_cn2_2_sm_300x261x199_grid6_split7:*/64x128_s4_g8_cn2_2_sm_130x132x68_grid6' || rc=1
   grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|PASSED|FAILED' "$results/tf32_ws_sanitizer_$tool.log" | tail -n 3
 done
 

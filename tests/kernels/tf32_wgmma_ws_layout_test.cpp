@@ -126,19 +126,15 @@ TEST(Tf32WgmmaWsLayout, RowToColumnIsOneToOne) {
 }
 
 TEST(Tf32WgmmaWsLayout, FragmentLoadsAreFreeOfBankConflicts) {
-  // One ld.shared.u32 per (warp, register, k-slice, column group): its 32 lanes
-  // hit 32 banks, from B's tile as it stands and read in phases.
-  for (const bool phased : {false, true})
-    for (int group = 0; group < 4; ++group)
-      for (int warp = 0; warp < 4; ++warp)
-        for (int reg = 0; reg < 4; ++reg)
-          for (int slice = 0; slice < 4; ++slice) {
-            std::set<std::uint32_t> banks;
-            for (int lane = 0; lane < 32; ++lane)
-              banks.insert(ws::b_fragment_offset(group, warp, lane, reg, slice, phased) / 4 % 32);
-            EXPECT_EQ(banks.size(), 32u) << "group " << group << " warp " << warp << " reg " << reg << " slice " << slice
-                                         << (phased ? " phased" : "");
-          }
+  // One ld.shared.u32 per (warp, register, k-slice, column group): its 32 lanes hit 32 banks.
+  for (int group = 0; group < 4; ++group)
+    for (int warp = 0; warp < 4; ++warp)
+      for (int reg = 0; reg < 4; ++reg)
+        for (int slice = 0; slice < 4; ++slice) {
+          std::set<std::uint32_t> banks;
+          for (int lane = 0; lane < 32; ++lane) banks.insert(ws::b_fragment_offset(group, warp, lane, reg, slice) / 4 % 32);
+          EXPECT_EQ(banks.size(), 32u) << "group " << group << " warp " << warp << " reg " << reg << " slice " << slice;
+        }
 }
 
 TEST(Tf32WgmmaWsLayout, SwizzleStaysInItsRowAndAtom) {
@@ -164,13 +160,9 @@ std::uint32_t descriptor_offset(int row, int k) {
 }
 
 // Runs one CTA tile of the kernel's data flow on the host: C's tile at
-// (row0, col0) of a bm x bn block tile with nsub column groups per consumer;
-// phased: A and B read in phases, each phase's boxes landing one after
-// another (A: bm / 4 rows of rows p, p + 4, ... of the tile; B: the 8 k-rows
-// p, p + 4, ... of the k-tile in atom p, rotated by p rows), as the producer
-// issues them.
+// (row0, col0) of a bm x bn block tile with nsub column groups per consumer.
 void model_tile(const std::vector<float>& a, const std::vector<float>& b, std::vector<float>& c, int m, int n, int k,
-                int bm, int nsub, int consumers, int row0, int col0, bool phased = false) {
+                int bm, int nsub, int consumers, int row0, int col0) {
   const int bn = 64 * nsub * consumers, kConsumers = consumers;
   std::vector<float> acc(std::size_t(kConsumers) * nsub * 128 * (bm / 2), 0.0f);  // [consumer][group][thread][i]
   std::vector<unsigned char> a_tile(std::size_t(bm) * 128), b_tile(std::size_t(bn) * 128);
@@ -184,18 +176,15 @@ void model_tile(const std::vector<float>& a, const std::vector<float>& b, std::v
     // TMA: A's box (bm rows x 32 k), B's boxes (32 k x 32 n each); zeros out of bounds.
     for (int r = 0; r < bm; ++r)
       for (int kk = 0; kk < 32; ++kk) {
-        const int row = row0 + (phased ? 4 * (r % (bm / 4)) + r / (bm / 4) : r);  // box r / (bm / 4), its row r % (bm / 4)
-        const bool in = row < m && k0 + kk < k;
-        put(a_tile, ws::swizzled_offset(r, kk), in ? a[std::size_t(row) * k + k0 + kk] : 0.0f);
+        const bool in = row0 + r < m && k0 + kk < k;
+        put(a_tile, ws::swizzled_offset(r, kk), in ? a[std::size_t(row0 + r) * k + k0 + kk] : 0.0f);
       }
     for (int box = 0; box < bn / 32; ++box)
-      for (int r = 0; r < 32; ++r)
+      for (int kk = 0; kk < 32; ++kk)
         for (int cc = 0; cc < 32; ++cc) {
-          // Phased: atom r / 8 is phase p, its row j holds the phase's row (j - p) mod 8.
-          const int p = r / 8, kk = phased ? 4 * ((r % 8 - p + 8) % 8) + p : r;
           const int col = col0 + 32 * box + cc;
           const bool in = k0 + kk < k && col < n;
-          put(b_tile, box * ws::kBBoxBytes + ws::swizzled_offset(r, cc), in ? b[std::size_t(k0 + kk) * n + col] : 0.0f);
+          put(b_tile, box * ws::kBBoxBytes + ws::swizzled_offset(kk, cc), in ? b[std::size_t(k0 + kk) * n + col] : 0.0f);
         }
     for (int consumer = 0; consumer < kConsumers; ++consumer)
       for (int u = 0; u < nsub; ++u)
@@ -206,7 +195,7 @@ void model_tile(const std::vector<float>& a, const std::vector<float>& b, std::v
             for (int reg = 0; reg < 4; ++reg) {
               const int warp = t / 32, lane = t % 32;
               a_op[ws::frag_row(warp, lane, reg)][ws::frag_k(lane, reg)] =
-                  get(b_tile, ws::b_fragment_offset(consumer * nsub + u, warp, lane, reg, slice, phased));
+                  get(b_tile, ws::b_fragment_offset(consumer * nsub + u, warp, lane, reg, slice));
             }
           // D (64 x bm) += A_op * B_op, B_op (8 x bm) read through the descriptor; then
           // each thread's accumulators by the documented D layout.
@@ -225,8 +214,7 @@ void model_tile(const std::vector<float>& a, const std::vector<float>& b, std::v
       for (int t = 0; t < 128; ++t)
         for (int i = 0; i < bm / 2; ++i) {
           const int warp = t / 32, lane = t % 32;
-          const int row = row0 + ws::lane_row(lane, phased) + ws::acc_row_step(i / 4, i % 2, bm, phased);
-          const int col = col0 + ws::acc_n(consumer * nsub + u, warp, lane, i);
+          const int row = row0 + ws::acc_m(lane, i), col = col0 + ws::acc_n(consumer * nsub + u, warp, lane, i);
           if (row < m && col < n) c[std::size_t(row) * n + col] = acc[((std::size_t(consumer) * nsub + u) * 128 + t) * (bm / 2) + i];
         }
 }
@@ -245,38 +233,12 @@ TEST(Tf32WgmmaWsLayout, HostModelMultipliesLikeTheReference) {
     const auto a = random_matrix(std::size_t(s.m) * s.k, 1), b = random_matrix(std::size_t(s.k) * s.n, 2);
     std::vector<float> c(std::size_t(s.m) * s.n, std::nanf(""));
     const int bn = 64 * s.nsub * s.consumers;
-    for (const bool phased : {false, true}) {
-      std::fill(c.begin(), c.end(), std::nanf(""));
-      for (int row0 = 0; row0 < s.m; row0 += s.bm)
-        for (int col0 = 0; col0 < s.n; col0 += bn)
-          model_tile(a, b, c, s.m, s.n, s.k, s.bm, s.nsub, s.consumers, row0, col0, phased);
-      for (std::size_t i = 0; i < c.size(); ++i)
-        ASSERT_TRUE(std::isfinite(c[i])) << "cell " << i << " not written" << (phased ? " (phased)" : "");
-      EXPECT_LT(relative_error(c, reference_matmul(a, b, s.m, s.n, s.k)), 1e-5)
-          << s.m << "x" << s.n << "x" << s.k << (phased ? " phased" : "");
-    }
+    for (int row0 = 0; row0 < s.m; row0 += s.bm)
+      for (int col0 = 0; col0 < s.n; col0 += bn)
+        model_tile(a, b, c, s.m, s.n, s.k, s.bm, s.nsub, s.consumers, row0, col0);
+    for (std::size_t i = 0; i < c.size(); ++i) ASSERT_TRUE(std::isfinite(c[i])) << "cell " << i << " not written";
+    EXPECT_LT(relative_error(c, reference_matmul(a, b, s.m, s.n, s.k)), 1e-5) << s.m << "x" << s.n << "x" << s.k;
   }
-}
-
-// The epilogue's split of a row into the lane's part and a constant step is
-// the accumulator layout (unphased) and phased_a_row of it (phased), for
-// every tile height; and both phase permutations are one-to-one.
-TEST(Tf32WgmmaWsLayout, PhasedRowsArePermutationsTheEpilogueFollows) {
-  for (const int bm : {64, 128, 192, 256}) {
-    std::vector<int> seen(bm, 0);
-    for (int t = 0; t < bm; ++t) ++seen.at(ws::phased_a_row(t, bm));
-    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), bm) << bm;
-    for (int lane = 0; lane < 32; ++lane)
-      for (int i = 0; i < bm / 2; ++i) {
-        const int t = ws::acc_m(lane, i);
-        EXPECT_EQ(ws::lane_row(lane, false) + ws::acc_row_step(i / 4, i % 2, bm, false), t);
-        EXPECT_EQ(ws::lane_row(lane, true) + ws::acc_row_step(i / 4, i % 2, bm, true), ws::phased_a_row(t, bm))
-            << "bm " << bm << " lane " << lane << " accumulator " << i;
-      }
-  }
-  std::vector<int> seen(32, 0);
-  for (int kk = 0; kk < 32; ++kk) ++seen.at(ws::phased_b_row(kk));
-  EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 32);
 }
 
 TEST(Tf32WgmmaWsLayout, TilesInGroupsCoverEveryUnitOnce) {
