@@ -1,7 +1,8 @@
 // tf32-wgmma-ws (kernels/ladder/tf32_wgmma_ws.cuh) on an sm_90 GPU (label
 // gpu; skipped without one): every compiled variant against a
 // double-precision reference at small ragged shapes (rows that TMA cannot
-// address go through the padded copy), with a grid of 1 to 3 CTAs so that
+// address go through the padded copy, as do operands that start off 16
+// bytes), with a grid of 1 to 3 CTAs so that
 // each CTA walks several tiles and the ring wraps, and at a few square
 // shapes with the variant's own grid; output poisoned with NaN first, TF32
 // tolerance. Its index arithmetic and shared-memory carve-up are checked
@@ -35,6 +36,7 @@ struct Case {
   int grid_limit;  // 0: the variant's own grid
   bool stream_k = false;
   int splits = 1;
+  int a_offset = 0, b_offset = 0;  // floats A and B start past a 256-byte boundary
 };
 
 std::vector<Case> all_cases() {
@@ -61,6 +63,9 @@ std::vector<Case> all_cases() {
     // Split-k: pieces of one k-tile, a ragged last piece, more splits than k-tiles, C of one cell.
     for (const auto& s : {std::array{300, 261, 199}, std::array{37, 29, 45}, std::array{1, 1, 1}, std::array{128, 128, 4100}})
       for (const int splits : {2, 7, 64}) cases.push_back({v, s[0], s[1], s[2], splits == 7 ? grid : 0, false, splits});
+    // A and B off 16 bytes by their addresses (whole rows): the padded copies.
+    for (const auto& o : {std::array{1, 0}, std::array{0, 2}, std::array{3, 1}})
+      cases.push_back({v, 256, 256, 256, 0, false, 1, o[0], o[1]});
   }
   return cases;
 }
@@ -71,7 +76,10 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return name + "_" + std::to_string(info.param.m) + "x" + std::to_string(info.param.n) + "x" +
          std::to_string(info.param.k) + (info.param.grid_limit ? "_grid" + std::to_string(info.param.grid_limit) : "") +
-         (info.param.stream_k ? "_sk" : "") + (info.param.splits > 1 ? "_split" + std::to_string(info.param.splits) : "");
+         (info.param.stream_k ? "_sk" : "") + (info.param.splits > 1 ? "_split" + std::to_string(info.param.splits) : "") +
+         (info.param.a_offset || info.param.b_offset
+              ? "_off" + std::to_string(info.param.a_offset) + "_" + std::to_string(info.param.b_offset)
+              : "");
 }
 
 class Tf32WgmmaWs : public ::testing::TestWithParam<Case> {
@@ -90,11 +98,12 @@ TEST_P(Tf32WgmmaWs, MatchesDoublePrecision) {
   std::vector<float> out(std::size_t(c.m) * c.n);
   gpu::DeviceBuffer da, db, dc;
   float* dev_c = dc.get<float>(out.size());
-  TS_CUDA_CHECK(cudaMemcpy(da.get<float>(a.size()), a.data(), a.size() * 4, cudaMemcpyHostToDevice));
-  TS_CUDA_CHECK(cudaMemcpy(db.get<float>(b.size()), b.data(), b.size() * 4, cudaMemcpyHostToDevice));
+  float* dev_a = da.get<float>(a.size() + 4) + c.a_offset;  // cudaMalloc: 256-byte aligned
+  float* dev_b = db.get<float>(b.size() + 4) + c.b_offset;
+  TS_CUDA_CHECK(cudaMemcpy(dev_a, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
+  TS_CUDA_CHECK(cudaMemcpy(dev_b, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemset(dev_c, 0xFF, out.size() * 4));  // NaN: unwritten cells show
-  launch_tf32_ws_variant(c.variant, da.get<float>(a.size()), db.get<float>(b.size()), dev_c, c.m, c.n, c.k, nullptr,
-                         c.grid_limit, c.stream_k, c.splits);
+  launch_tf32_ws_variant(c.variant, dev_a, dev_b, dev_c, c.m, c.n, c.k, nullptr, c.grid_limit, c.stream_k, c.splits);
   TS_CUDA_CHECK_LAUNCH();
   TS_CUDA_CHECK(cudaMemcpy(out.data(), dev_c, out.size() * 4, cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < out.size(); ++i)
