@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <mutex>
 
 #include "kernels/ladder/fp32_any.cuh"
 #include "kernels/ladder/fp32_best.h"
@@ -55,19 +54,6 @@ constexpr int kMaxSplits = 64;
 constexpr int kSharedReservedPerBlock = 1024;
 
 bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
-// dst (rows x ld) = src (rows x cols) with columns cols..ld-1 zero.
-__global__ void pad_rows(const float* __restrict__ src, int rows, int cols, float* __restrict__ dst, int ld) {
-  const int c = blockIdx.x * blockDim.x + threadIdx.x;
-  if (c >= ld) return;
-  for (int r = blockIdx.y; r < rows; r += gridDim.y)
-    dst[std::size_t(r) * ld + c] = c < cols ? src[std::size_t(r) * cols + c] : 0.0f;
-}
-
-void pad_copy(const float* src, int rows, int cols, float* dst, int ld, cudaStream_t stream) {
-  const dim3 grid(ceil_div(ld, 256), std::min(rows, 4096));
-  launch_checked(pad_rows, grid, 256, 0, stream, src, rows, cols, dst, ld);
-}
 
 Workspace g_workspace;  // the padded copy of B's memory
 
@@ -225,7 +211,8 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   if (!b_whole && !words) {
     ldb = (n + 3) / 4 * 4;
     float* pb = g_workspace.get(std::size_t(k) * ldb);  // cudaMalloc: 256-byte aligned
-    pad_copy(b, k, n, pb, ldb, stream);
+    const PadJob job{b, k, n, pb, ldb};
+    pad_rows_async(&job, 1, stream);
     b = pb;
   }
   const int splits = std::max(plan.splits, 1);

@@ -67,6 +67,19 @@ class Workspace {
   std::size_t floats_ = 0;
 };
 
+// One matrix for pad_rows_async: src (rows x cols, row-major, rows back to
+// back) into dst, rows of ld floats (ld >= cols, a multiple of 4, dst
+// 16-byte aligned), the columns past cols zero.
+struct PadJob {
+  const float* src;
+  int rows, cols;
+  float* dst;
+  int ld;
+};
+// One or two such copies in one launch on `stream` (pad_copy.cu); checks the
+// launch, throws std::invalid_argument for a job that breaks the rules above.
+void pad_rows_async(const PadJob* jobs, int count, cudaStream_t stream);
+
 __device__ __forceinline__ std::uint32_t shared_address(const void* p) {
   return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
 }

@@ -102,19 +102,20 @@ WsOperands ws_tma_operands(const float* a, const float* b, int m, int n, int k, 
   const int lda = pad_a ? round_up4(k) : k, ldb = pad_b ? round_up4(n) : n;
   const std::size_t a_floats = pad_a ? std::size_t(m) * lda : 0, b_floats = pad_b ? std::size_t(k) * ldb : 0;
   float* ws = g_workspace.get(a_floats + b_floats + 4);  // cudaMalloc: 256-byte aligned
+  PadJob jobs[2];
+  int count = 0;
   if (pad_a) {
-    TS_CUDA_CHECK(cudaMemcpy2DAsync(ws, std::size_t(lda) * 4, a, std::size_t(k) * 4, std::size_t(k) * 4, m,
-                                    cudaMemcpyDeviceToDevice, stream));
+    jobs[count++] = {a, m, k, ws, lda};
     op.a = ws;
     op.lda = lda;
   }
   if (pad_b) {
     float* pb = ws + (a_floats + 3) / 4 * 4;  // 16-byte aligned
-    TS_CUDA_CHECK(cudaMemcpy2DAsync(pb, std::size_t(ldb) * 4, b, std::size_t(n) * 4, std::size_t(n) * 4, k,
-                                    cudaMemcpyDeviceToDevice, stream));
+    jobs[count++] = {b, k, n, pb, ldb};
     op.b = pb;
     op.ldb = ldb;
   }
+  pad_rows_async(jobs, count, stream);
   return op;
 }
 

@@ -483,8 +483,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kCtasPerSm)
 
 // The operands as TMA can read them: its rows must start on 16 bytes (k and n
 // multiples of 4, 16-byte aligned pointers). Where they do not, A and/or B are
-// copied into a padded workspace (cudaMemcpy2DAsync on `stream`, part of the
-// launch and so of its timing); lda and ldb are the row strides in floats.
+// copied into a padded workspace (pad_rows_async, one launch on `stream`,
+// part of the launch and so of its timing); lda and ldb are the row strides
+// in floats.
 struct WsOperands {
   const float* a;
   int lda;
