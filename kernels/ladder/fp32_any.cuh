@@ -87,30 +87,15 @@ __device__ __forceinline__ void put_words(float* dst, const float* v, bool add) 
 // piece that N's edge cuts), else words. (Not a word, a pair at word 1 and a
 // word: that pair's registers cannot also be a float4's, and ptxas gave the
 // 128x256 kernels 38-41 more registers for it, and two word kernels spills.)
-template <class Patch>
+// kVec (from the host: N and ldc multiples of 4, C 16-byte aligned): every
+// piece float4, no test of the row's address. The per-row choice, run for
+// these too, cost 0.2 to 1.4 points of cuBLAS at six aligned shapes
+// (fp32_tune, H200); the kernel calls one instantiation or the other, so
+// the float4 kernels' SASS is what it was up to the stores.
+template <bool kVec, class Patch>
 __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ldc, int M, int N, int row0, int col0,
-                                            bool add, bool vec) {
+                                            bool add) {
   constexpr int kTM = sizeof(patch.acc) / sizeof(patch.acc[0]), kTN = sizeof(patch.acc[0]) / sizeof(float);
-  // vec (from the host: N and ldc multiples of 4, C 16-byte aligned): every
-  // piece float4, in a loop of its own. The per-row choice below, run for
-  // these too, cost 0.2 to 1.4 points of cuBLAS at six aligned shapes
-  // (fp32_tune, H200); with the flag from the host, as before, the float4
-  // kernels' SASS is what it was up to the stores.
-  if (vec) {
-#pragma unroll
-    for (int pm = 0; pm < kTM / 4; ++pm)
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-        const int row = row0 + patch.row_of(pm) + i;
-        if (row >= M) continue;
-#pragma unroll
-        for (int pn = 0; pn < kTN / 4; ++pn) {
-          const int col = col0 + patch.col_of(pn);
-          if (col < N) put_words<4>(C + row * ldc + col, &patch.acc[4 * pm + i][4 * pn], add);
-        }
-      }
-    return;
-  }
 #pragma unroll
   for (int pm = 0; pm < kTM / 4; ++pm)
 #pragma unroll
@@ -125,7 +110,7 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ld
         if (left <= 0) continue;
         const float* v = &patch.acc[4 * pm + i][4 * pn];
         float* dst = c_row + col;
-        if (offset == 0 && left >= 4) {
+        if (kVec || (offset == 0 && left >= 4)) {
           put_words<4>(dst, v, add);
         } else if (offset % 8 == 0) {  // pairs at 0 and 2
           if (left >= 2) put_words<2>(dst, v, add);
@@ -300,7 +285,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
   for (; tile < tiles; ++tile) compute_tile(std::false_type{});
   cp_async_wait<0>();  // no copy may outlive the block
-  store_patch(patch, C, ldc, M, N, row0 + warp_m * Cfg::WM, col0 + warp_n * Cfg::WN, gridDim.z > 1, vec_c);
+  const int c_row0 = row0 + warp_m * Cfg::WM, c_col0 = col0 + warp_n * Cfg::WN;
+  if (vec_c) store_patch<true>(patch, C, ldc, M, N, c_row0, c_col0, gridDim.z > 1);
+  else store_patch<false>(patch, C, ldc, M, N, c_row0, c_col0, gridDim.z > 1);
 }
 
 }  // namespace ts::ladder
