@@ -53,8 +53,6 @@ constexpr int kMaxSplits = 64;
 // The CUDA runtime keeps 1 KB of each block's shared memory for itself.
 constexpr int kSharedReservedPerBlock = 1024;
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
-
 Workspace g_workspace;  // the padded copy of B's memory
 
 template <class Cfg>

@@ -67,6 +67,9 @@ class Workspace {
   std::size_t floats_ = 0;
 };
 
+// Whether p lies on 16 bytes (a float4, a TMA row start).
+inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
+
 // One matrix for pad_rows_async: src (rows x cols, row-major, rows back to
 // back) into dst, rows of ld floats (ld >= cols, a multiple of 4, dst
 // 16-byte aligned), the columns past cols zero.

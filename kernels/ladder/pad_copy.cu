@@ -46,7 +46,7 @@ void pad_rows_async(const PadJob* jobs, int count, cudaStream_t stream) {
   int width = 0, rows = 0;
   for (int i = 0; i < count; ++i) {
     const PadJob& j = jobs[i];
-    if (j.ld % 4 != 0 || j.ld < j.cols || reinterpret_cast<std::uintptr_t>(j.dst) % 16 != 0)
+    if (j.ld % 4 != 0 || j.ld < j.cols || !aligned16(j.dst))
       throw std::invalid_argument("pad_rows_async: the copy's rows must be whole float4s, as wide as the matrix");
     all.job[i] = j;
     width = std::max(width, ceil_div(j.ld / 4, 256));

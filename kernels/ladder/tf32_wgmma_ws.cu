@@ -86,7 +86,6 @@ struct Flags {
   unsigned epoch = 0;
 } g_flags;
 
-bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 int round_up4(int x) { return (x + 3) / 4 * 4; }
 
 }  // namespace
