@@ -7,8 +7,9 @@
 //    copied as float4 where its rows are on 16 bytes (ldb a multiple of 4, B
 //    16-byte aligned), else one word at a time (kBWords: each warp copies 32
 //    consecutive words of a row, 128 bytes), into the same shared layout.
-//    C is stored per row as wide as the row's address allows: float4, float2
-//    or words. Rows and columns past the edge are clamped to the last valid
+//    C is stored as float4 from the registers where its rows are on 16
+//    bytes, else through shared memory, each row shifted to its own offset
+//    so that it still goes out as aligned float4 (store_staged). Rows and columns past the edge are clamped to the last valid
 //    one (they reach only cells of C that are never stored); only the last
 //    k-tile, if partial, zero-fills.
 //  - one fully unrolled loop body (the k-tiles whose successor is whole, with
@@ -65,34 +66,17 @@ __device__ __forceinline__ void put_words(float* dst, const float* v, bool add) 
       for (int j = 0; j < 4; ++j) atomicAdd(dst + j, v[j]);
 #endif
     else *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
-  } else if constexpr (W == 2) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if (add) atomicAdd(reinterpret_cast<float2*>(dst), make_float2(v[0], v[1]));
-#else
-    if (add)
-      for (int j = 0; j < 2; ++j) atomicAdd(dst + j, v[j]);
-#endif
-    else *reinterpret_cast<float2*>(dst) = make_float2(v[0], v[1]);
   } else {
-    static_assert(W == 1, "float4, float2 or a word");
+    static_assert(W == 1, "float4 or a word");
     if (add) atomicAdd(dst, v[0]);
     else *dst = v[0];
   }
 }
 
-// Writes (or, for a split of k, atomically adds) one thread's patch of C,
-// skipping what falls outside M x N. Every piece of a row starts on a
-// multiple of 4 columns, so the row's address decides how wide each piece
-// goes, a split's atomic adds alike: float4 on 16 bytes, pairs on 8 (also a
-// piece that N's edge cuts), else words. (Not a word, a pair at word 1 and a
-// word: that pair's registers cannot also be a float4's, and ptxas gave the
-// 128x256 kernels 38-41 more registers for it, and two word kernels spills.)
-// kVec (from the host: N and ldc multiples of 4, C 16-byte aligned): every
-// piece float4, no test of the row's address. The per-row choice, run for
-// these too, cost 0.2 to 1.4 points of cuBLAS at six aligned shapes
-// (fp32_tune, H200); the kernel calls one instantiation or the other, so
-// the float4 kernels' SASS is what it was up to the stores.
-template <bool kVec, class Patch>
+// C's rows all on 16 bytes (N and ldc multiples of 4, C 16-byte aligned):
+// writes (or, for a split of k, atomically adds) one thread's patch of C
+// straight from its registers as float4, skipping what falls outside M x N.
+template <class Patch>
 __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ldc, int M, int N, int row0, int col0,
                                             bool add) {
   constexpr int kTM = sizeof(patch.acc) / sizeof(patch.acc[0]), kTN = sizeof(patch.acc[0]) / sizeof(float);
@@ -102,28 +86,74 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ld
     for (int i = 0; i < 4; ++i) {
       const int row = row0 + patch.row_of(pm) + i;
       if (row >= M) continue;
-      float* const c_row = C + row * ldc;
-      const unsigned offset = reinterpret_cast<std::uintptr_t>(c_row) % 16;  // 0, 4, 8 or 12 bytes
 #pragma unroll
       for (int pn = 0; pn < kTN / 4; ++pn) {
-        const int col = col0 + patch.col_of(pn), left = N - col;  // the piece's columns inside N: 4 or fewer
-        if (left <= 0) continue;
-        const float* v = &patch.acc[4 * pm + i][4 * pn];
-        float* dst = c_row + col;
-        if (kVec || (offset == 0 && left >= 4)) {
-          put_words<4>(dst, v, add);
-        } else if (offset % 8 == 0) {  // pairs at 0 and 2
-          if (left >= 2) put_words<2>(dst, v, add);
-          else put_words<1>(dst, v, add);
-          if (left >= 4) put_words<2>(dst + 2, v + 2, add);
-          else if (left == 3) put_words<1>(dst + 2, v + 2, add);
-        } else {
-#pragma unroll
-          for (int j = 0; j < 4; ++j)
-            if (j < left) put_words<1>(dst + j, v + j, add);
-        }
+        const int col = col0 + patch.col_of(pn);
+        if (col < N) put_words<4>(C + row * ldc + col, &patch.acc[4 * pm + i][4 * pn], add);  // N % 4 == 0
       }
     }
+}
+
+// C's rows off 16 bytes: the block's tile of C goes through shared memory
+// (its pipeline's stages, free once the last k-tile is read), each row
+// shifted there by its own offset from 16 bytes in C, so that the block then
+// writes every row as float4 aligned in C (a split's adds as float4 atomics),
+// words only at a row's two ends and N's edge. Until run 35 each thread
+// stored its patch row by row as wide as the row's address allowed: on the
+// rows 4 or 12 bytes off, words, four partial writes of each 32-byte sector,
+// which at short k cost ~10 points of cuBLAS SGEMM against the aligned
+// neighbour (fp32_tune, H200: 4634x3331x162 84.8% against 95.5% at
+// 4634x3332x162, 2226x3973x197 82.7 against 91.9). Rows go through in
+// passes of as many as the shared memory holds (all of them but on the
+// 128x256 tile over k-tiles of 16: two passes). Called by every thread of the
+// block, after the last copy has landed and the last fragments are read.
+template <class Cfg, class Patch>
+__device__ __forceinline__ void store_staged(const Patch& patch, float* stage, float* C, int ldc, int M, int N,
+                                             int row0, int col0, int warp_row, int warp_col, bool add) {
+  constexpr int BM = Cfg::BM, BN = Cfg::BN;
+  constexpr int kPitch = BN + 4;  // a row and the up to 3 words it is shifted by; float4 reads stay aligned
+  constexpr int kRows = Cfg::kSharedBytes / (kPitch * 4) < BM ? Cfg::kSharedBytes / (kPitch * 4) : BM;
+  constexpr int kChunks = BN / 4 + 1;  // a row's aligned float4 in C: one more than BN / 4 where it is shifted
+  static_assert(kRows > 0, "a row of C's tile fits the stages");
+  constexpr int kTM = sizeof(patch.acc) / sizeof(patch.acc[0]), kTN = sizeof(patch.acc[0]) / sizeof(float);
+  // Row r of the block's tile: words its first column lies past 16 bytes in C.
+  const auto shift = [&](int r) {
+    return int(reinterpret_cast<std::uintptr_t>(C + std::size_t(row0 + r) * ldc + col0) % 16 / 4);
+  };
+#pragma unroll 1
+  for (int r_lo = 0; r_lo < BM; r_lo += kRows) {
+    __syncthreads();  // the stages' last readers (or the previous pass's) are done
+#pragma unroll
+    for (int pm = 0; pm < kTM / 4; ++pm)
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const int r = warp_row + patch.row_of(pm) + i;
+        if (r < r_lo || r >= r_lo + kRows || row0 + r >= M) continue;
+        float* const dst = stage + (r - r_lo) * kPitch + shift(r) + warp_col;
+#pragma unroll
+        for (int pn = 0; pn < kTN / 4; ++pn)
+#pragma unroll
+          for (int j = 0; j < 4; ++j) dst[patch.col_of(pn) + j] = patch.acc[4 * pm + i][4 * pn + j];
+      }
+    __syncthreads();
+    const int rows = min(kRows, min(BM - r_lo, M - row0 - r_lo));
+#pragma unroll 1
+    for (int idx = threadIdx.x; idx < rows * kChunks; idx += Cfg::kThreads) {
+      const int rr = idx / kChunks, chunk = idx % kChunks, r = r_lo + rr;
+      const int first = 4 * chunk - shift(r);  // the chunk's first column in the tile (-3 to BN)
+      float v[4];
+      *reinterpret_cast<float4*>(v) = *reinterpret_cast<const float4*>(stage + rr * kPitch + 4 * chunk);
+      float* const dst = C + std::size_t(row0 + r) * ldc + col0 + first;
+      const int end = min(BN, N - col0);  // the tile's columns inside N
+      if (first >= 0 && first + 4 <= end) {
+        put_words<4>(dst, v, add);
+      } else {
+#pragma unroll
+        for (int q = 0; q < 4; ++q)
+          if (first + q >= 0 && first + q < end) put_words<1>(dst + q, v + q, add);
+      }
+    }
+  }
 }
 
 // kBWords: B's rows are off 16 bytes (ldb not a multiple of 4, or B not
@@ -285,9 +315,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
   for (; tile < tiles; ++tile) compute_tile(std::false_type{});
   cp_async_wait<0>();  // no copy may outlive the block
-  const int c_row0 = row0 + warp_m * Cfg::WM, c_col0 = col0 + warp_n * Cfg::WN;
-  if (vec_c) store_patch<true>(patch, C, ldc, M, N, c_row0, c_col0, gridDim.z > 1);
-  else store_patch<false>(patch, C, ldc, M, N, c_row0, c_col0, gridDim.z > 1);
+  if (vec_c)
+    store_patch(patch, C, ldc, M, N, row0 + warp_m * Cfg::WM, col0 + warp_n * Cfg::WN, gridDim.z > 1);
+  else
+    store_staged<Cfg>(patch, shared, C, ldc, M, N, row0, col0, warp_m * Cfg::WM, warp_n * Cfg::WN, gridDim.z > 1);
 }
 
 }  // namespace ts::ladder

@@ -7,7 +7,7 @@
 // hundred, or a few thousand on the 128x256 tiles) or runs on a padded copy
 // of B, kept in one process-wide workspace that grows to the largest shape
 // seen (so calls on streams that overlap must not need it); C is stored as
-// wide as each row's address allows.
+// aligned float4, through shared memory where its rows are off 16 bytes.
 #pragma once
 
 #include <cuda_runtime.h>
