@@ -8,10 +8,12 @@
 //    16-byte aligned), else one word at a time (kBWords: each warp copies 32
 //    consecutive words of a row, 128 bytes), into the same shared layout.
 //    C is stored as float4 from the registers where its rows are on 16
-//    bytes, else through shared memory, each row shifted to its own offset
-//    so that it still goes out as aligned float4 (store_staged). Rows and columns past the edge are clamped to the last valid
-//    one (they reach only cells of C that are never stored); only the last
-//    k-tile, if partial, zero-fills.
+//    bytes; else per row as wide as its address allows (store_patch), or
+//    through shared memory, each row shifted to its own offset so that it
+//    still goes out as aligned float4 (store_staged), as the host picks.
+//    Rows and columns past the edge are clamped to the last valid one (they
+//    reach only cells of C that are never stored); only the last k-tile, if
+//    partial, zero-fills.
 //  - one fully unrolled loop body (the k-tiles whose successor is whole, with
 //    copies spread), and a small two-k loop for the last STAGES - 1 tiles.
 //  - split-K: block z of the grid sums k in [z * k_chunk, (z + 1) * k_chunk)
@@ -55,6 +57,12 @@ struct Fp32AnyConfig {
   static_assert(kCopyRuns[0] <= BK - 1 && kCopyRuns[1] <= BK - 1, "one run of copies per k at most");
 };
 
+// How a block stores its tile of C (fp32_any's c_store): float4 straight from
+// the registers (C's rows all on 16 bytes), per row as wide as its address
+// allows (store_patch), or through shared memory as aligned float4
+// (store_staged).
+enum Fp32CStore { kStoreVec = 0, kStoreRows = 1, kStoreStaged = 2 };
+
 // dst[0, W) = v[0, W), or (add) += atomically, as one access of W words (dst aligned to W words).
 template <int W>
 __device__ __forceinline__ void put_words(float* dst, const float* v, bool add) {
@@ -66,17 +74,34 @@ __device__ __forceinline__ void put_words(float* dst, const float* v, bool add) 
       for (int j = 0; j < 4; ++j) atomicAdd(dst + j, v[j]);
 #endif
     else *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+  } else if constexpr (W == 2) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (add) atomicAdd(reinterpret_cast<float2*>(dst), make_float2(v[0], v[1]));
+#else
+    if (add)
+      for (int j = 0; j < 2; ++j) atomicAdd(dst + j, v[j]);
+#endif
+    else *reinterpret_cast<float2*>(dst) = make_float2(v[0], v[1]);
   } else {
-    static_assert(W == 1, "float4 or a word");
+    static_assert(W == 1, "float4, float2 or a word");
     if (add) atomicAdd(dst, v[0]);
     else *dst = v[0];
   }
 }
 
-// C's rows all on 16 bytes (N and ldc multiples of 4, C 16-byte aligned):
-// writes (or, for a split of k, atomically adds) one thread's patch of C
-// straight from its registers as float4, skipping what falls outside M x N.
-template <class Patch>
+// Writes (or, for a split of k, atomically adds) one thread's patch of C,
+// skipping what falls outside M x N. Every piece of a row starts on a
+// multiple of 4 columns, so the row's address decides how wide each piece
+// goes, a split's atomic adds alike: float4 on 16 bytes, pairs on 8 (also a
+// piece that N's edge cuts), else words. (Not a word, a pair at word 1 and a
+// word: that pair's registers cannot also be a float4's, and ptxas gave the
+// 128x256 kernels 38-41 more registers for it, and two word kernels spills.)
+// kVec (from the host: N and ldc multiples of 4, C 16-byte aligned): every
+// piece float4, no test of the row's address. The per-row choice, run for
+// these too, cost 0.2 to 1.4 points of cuBLAS at six aligned shapes
+// (fp32_tune, H200); the kernel calls one instantiation or the other, so
+// the float4 kernels' SASS is what it was up to the stores.
+template <bool kVec, class Patch>
 __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ldc, int M, int N, int row0, int col0,
                                             bool add) {
   constexpr int kTM = sizeof(patch.acc) / sizeof(patch.acc[0]), kTN = sizeof(patch.acc[0]) / sizeof(float);
@@ -86,27 +111,41 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ld
     for (int i = 0; i < 4; ++i) {
       const int row = row0 + patch.row_of(pm) + i;
       if (row >= M) continue;
+      float* const c_row = C + row * ldc;
+      const unsigned offset = reinterpret_cast<std::uintptr_t>(c_row) % 16;  // 0, 4, 8 or 12 bytes
 #pragma unroll
       for (int pn = 0; pn < kTN / 4; ++pn) {
-        const int col = col0 + patch.col_of(pn);
-        if (col < N) put_words<4>(C + row * ldc + col, &patch.acc[4 * pm + i][4 * pn], add);  // N % 4 == 0
+        const int col = col0 + patch.col_of(pn), left = N - col;  // the piece's columns inside N: 4 or fewer
+        if (left <= 0) continue;
+        const float* v = &patch.acc[4 * pm + i][4 * pn];
+        float* dst = c_row + col;
+        if (kVec || (offset == 0 && left >= 4)) {
+          put_words<4>(dst, v, add);
+        } else if (offset % 8 == 0) {  // pairs at 0 and 2
+          if (left >= 2) put_words<2>(dst, v, add);
+          else put_words<1>(dst, v, add);
+          if (left >= 4) put_words<2>(dst + 2, v + 2, add);
+          else if (left == 3) put_words<1>(dst + 2, v + 2, add);
+        } else {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            if (j < left) put_words<1>(dst + j, v + j, add);
+        }
       }
     }
 }
 
-// C's rows off 16 bytes: the block's tile of C goes through shared memory
-// (its pipeline's stages, free once the last k-tile is read), each row
-// shifted there by its own offset from 16 bytes in C, so that the block then
-// writes every row as float4 aligned in C (a split's adds as float4 atomics),
-// words only at a row's two ends and N's edge. Until run 35 each thread
-// stored its patch row by row as wide as the row's address allowed: on the
-// rows 4 or 12 bytes off, words, four partial writes of each 32-byte sector,
-// which at short k cost ~10 points of cuBLAS SGEMM against the aligned
-// neighbour (fp32_tune, H200: 4634x3331x162 84.8% against 95.5% at
-// 4634x3332x162, 2226x3973x197 82.7 against 91.9). Rows go through in
-// passes of as many as the shared memory holds (all of them but on the
-// 128x256 tile over k-tiles of 16: two passes). Called by every thread of the
-// block, after the last copy has landed and the last fragments are read.
+// C's rows off 16 bytes, the other way: the block's tile of C goes through
+// shared memory (its pipeline's stages, free once the last k-tile is read),
+// each row shifted there by its own offset from 16 bytes in C, so that the
+// block then writes every row as float4 aligned in C (a split's adds as
+// float4 atomics), words only at a row's two ends and N's edge. It costs two
+// barriers and a pass through shared memory; the host picks it per launch
+// (kStoreStaged, fp32_best.cu) where it measured ahead of store_patch.
+// Rows go through in passes of as many as the shared memory holds (all of
+// them but on the 128x256 tile over k-tiles of 16: two passes). Called by
+// every thread of the block, after the last copy has landed and the last
+// fragments are read.
 template <class Cfg, class Patch>
 __device__ __forceinline__ void store_staged(const Patch& patch, float* stage, float* C, int ldc, int M, int N,
                                              int row0, int col0, int warp_row, int warp_col, bool add) {
@@ -166,7 +205,7 @@ __device__ __forceinline__ void store_staged(const Patch& patch, float* stage, f
 template <class Cfg, bool kBWords>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
-             int M, int N, int K, int k_chunk, bool vec_c) {
+             int M, int N, int K, int k_chunk, int c_store) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, kLda = Cfg::kLda, S = Cfg::STAGES;
   constexpr int kStageBytes = Cfg::kStageFloats * 4;
   constexpr int kCopies = Cfg::kCopies[kBWords], kCopyRuns = Cfg::kCopyRuns[kBWords];
@@ -315,10 +354,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
   for (; tile < tiles; ++tile) compute_tile(std::false_type{});
   cp_async_wait<0>();  // no copy may outlive the block
-  if (vec_c)
-    store_patch(patch, C, ldc, M, N, row0 + warp_m * Cfg::WM, col0 + warp_n * Cfg::WN, gridDim.z > 1);
-  else
-    store_staged<Cfg>(patch, shared, C, ldc, M, N, row0, col0, warp_m * Cfg::WM, warp_n * Cfg::WN, gridDim.z > 1);
+  const int c_row0 = row0 + warp_m * Cfg::WM, c_col0 = col0 + warp_n * Cfg::WN;
+  if (c_store == kStoreVec) store_patch<true>(patch, C, ldc, M, N, c_row0, c_col0, gridDim.z > 1);
+  else if (c_store == kStoreRows) store_patch<false>(patch, C, ldc, M, N, c_row0, c_col0, gridDim.z > 1);
+  else store_staged<Cfg>(patch, shared, C, ldc, M, N, row0, col0, warp_m * Cfg::WM, warp_n * Cfg::WN, gridDim.z > 1);
 }
 
 }  // namespace ts::ladder

@@ -31,7 +31,7 @@ using Tile64x128 = Fp32AnyConfig<64, 128, 32, 32, 64, 8, 8, 3, 8, 6, 3>;
 // seven such shapes, where every block of a round starts, fills its pipeline
 // and ends with every other) and behind or level at shorter k (run 26: 0.1
 // to 5.2 points at nine shapes with k from 778 to 1406). The rule runs it
-// in place of 128x256 but for long and very short k over partial rounds.
+// in place of 128x256 but for long k over partial rounds.
 using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 
 // 128 x 64 x 32, 4 warps of 64 x 32, 8 x 8 per thread: the 64x128 tile's
@@ -64,10 +64,22 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
   const dim3 grid(ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN), 1, z);
   // B's rows on 16 bytes: float4 copies; else words, read where B lies. C's
-  // rows all on 16 bytes: float4 stores; else each row as wide as it allows.
+  // rows all on 16 bytes: float4 stores. Else, on the 128x256 tiles and the
+  // 128x64 tile's splits, through shared memory as aligned float4; on the
+  // tiles of three blocks an SM unsplit, and 64x128's splits, each row as
+  // wide as it allows. Run 35 (H200, the same shapes by both ways): through
+  // shared memory the 128x256 tiles gained 0.6 to 1.6 points of cuBLAS SGEMM
+  // unsplit (2048x2047x2048, 4096x4095x4096, 8192x8191x1024) and 10.7 split
+  // (382x1499x2451, its adds four atomics a float4 before), 128x64's splits
+  // 0.7 to 3.6 (n of 155 to 167); the tiles of three blocks an SM lost 0.4 to
+  // 5.7 unsplit at short k (its two barriers and pass through shared memory
+  // cost more than its wider stores save, where three blocks share the SM)
+  // and 0.8 and 1.7 on 64x128's splits.
   const auto kernel = ldb % 4 == 0 && aligned16(b) ? fp32_any<Cfg, false> : fp32_any<Cfg, true>;
-  const bool vec_c = n % 4 == 0 && aligned16(c);
-  launch_checked(kernel, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, vec_c);
+  const int c_store = n % 4 == 0 && aligned16(c)                       ? kStoreVec
+                      : Cfg::MIN_BLOCKS == 1 || (z > 1 && Cfg::BN == 64) ? kStoreStaged
+                                                                         : kStoreRows;
+  launch_checked(kernel, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, c_store);
 }
 
 }  // namespace
@@ -97,12 +109,28 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu) {
   return std::min(tile.blocks_per_sm, gpu.shared_per_sm / (tile.shared_bytes + kSharedReservedPerBlock));
 }
 
+namespace {
+
+// Whether the kernel copies B a word at a time (B's rows off 16 bytes and m
+// up to the tile's bound; else B is padded first): run 34's four measured
+// points, the bounds between them guessed.
+bool b_in_words(const Fp32Tile& tile, int m, bool b_whole) {
+  return !b_whole && m <= (tile.blocks_per_sm == 1 ? 3072 : 640);
+}
+
+}  // namespace
+
 double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu) {
   const Fp32Tile& t = kTiles[plan.tile];
   const int per_round = fp32_blocks_per_sm(t, gpu);
   if (per_round == 0) return std::numeric_limits<double>::infinity();
   const int s = plan.splits;
-  const double k_tiles = ceil_div(ceil_div(k, 32), s);
+  // A block's k-tiles, in units of 32 k; at short k (under 24 of them) the
+  // k16 tile's own, halved (k = 139 is 4.5 of them there, 5 on the 32-long
+  // tile), and its start and end ~1 k-tile, not 2 (below).
+  double k_tiles = ceil_div(ceil_div(k, 32), s);
+  const bool short_k16 = t.block_k == 16 && k_tiles < 24;
+  if (short_k16) k_tiles = ceil_div(ceil_div(k, 16), s) / 2.0;
   // Blocks on the busiest SM.
   const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, gpu.sm_count);
   double cost;
@@ -117,7 +145,14 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     // benchmark times it (run 16, fp32_tune at 2048^3: 0.3586 ms after itself,
     // 0.3673 after cuBLAS or after the 64x128 kernel); its k16 twin, with half
     // the loop code, ~0.4 (run 17: 0.3 us at 2048^3, 2 us at 1024^3 split 4).
-    cost = per_sm * (k_tiles + 2) + (t.block_k == 32 ? 1.8 : 0.4);
+    // Run 35 (H200, fp32_tune): at short k the k16 tile's start and end is
+    // ~1 k-tile: with 2 the rule ran the 64x128 tile at 4111x2969x207 (77.8%
+    // of cuBLAS SGEMM), 6413x973x234 (76.2), 2079x3814x434 (88.7) where the
+    // k16 tile ran 89.9, 82.3 and 94.1%; with 1 it still picks 64x128 at each
+    // of seven short-k shapes where that was ahead (2549x5087x438: 94.6
+    // against 81.2). Longer k keeps the model of runs 24 and 26.
+    const double start_end = short_k16 ? 1 : 2;
+    cost = per_sm * (k_tiles + start_end) + (t.block_k == 32 ? 1.8 : 0.4);
   } else {
     // 64 x 128 blocks, up to three at a time (Hopper; fewer where an SM's
     // shared memory holds fewer): a full round of three takes 0.78 of a
@@ -125,6 +160,12 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     // warps) 0.45. Start and end ~1.3 k-tiles.
     const double round[] = {0, 0.45, 0.53, 0.78};
     cost = (per_sm / per_round * round[per_round] + round[per_sm % per_round]) * (k_tiles + 1.3);
+    // B copied in words (n % 4 != 0 stands for B's rows off 16 bytes: the
+    // rule sees no address) costs the 64-row tile more, as it copies twice
+    // B's words per multiply-add of the 128-row tiles: run 35 (H200) had
+    // 64x128 1.03 to 1.22 times as slow as 128x64 on like grids at eight of
+    // nine such shapes (511x3883x610: 72.0% against 84.8% of cuBLAS SGEMM).
+    if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= 1.1;
   }
   // Each extra split zeroes C and adds its share of it atomically, mostly
   // overlapped with other blocks' work: ~0.1 units per 1024 x 1024 of C.
@@ -132,23 +173,22 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
 }
 
 Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
-  // Measured, not modelled (runs 17, 24 and 26): the 128x256 tile runs over
-  // k-tiles of 16 in one round or whole rounds of the SMs, and over partial
-  // rounds where a block's k is 768 to 4095 (24 to 127 k-tiles of 32, the
-  // range measured); the 32-long k-tile keeps long k over partial rounds
-  // (0.5-0.8 points ahead at 4096^3, 8192^3 and 8192x1024x8192) and very
-  // short k (at 2048x3328x403, 13 k-tiles, the k16 tile's smaller start
-  // cost made it the pick at 90.9% of cuBLAS where 64x128 ran 97.3%). On a
-  // GPU whose blocks cannot hold the 32-long k-tile's 3 stages (149 KB; the
-  // k16 tile's 4 stages take 99 KB: sm_86, sm_89, sm_120) the k16 tile runs
-  // everywhere.
+  // Measured, not modelled (runs 17, 24, 26 and 35): the 128x256 tile runs
+  // over k-tiles of 16 in one round or whole rounds of the SMs, and over
+  // partial rounds where a block's k is under 4096 (128 k-tiles of 32); the
+  // 32-long k-tile keeps long k over partial rounds (0.5-0.8 points ahead at
+  // 4096^3, 8192^3 and 8192x1024x8192). Until run 35 it also kept short k
+  // (under 24 k-tiles), where it cost 4 to 8 points at each of nine shapes
+  // on an H200 (4111x2969x207: 81.3% of cuBLAS SGEMM against 89.9% over
+  // k-tiles of 16). On a GPU whose blocks cannot hold the 32-long k-tile's 3
+  // stages (149 KB; the k16 tile's 4 stages take 99 KB: sm_86, sm_89,
+  // sm_120) the k16 tile runs everywhere.
   const bool k32_fits = fp32_blocks_per_sm(kTiles[k128x256], gpu) > 0;
   const auto as_run = [&](Fp32Plan plan) {
     const int blocks = ceil_div(m, kTiles[k128x256].block_m) * ceil_div(n, kTiles[k128x256].block_n) * plan.splits;
     const bool whole_rounds = blocks <= gpu.sm_count || blocks % gpu.sm_count == 0;
     const int k_tiles = ceil_div(k, 32) / plan.splits;  // a block's, of 32
-    const bool measured_k = k_tiles >= 24 && k_tiles < 128;  // run 26 measured 25 to 44; run 24 up to 125
-    if (plan.tile == k128x256 && (whole_rounds || measured_k || !k32_fits)) plan.tile = k128x256k16;
+    if (plan.tile == k128x256 && (whole_rounds || k_tiles < 128 || !k32_fits)) plan.tile = k128x256k16;
     return plan;
   };
   Fp32Plan best = as_run({k128x256, 1});  // where no 128x256 tile fits, its cost is infinite: any other wins
@@ -205,7 +245,7 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   // bounds between those are guesses.
   const int lda = k;
   const bool b_whole = n % 4 == 0 && aligned16(b);
-  const bool words = !b_whole && m <= (kTiles[plan.tile].blocks_per_sm == 1 ? 3072 : 640);
+  const bool words = b_in_words(kTiles[plan.tile], m, b_whole);
   int ldb = n;
   if (!b_whole && !words) {
     ldb = (n + 3) / 4 * 4;

@@ -49,11 +49,11 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     {"256x128 s4 g8 cm2", 256, 128, 4, 8, 2, 1, true},  // a pair along m shares B's 16 KB per stage
     // Narrower tiles for narrow C (issue: skinny and small GEMMs): half the
     // rows (a decode-sized M of 128 fills them), each pair along n sharing A.
-    {"128x256 s4 g8 cn2", 128, 256, 4, 8, 1, 2, true, 1.3},
-    {"128x128 s6 g8 cn2", 128, 128, 6, 8, 1, 2, true, 0.6},
+    {"128x256 s4 g8 cn2", 128, 256, 4, 8, 1, 2, true, 1.232},
+    {"128x128 s6 g8 cn2", 128, 128, 6, 8, 1, 2, true, 0.663},
     // The same tile paired along m (sharing B): where C is narrow (n up to a
     // few hundred), a pair along n would leave its second CTA without a tile.
-    {"128x128 s6 g8 cm2", 128, 128, 6, 8, 2, 1, true, 0.6},
+    {"128x128 s6 g8 cm2", 128, 128, 6, 8, 2, 1, true, 0.632},
     // A side just past 128 (m or n of 129 to 192, or of 257 to 384): 128-wide
     // tiles compute up to half padding there. 192 rows (one m64n192k8 a
     // consumer per 8 k), and 192 columns (three consumers of 64, 512 threads
@@ -62,8 +62,8 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     // the rule picks these tiles, it ran 10% faster at the median than the rule
     // without them (29 faster, the worst 16% slower: 472x5596x3344, 114.9% ->
     // 96.8% of cuBLAS TF32; docs/ladder-notes.md run 33).
-    {"192x128 s4 g8 cn2", 192, 128, 4, 8, 1, 2, true, 0.85},
-    {"128x192 s4 g8 cm2", 128, 192, 4, 8, 2, 1, true, 0.9, 3},
+    {"192x128 s4 g8 cn2", 192, 128, 4, 8, 1, 2, true, 0.768},
+    {"128x192 s4 g8 cm2", 128, 192, 4, 8, 2, 1, true, 0.811, 3},
     // "2/sm": one consumer warpgroup and two CTAs on each SM (each with half the
     // registers and at most half the shared memory), so that one CTA's epilogue
     // and pipeline fill run under the other's main loop; and small tiles of
@@ -71,12 +71,17 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     // dozen 128 x 128 tiles, n or m just past a multiple of 128, and short k.
     // Run 33 (H200): the small tiles of two CTAs an SM reach only 45-65% of
     // cuBLAS TF32 at large shapes (each fragment load feeds a quarter of the
-    // shipped tile's multiply-adds), so the rule weighs them as 0.8 a k-tile
+    // shipped tile's multiply-adds), so the rule weighed them as 0.8 a k-tile
     // when they share their SM and 0.45 / 0.4 where the grid leaves each CTA
     // an SM of its own: 1024^3 ran 98% of cuBLAS on 128 x 64 tiles, against
     // 78% for the best of the 128-wide tiles. The rule never runs them with stream-k.
-    {"128x64 s4 g8 cm2 2/sm", 128, 64, 4, 8, 2, 1, true, 0.8, 1, 2, 0.45},
-    {"64x128 s4 g8 cn2 2/sm", 64, 128, 4, 8, 1, 2, true, 0.8, 1, 2, 0.4},
+    // Every cost the rule weighs (the tiles' here, the model's in
+    // tf32_wgmma_ws_plan.h) was refitted in run 35 (H200) to 162 shapes timed
+    // with every plan of these eight tiles: the rule had picked the 64x128
+    // tile where wider ones ran 10 to 40% faster (256x3968x3456: 81.7% of
+    // cuBLAS TF32 against 115.5% on 128x128 cm2 split 2).
+    {"128x64 s4 g8 cm2 2/sm", 128, 64, 4, 8, 2, 1, true, 0.842, 1, 2, 0.495},
+    {"64x128 s4 g8 cn2 2/sm", 64, 128, 4, 8, 1, 2, true, 0.842, 1, 2, 0.558},
     // 128 x 128 of one consumer, two CTAs an SM of 3 stages each, meant for
     // short k (its epilogue under the other CTA's main loop). Run 33: ahead of
     // the other tiles at 2 of 115 shapes, by 3-5%; the rule does not weigh it.
