@@ -6,7 +6,8 @@
 //   tf32_rule_fit LOG... [--clusters N] [--fit] [--set NAME=VALUE]... [--quiet]
 //
 // LOG: tf32_ws_tune's output (its closing table: every plan timed against
-// cuBLAS TF32 at each shape; several logs are merged, a later one's cell
+// cuBLAS TF32 at each shape, or where the run stopped before it, each plan's
+// line as it was timed; several logs are merged, a later one's cell
 // winning). For each shape the rule picks a plan with the compiled variants'
 // costs and the model's constants (or those --set gives: a variant's name for
 // its k_tile_cost, 0 to leave it out, NAME:alone for k_tile_cost_alone, or
@@ -57,7 +58,17 @@ bool read_log(const std::string& path, Table& table) {
   std::vector<Shape> shapes;
   const std::regex cell(R"(([0-9]+\.[0-9]+) \(\s*([0-9]+\.[0-9]+)(?:\|\s*([0-9]+\.[0-9]+))?\)|not run|failed|WRONG|refused)");
   int rows = 0;
+  // A plan's own line as it was timed ("NAME  MxNxK  ms  TFLOP/s  %  err  paired: a / b ms, P%"): the same
+  // figure as the closing table's, so a run stopped before its table still counts.
+  const std::regex timed(R"(^(.*\S)\s+([0-9]+)x([0-9]+)x([0-9]+)\s+[0-9.]+\s+[0-9.]+\s+[0-9.]+\s+\S+\s+paired: [0-9.]+ / [0-9.]+ ms, ([0-9.]+)%)");
+  int timed_rows = 0;
   while (std::getline(in, line)) {
+    std::smatch t;
+    if (!in_table && std::regex_search(line, t, timed)) {
+      table[{std::stoi(t[2]), std::stoi(t[3]), std::stoi(t[4])}][t[1].str()] = std::stod(t[5].str());
+      ++timed_rows;
+      continue;
+    }
     if (line.rfind("TFLOP/s", 0) == 0) {
       in_table = true;
       shapes.clear();
@@ -90,8 +101,10 @@ bool read_log(const std::string& path, Table& table) {
     }
     ++rows;
   }
-  if (rows == 0) std::fprintf(stderr, "tf32_rule_fit: no table in %s (tf32_ws_tune's closing table)\n", path.c_str());
-  return rows > 0;
+  if (rows == 0 && timed_rows == 0)
+    std::fprintf(stderr, "tf32_rule_fit: no table in %s (tf32_ws_tune's closing table or its timed plans)\n",
+                 path.c_str());
+  return rows > 0 || timed_rows > 0;
 }
 
 struct Constants {

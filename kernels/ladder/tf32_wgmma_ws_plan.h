@@ -36,10 +36,10 @@ inline constexpr int kTf32WsSplits[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
 
 // The model's constants, in k-tiles of the shipped variant on one CTA
 // (about 0.68 us on an H200), fitted to docs/ladder-notes.md's run 31 (75 shapes, every plan timed),
-// checked against run 33's 115, and refitted in run 35 (162 shapes, every plan of the eight tiles
+// checked against run 33's 115, and refitted in run 35 (274 shapes, every plan of the eight tiles
 // the rule weighs, the L2 overwritten before every timed run as the benchmark does).
 struct Tf32WsModel {
-  double piece = 3.6;            // a piece's pipeline fill and its epilogue
+  double piece = 2.88;           // a piece's pipeline fill and its epilogue
   double partial = 4;            // stream-k: one partial's write, and its read by the finisher
   double stream_k_step = 1.365;  // stream-k: a k-tile of a cut unit (the clusters' k no longer in step: less L2 reuse)
   double split_launch = 1.684;   // split-k: the second kernel's launch

