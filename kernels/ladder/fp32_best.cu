@@ -232,9 +232,9 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   // always the copy, and C's rows off 16 bytes were stored word by word (a
   // split's adds 4 atomics a float4); with both, shapes with n % 4 != 0 ran
   // at 85.5% of cuBLAS SGEMM (median of 53 drawn shapes, H200) against
-  // 101.9% for n % 4 == 0 (147 shapes). Now C goes out as aligned float4,
-  // through shared memory where its rows are off 16 bytes (store_staged,
-  // fp32_any.cuh). Word copies cost the kernel:
+  // 101.9% for n % 4 == 0 (147 shapes). Now each row of C goes as wide as
+  // its address allows, or the tile through shared memory as aligned float4
+  // on the tiles where that measured ahead (launch_tile). Word copies cost the kernel:
   // forced on aligned shapes, ~3 points on the 128x256 tiles and ~13 on the
   // tiles of three blocks an SM (3.7 times the long-scoreboard stalls: a
   // 4-byte cp.async goes through L1, which three blocks' shared memory leave

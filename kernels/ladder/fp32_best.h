@@ -6,8 +6,9 @@
 // 16-byte boundaries the kernel copies B a word at a time (m up to a few
 // hundred, or a few thousand on the 128x256 tiles) or runs on a padded copy
 // of B, kept in one process-wide workspace that grows to the largest shape
-// seen (so calls on streams that overlap must not need it); C is stored as
-// aligned float4, through shared memory where its rows are off 16 bytes.
+// seen (so calls on streams that overlap must not need it); C's rows off 16
+// bytes are stored as wide as each allows, or (on the tiles where that
+// measured ahead) through shared memory as aligned float4.
 #pragma once
 
 #include <cuda_runtime.h>
