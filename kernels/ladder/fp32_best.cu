@@ -120,7 +120,7 @@ bool b_in_words(const Fp32Tile& tile, int m, bool b_whole) {
 
 }  // namespace
 
-double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu) {
+double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model) {
   const Fp32Tile& t = kTiles[plan.tile];
   const int per_round = fp32_blocks_per_sm(t, gpu);
   if (per_round == 0) return std::numeric_limits<double>::infinity();
@@ -151,28 +151,28 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     // k16 tile ran 89.9, 82.3 and 94.1%; with 1 it still picks 64x128 at each
     // of seven short-k shapes where that was ahead (2549x5087x438: 94.6
     // against 81.2). Longer k keeps the model of runs 24 and 26.
-    const double start_end = short_k16 ? 1 : 2;
-    cost = per_sm * (k_tiles + start_end) + (t.block_k == 32 ? 1.8 : 0.4);
+    const double start_end = short_k16 ? model.start_end_k16_short : model.start_end;
+    cost = per_sm * (k_tiles + start_end) + (t.block_k == 32 ? model.cold_code_k32 : model.cold_code_k16);
   } else {
     // 64 x 128 blocks, up to three at a time (Hopper; fewer where an SM's
     // shared memory holds fewer): a full round of three takes 0.78 of a
     // 128x256 k-tile per k-tile, a round of two (8 warps) 0.53, of one (4
     // warps) 0.45. Start and end ~1.3 k-tiles.
-    const double round[] = {0, 0.45, 0.53, 0.78};
-    cost = (per_sm / per_round * round[per_round] + round[per_sm % per_round]) * (k_tiles + 1.3);
+    const double round[] = {0, model.round1, model.round2, model.round3};
+    cost = (per_sm / per_round * round[per_round] + round[per_sm % per_round]) * (k_tiles + model.start_end_three);
     // B copied in words (n % 4 != 0 stands for B's rows off 16 bytes: the
     // rule sees no address) costs the 64-row tile more, as it copies twice
     // B's words per multiply-add of the 128-row tiles: run 35 (H200) had
     // 64x128 1.03 to 1.22 times as slow as 128x64 on like grids at eight of
     // nine such shapes (511x3883x610: 72.0% against 84.8% of cuBLAS SGEMM).
-    if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= 1.1;
+    if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= model.words_64;
   }
   // Each extra split zeroes C and adds its share of it atomically, mostly
   // overlapped with other blocks' work: ~0.1 units per 1024 x 1024 of C.
-  return cost + 0.1 * (s - 1) * (double(m) * n / (1 << 20));
+  return cost + model.split_adds * (s - 1) * (double(m) * n / (1 << 20));
 }
 
-Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
+Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model) {
   // Measured, not modelled (runs 17, 24, 26 and 35): the 128x256 tile runs
   // over k-tiles of 16 in one round or whole rounds of the SMs, and over
   // partial rounds where a block's k is under 4096 (128 k-tiles of 32); the
@@ -192,7 +192,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
     return plan;
   };
   Fp32Plan best = as_run({k128x256, 1});  // where no 128x256 tile fits, its cost is infinite: any other wins
-  double best_cost = fp32_plan_cost(best, m, n, k, gpu);
+  double best_cost = fp32_plan_cost(best, m, n, k, gpu, model);
   const int k_tiles = ceil_div(k, 32);
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
     if (!kTiles[tile].ruled) continue;
@@ -212,7 +212,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu) {
          s <= max_splits && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round)));
          ++s) {
       const Fp32Plan plan = as_run({tile, s});
-      const double cost = fp32_plan_cost(plan, m, n, k, gpu);
+      const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
       if (cost < best_cost * 0.98) {  // another plan must win clearly: the model is rough
         best = plan;
         best_cost = cost;

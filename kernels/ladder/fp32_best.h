@@ -48,14 +48,29 @@ struct Fp32Plan {
   int splits = 1;  // k split this many ways, partial tiles added into C (zeroed first)
 };
 
+// The constants of the rule's model (fp32_plan_cost), in k-tiles of 32 of
+// the 128x256 tile on a whole SM; the defaults are the shipped ones, each
+// measured where fp32_best.cu's comments say (docs/ladder-notes.md runs
+// 9-35). fp32_rule_fit scores other values against fp32_tune's tables.
+struct Fp32Model {
+  double start_end = 2;            // a 128x256 block's start and end
+  double start_end_k16_short = 1;  // the same, over k-tiles of 16 with under 24 k-tiles of 32
+  double cold_code_k32 = 1.8;      // once a launch: the 32-long k-tile's loop fetched cold
+  double cold_code_k16 = 0.4;      // the same for its k16 twin
+  double round1 = 0.45, round2 = 0.53, round3 = 0.78;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
+  double start_end_three = 1.3;    // a three-block tile's start and end
+  double words_64 = 1.1;           // the 64-row tile where B is copied in words
+  double split_adds = 0.1;         // each extra split, per 1024 x 1024 of C
+};
+
 // The rule: the plan fp32-best runs for this shape on this GPU, the one of
 // least predicted time (fp32_plan_cost) among the tiles that fit it.
-Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu);
+Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model = {});
 
 // The rule's model of a plan's time, in units of one k-tile of the 128x256
 // tile on a whole SM (docs/ladder-notes.md fits it to run 9's measurements);
 // infinite where the plan's tile does not fit the GPU.
-double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu);
+double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model = {});
 
 // e.g. "64x128 split 2".
 std::string fp32_plan_name(const Fp32Plan& plan);

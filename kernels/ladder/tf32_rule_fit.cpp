@@ -33,26 +33,19 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/ladder/rule_fit.h"
 #include "kernels/ladder/tf32_wgmma_ws_plan.h"
 
 namespace {
 
 using namespace ts::ladder;
-
-struct Shape {
-  int m = 0, n = 0, k = 0;
-  bool operator<(const Shape& o) const { return std::tie(m, n, k) < std::tie(o.m, o.n, o.k); }
-};
-
-// shape -> plan name -> % of cuBLAS TF32 (the alternating rounds' ratio where the cell has it)
-using Table = std::map<Shape, std::map<std::string, double>>;
+using rule_fit::Score;
+using rule_fit::Shape;
+using rule_fit::Table;
 
 bool read_log(const std::string& path, Table& table) {
-  std::ifstream in(path);
-  if (!in) {
-    std::fprintf(stderr, "tf32_rule_fit: cannot open %s\n", path.c_str());
-    return false;
-  }
+  std::ifstream in;
+  if (!rule_fit::open_log(in, path, "tf32_rule_fit")) return false;
   std::string line;
   bool in_table = false;
   std::vector<Shape> shapes;
@@ -113,8 +106,8 @@ struct Constants {
 };
 
 // The constants --set and --fit change, as pointers into `c`.
-std::vector<std::pair<std::string, double*>> knobs(Constants& c) {
-  std::vector<std::pair<std::string, double*>> all;
+rule_fit::Knobs knobs(Constants& c) {
+  rule_fit::Knobs all;
   for (Tf32WsVariant& v : c.variants) {
     if (v.k_tile_cost <= 0) continue;
     all.push_back({std::string(v.name), &v.k_tile_cost});
@@ -128,123 +121,36 @@ std::vector<std::pair<std::string, double*>> knobs(Constants& c) {
   return all;
 }
 
-struct Score {
-  double loss = 0;
-  int shapes = 0, untimed = 0, pick_under = 0, best_under = 0, counted = 0;
-};
-
-bool counted_shape(const Shape& s) { return std::min({s.m, s.n, s.k}) >= 128 && double(s.m) * s.n * s.k >= double(1 << 30); }
-
 Score score(const Table& table, const Constants& c, int clusters, bool print) {
-  Score sc;
   const std::span<const Tf32WsVariant> variants(c.variants);
   const auto resident = [&](int i) { return clusters * variants[std::size_t(i)].ctas_per_sm; };
-  for (const auto& [s, row] : table) {
-    double best = 0;
-    std::string best_name;
-    for (const auto& [name, pct] : row)
-      if (name != "cublas-tf32" && name.rfind("tf32-wgmma", 0) != 0 && pct > best) best = pct, best_name = name;
-    if (best_name.empty()) continue;
-    const std::string pick = tf32_ws_plan_name(tf32_ws_plan(s.m, s.n, s.k, variants, resident, c.model), variants);
-    const auto it = row.find(pick);
-    ++sc.shapes;
-    if (it == row.end()) {
-      ++sc.untimed;
-      if (print) std::printf("%5dx%dx%d  the rule picks %s, which was not timed\n", s.m, s.n, s.k, pick.c_str());
-      continue;
-    }
-    sc.loss += best / it->second - 1;
-    if (counted_shape(s)) {
-      ++sc.counted;
-      sc.pick_under += it->second < 90;
-      sc.best_under += best < 90;
-    }
-    if (print)
-      std::printf("%5dx%dx%d  pick %-30s %6.1f%%   best %-30s %6.1f%%%s\n", s.m, s.n, s.k, pick.c_str(), it->second,
-                  best_name.c_str(), best, it->second < 0.95 * best ? "   <- 5% or more behind" : "");
-  }
-  return sc;
+  return rule_fit::score_rule(
+      table,
+      [&](const Shape& s) {
+        return tf32_ws_plan_name(tf32_ws_plan(s.m, s.n, s.k, variants, resident, c.model), variants);
+      },
+      [](const std::string& name) { return name != "cublas-tf32" && name.rfind("tf32-wgmma", 0) != 0; }, 90, print);
 }
 
-void print_score(const char* what, const Score& s) {
-  std::printf("%s: loss %.3f over %d shapes (%d picks not timed, left out); of the %d shapes with every side from 128 "
-              "and 2^30 multiply-adds, the pick is under 90%% of cuBLAS TF32 at %d, the best timed plan at %d\n",
-              what, s.loss, s.shapes - s.untimed, s.untimed, s.counted, s.pick_under, s.best_under);
-}
+void print_score(const char* what, const Score& s) { rule_fit::print_score(what, s, 90, "cuBLAS TF32"); }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::vector<std::string> logs, sets;
-  int clusters = 66;
-  bool fit = false, quiet = false;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--fit") fit = true;
-    else if (a == "--quiet") quiet = true;
-    else if (a == "--clusters" && i + 1 < argc) clusters = std::atoi(argv[++i]);
-    else if (a == "--set" && i + 1 < argc) sets.push_back(argv[++i]);
-    else if (!a.empty() && a[0] != '-') logs.push_back(a);
-    else {
-      std::fprintf(stderr,
-                   "usage: tf32_rule_fit LOG... [--clusters N] [--fit] [--set NAME=VALUE]... [--quiet]\n"
-                   "(not '%s')\n",
-                   a.c_str());
-      return 2;
-    }
-  }
-  if (logs.empty() || clusters < 1) {
-    std::fprintf(stderr, "usage: tf32_rule_fit LOG... [--clusters N] [--fit] [--set NAME=VALUE]... [--quiet]\n");
-    return 2;
-  }
+  rule_fit::Args args;
+  args.count = 66;
+  if (!rule_fit::parse_args(argc, argv, "tf32_rule_fit", "--clusters", args)) return 2;
+  const int clusters = args.count;
   Table table;
-  for (const std::string& log : logs)
+  for (const std::string& log : args.logs)
     if (!read_log(log, table)) return 1;
 
   Constants c{std::vector<Tf32WsVariant>(std::begin(kTf32WsVariants), std::end(kTf32WsVariants)), {}};
   auto all = knobs(c);
-  for (const std::string& s : sets) {
-    const std::size_t eq = s.rfind('=');
-    bool found = false;
-    if (eq != std::string::npos) {
-      char* end = nullptr;
-      const double v = std::strtod(s.c_str() + eq + 1, &end);
-      if (end != s.c_str() + eq + 1 && *end == '\0' && v >= 0 && std::isfinite(v))
-        for (auto& [name, value] : all)
-          if (name == s.substr(0, eq)) *value = v, found = true;
-    }
-    if (!found) {
-      std::fprintf(stderr, "tf32_rule_fit: --set takes NAME=VALUE, VALUE >= 0 (a tile's 0: not weighed), NAME one of:");
-      for (const auto& [name, value] : all) std::fprintf(stderr, " '%s'", name.c_str());
-      std::fprintf(stderr, " (not '%s')\n", s.c_str());
-      return 2;
-    }
-  }
+  if (!rule_fit::apply_sets(args.sets, all, "tf32_rule_fit", " (a tile's 0: not weighed)")) return 2;
   std::printf("%zu shapes from %zu log(s); %d resident clusters of each tile (twice that of two CTAs an SM)\n",
-              table.size(), logs.size(), clusters);
-  const Score before = score(table, c, clusters, !quiet);
-  print_score("the rule", before);
-  if (!fit) return 0;
-
-  double loss = before.loss;
-  for (int pass = 0; pass < 20; ++pass) {
-    bool better = false;
-    for (auto& [name, value] : all)
-      for (const double f : {0.8, 0.9, 0.95, 1.05, 1.1, 1.25}) {
-        const double old = *value;
-        *value = old * f;
-        const Score s = score(table, c, clusters, false);
-        if (s.untimed <= before.untimed && s.loss < loss - 1e-9) {
-          loss = s.loss;
-          better = true;
-        } else {
-          *value = old;
-        }
-      }
-    if (!better) break;
-  }
-  std::printf("\nfitted constants (the rule's picks limited to plans that were timed):\n");
-  for (const auto& [name, value] : all) std::printf("  %-32s %g\n", name.c_str(), *value);
-  print_score("with them", score(table, c, clusters, false));
+              table.size(), args.logs.size(), clusters);
+  print_score("the rule", score(table, c, clusters, !args.quiet));
+  if (args.fit) rule_fit::fit_and_print(all, [&] { return score(table, c, clusters, false); }, print_score);
   return 0;
 }
