@@ -21,16 +21,12 @@
 // the constants (each scaled up and down in turn while the loss falls) and
 // prints the values it found, to be written into the variants table and the
 // model by hand, and measured again.
-#include <algorithm>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <map>
+#include <iterator>
 #include <regex>
 #include <span>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "kernels/ladder/rule_fit.h"
