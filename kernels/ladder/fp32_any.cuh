@@ -19,6 +19,9 @@
 //  - split-K: block z of the grid sums k in [z * k_chunk, (z + 1) * k_chunk)
 //    and adds its tile into C with atomics (C zeroed before the launch), so a
 //    grid too small to fill the SMs can be multiplied by the number of splits.
+//  - stream-k (Fp32StreamK): a persistent grid shares the tiles of the last
+//    rounds out by k-tile, so that every block ends at about the same time
+//    where the tiles do not fill whole rounds of the SMs.
 // The configurations that ship and the rule that picks one per shape are in
 // fp32_best.cu.
 #pragma once
@@ -28,6 +31,7 @@
 
 #include "kernels/ladder/ladder_device.cuh"
 #include "kernels/ladder/warp_tile.cuh"
+#include "kernels/ladder/work_schedule.h"
 
 namespace ts::ladder {
 
@@ -195,6 +199,21 @@ __device__ __forceinline__ void store_staged(const Patch& patch, float* stage, f
   }
 }
 
+// Stream-k (units > 0): the grid is persistent (no more blocks than are
+// resident at once), block b walking its pieces of ws::WorkSchedule{units,
+// k_tiles, gridDim.x, sk_units}: its run of k-tiles over the first
+// sk_units tiles of C, then whole tiles. Where a tile is cut, the piece that
+// ends at the tile's last k-tile (its block's first piece, so done first)
+// stores its sums and raises the tile's flag; the other pieces wait for the
+// flag and add theirs atomically. No zeroed C, and no piece waits for a
+// block that waits. units == 0: a block a tile (blockIdx.x), k split by
+// blockIdx.z into k_chunk (its pieces added into a zeroed C).
+struct Fp32StreamK {
+  int units = 0, k_tiles = 0, sk_units = 0;  // tiles of C, k-tiles of BK a tile, tiles shared out by k-tile
+  unsigned* flags = nullptr;                 // a flag per tile (EpochFlags)
+  unsigned epoch = 0;
+};
+
 // kBWords: B's rows are off 16 bytes (ldb not a multiple of 4, or B not
 // 16-byte aligned), so B is copied one word at a time; ldb may be any >= N.
 // Word copies cost more than float4 ones: forced on aligned shapes (fp32_tune,
@@ -205,7 +224,7 @@ __device__ __forceinline__ void store_staged(const Patch& patch, float* stage, f
 template <class Cfg, bool kBWords>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
-             int M, int N, int K, int k_chunk, int c_store) {
+             int M, int N, int K, int k_chunk, int c_store, Fp32StreamK sk) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, kLda = Cfg::kLda, S = Cfg::STAGES;
   constexpr int kStageBytes = Cfg::kStageFloats * 4;
   constexpr int kCopies = Cfg::kCopies[kBWords], kCopyRuns = Cfg::kCopyRuns[kBWords];
@@ -213,151 +232,184 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   constexpr int kBCopies = kBWords ? Cfg::kBWordPasses : Cfg::kBPasses;
   constexpr int kBRows = kBWords ? Cfg::kBWordRows : Cfg::kBRows, kBPointers = kBWords ? 1 : Cfg::kBPasses;
   extern __shared__ __align__(16) float shared[];
-  int block_row, block_col;
-  swizzled_block<Cfg::GROUP_M>(ceil_div(M, BM), ceil_div(N, BN), block_row, block_col);
-  const int row0 = block_row * BM, col0 = block_col * BN;
-  const int k0 = blockIdx.z * k_chunk, klen = min(k_chunk, K - k0);  // this split's k (klen > 0)
+  const int tiles_m = ceil_div(M, BM), tiles_n = ceil_div(N, BN);
   const int t = threadIdx.x, warp = t / 32;
   const int warp_m = warp / (BN / Cfg::WN), warp_n = warp % (BN / Cfg::WN);
+  ws::PieceWalk walk(ws::WorkSchedule{sk.units, sk.k_tiles, int(gridDim.x), sk.sk_units}, blockIdx.x);
 
-  // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk
-  // (or word) at k br + q * kBRows, column bc; its source pointers advance
-  // one k-tile per tile issued. Words: q's row is kBRows * ldb past b_src[0].
-  const int ar = t / 8, ac = t % 8;
-  const int br = kBWords ? t / BN : t / Cfg::kBChunks, bc = kBWords ? t % BN : t % Cfg::kBChunks * 4;
-  const float* a_src[Cfg::kAPasses];
-#pragma unroll
-  for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * lda + k0 + ac;
-  const float* b_src[kBPointers];
-  if constexpr (kBWords) {
-    b_src[0] = B + (k0 + br) * ldb + min(col0 + bc, N - 1);
-  } else {
-#pragma unroll
-    for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * kBRows) * ldb + min(col0 + bc, ldb - 4);
-  }
-  const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
-  const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
-  int k_next = 0;  // the k (within the split) where the next tile issued starts
-  const auto advance = [&] {
-    k_next += BK;
-#pragma unroll
-    for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] += BK;
-#pragma unroll
-    for (int q = 0; q < kBPointers; ++q) b_src[q] += BK * ldb;
-  };
-  const auto b_source = [&](int q) {
-    if constexpr (kBWords) return b_src[0] + q * kBRows * ldb;
-    else return b_src[q];
-  };
-
-  // Copy c of a whole tile into the stage at a_sh / b_sh (no bounds test).
-  const auto copy = [&](int c, std::uint32_t a_sh, std::uint32_t b_sh) {
-    if (c < Cfg::kACopies) {
-      const int h = c / Cfg::kAPasses, p = c % Cfg::kAPasses;
-      cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
+  // The block's pieces of work, one at a time: a tile of C (unit), its k
+  // from k0, klen long, and how its sums go into C.
+  for (int piece = 0;; ++piece) {
+    int unit, k0, klen;
+    bool add, wait = false, raise = false;
+    if (sk.units == 0) {
+      if (piece > 0) break;
+      unit = blockIdx.x;
+      k0 = blockIdx.z * k_chunk;
+      klen = min(k_chunk, K - k0);  // this split's k (klen > 0)
+      add = gridDim.z > 1;
     } else {
-      const int q = c - Cfg::kACopies;
-      if constexpr (kBWords) cp_async_4(b_sh + q * kBRows * BN * 4, b_source(q));
-      else cp_async_16(b_sh + q * kBRows * BN * 4, b_source(q));
+      int kb, ke;
+      if (!walk.next(unit, kb, ke)) break;
+      k0 = kb * BK;
+      klen = min(ke * BK, K) - k0;
+      const bool cut = kb > 0 || ke < sk.k_tiles;
+      raise = cut && ke == sk.k_tiles;
+      wait = add = cut && !raise;
+      if (piece > 0) __syncthreads();  // the last piece's readers of shared memory are done
     }
-  };
-  // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
-  const auto load_tile = [&](int stage) {
-    const std::uint32_t a_sh = a_dst + stage * kStageBytes, b_sh = b_dst + stage * kStageBytes;
-    if (k_next + BK <= klen) {
-#pragma unroll
-      for (int c = 0; c < kCopies; ++c) copy(c, a_sh, b_sh);
-    } else if (k_next < klen) {
-      float* const base = shared + stage * Cfg::kStageFloats;
-#pragma unroll
-      for (int h = 0; h < Cfg::kAHalves; ++h) {
-        const bool in = k_next + ac + 8 * h < klen;
-#pragma unroll
-        for (int p = 0; p < Cfg::kAPasses; ++p)
-          cp_async_4(base + (ac + 8 * h) * kLda + ar + p * Cfg::kARows, in ? a_src[p] + 8 * h : A, in);
-      }
-#pragma unroll
-      for (int q = 0; q < kBCopies; ++q) {
-        const bool in = k_next + br + q * kBRows < klen;
-        float* const dst = base + Cfg::kAFloats + (br + q * kBRows) * BN + bc;
-        if constexpr (kBWords) cp_async_4(dst, in ? b_source(q) : B, in);
-        else cp_async_16(dst, in ? b_source(q) : B, in);
-      }
-    }
-    advance();
-  };
+    int block_row, block_col;
+    ws::unit_position(unit, tiles_m, tiles_n, Cfg::GROUP_M, block_row, block_col);
+    const int row0 = block_row * BM, col0 = block_col * BN;
 
-  WarpTileThread<Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN, 0, 1> patch(t % 32);
-  const float* const as_warp = shared + warp_m * Cfg::WM;
-  const float* const bs_warp = shared + Cfg::kAFloats + warp_n * Cfg::WN;
-  float a[2][Cfg::TM], b[2][Cfg::TN];
-
+    // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk
+    // (or word) at k br + q * kBRows, column bc; its source pointers advance
+    // one k-tile per tile issued. Words: q's row is kBRows * ldb past b_src[0].
+    const int ar = t / 8, ac = t % 8;
+    const int br = kBWords ? t / BN : t / Cfg::kBChunks, bc = kBWords ? t % BN : t % Cfg::kBChunks * 4;
+    const float* a_src[Cfg::kAPasses];
 #pragma unroll
-  for (int s = 0; s < S - 1; ++s) {
-    load_tile(s);
-    cp_async_commit();  // an empty group where there are fewer tiles: the waits count groups
-  }
-  cp_async_wait<S - 2>();
-  __syncthreads();
-  patch.load_fragments(a[0], b[0], as_warp, kLda, bs_warp, BN, 0);
-  int stage = 0;
-
-  // One k-tile from `stage`, while tile + S - 1 goes into the stage freed at
-  // the last barrier: spread between the multiply-adds when it is a whole tile.
-  const auto compute_tile = [&](auto spread_copies) {
-    constexpr bool kSpread = decltype(spread_copies)::value;
-    const float* as = as_warp + stage * Cfg::kStageFloats;
-    const float* bs = bs_warp + stage * Cfg::kStageFloats;
-    const int fill = stage == 0 ? S - 1 : stage - 1;
-    const std::uint32_t a_sh = a_dst + fill * kStageBytes, b_sh = b_dst + fill * kStageBytes;
-    if constexpr (!kSpread) load_tile(fill);
-    if constexpr (!kSpread) {
-      // The last k-tiles (nothing to spread) as a loop of two k at a time, not
-      // a second fully unrolled body: that one's code, fetched cold by every
-      // block, cost 3-20% (docs/ladder-notes.md, run 11).
-      static_assert(BK % 2 == 0, "two k at a time");
-#pragma unroll 1
-      for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry
-        patch.load_fragments(a[1], b[1], as, kLda, bs, BN, kk + 1);
-        patch.outer_product(a[0], b[0]);
-        patch.load_fragments(a[0], b[0], as, kLda, bs, BN, kk + 2);
-        patch.outer_product(a[1], b[1]);
-      }
-      patch.load_fragments(a[1], b[1], as, kLda, bs, BN, BK - 1);
-      patch.outer_product(a[0], b[0]);
+    for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * lda + k0 + ac;
+    const float* b_src[kBPointers];
+    if constexpr (kBWords) {
+      b_src[0] = B + (k0 + br) * ldb + min(col0 + bc, N - 1);
     } else {
 #pragma unroll
-    for (int kk = 0; kk < BK - 1; ++kk) {
-      patch.load_fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, kLda, bs, BN, kk + 1);
-      if constexpr (kSpread) {
+      for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * kBRows) * ldb + min(col0 + bc, ldb - 4);
+    }
+    const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
+    const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
+    int k_next = 0;  // the k (within the split) where the next tile issued starts
+    const auto advance = [&] {
+      k_next += BK;
 #pragma unroll
-        for (int c = 0; c < kCopies; ++c)
-          if (c / Cfg::SPREAD * (BK - 1) / kCopyRuns == kk) copy(c, a_sh, b_sh);
+      for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] += BK;
+#pragma unroll
+      for (int q = 0; q < kBPointers; ++q) b_src[q] += BK * ldb;
+    };
+    const auto b_source = [&](int q) {
+      if constexpr (kBWords) return b_src[0] + q * kBRows * ldb;
+      else return b_src[q];
+    };
+
+    // Copy c of a whole tile into the stage at a_sh / b_sh (no bounds test).
+    const auto copy = [&](int c, std::uint32_t a_sh, std::uint32_t b_sh) {
+      if (c < Cfg::kACopies) {
+        const int h = c / Cfg::kAPasses, p = c % Cfg::kAPasses;
+        cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
+      } else {
+        const int q = c - Cfg::kACopies;
+        if constexpr (kBWords) cp_async_4(b_sh + q * kBRows * BN * 4, b_source(q));
+        else cp_async_16(b_sh + q * kBRows * BN * 4, b_source(q));
       }
-      patch.outer_product(a[kk % 2], b[kk % 2]);
+    };
+    // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
+    const auto load_tile = [&](int stage) {
+      const std::uint32_t a_sh = a_dst + stage * kStageBytes, b_sh = b_dst + stage * kStageBytes;
+      if (k_next + BK <= klen) {
+#pragma unroll
+        for (int c = 0; c < kCopies; ++c) copy(c, a_sh, b_sh);
+      } else if (k_next < klen) {
+        float* const base = shared + stage * Cfg::kStageFloats;
+#pragma unroll
+        for (int h = 0; h < Cfg::kAHalves; ++h) {
+          const bool in = k_next + ac + 8 * h < klen;
+#pragma unroll
+          for (int p = 0; p < Cfg::kAPasses; ++p)
+            cp_async_4(base + (ac + 8 * h) * kLda + ar + p * Cfg::kARows, in ? a_src[p] + 8 * h : A, in);
+        }
+#pragma unroll
+        for (int q = 0; q < kBCopies; ++q) {
+          const bool in = k_next + br + q * kBRows < klen;
+          float* const dst = base + Cfg::kAFloats + (br + q * kBRows) * BN + bc;
+          if constexpr (kBWords) cp_async_4(dst, in ? b_source(q) : B, in);
+          else cp_async_16(dst, in ? b_source(q) : B, in);
+        }
+      }
+      advance();
+    };
+
+    WarpTileThread<Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN, 0, 1> patch(t % 32);
+    const float* const as_warp = shared + warp_m * Cfg::WM;
+    const float* const bs_warp = shared + Cfg::kAFloats + warp_n * Cfg::WN;
+    float a[2][Cfg::TM], b[2][Cfg::TN];
+
+#pragma unroll
+    for (int s = 0; s < S - 1; ++s) {
+      load_tile(s);
+      cp_async_commit();  // an empty group where there are fewer tiles: the waits count groups
     }
-    }
-    if constexpr (kSpread) advance();
-    cp_async_commit();
-    cp_async_wait<S - 2>();  // the next tile has landed for everyone, and everyone has read this stage
+    cp_async_wait<S - 2>();
     __syncthreads();
-    stage = stage + 1 == S ? 0 : stage + 1;
-    // The next tile's first fragments (past the last tile: a stale stage, read and unused).
-    patch.load_fragments(a[BK % 2], b[BK % 2], as_warp + stage * Cfg::kStageFloats, kLda,
-                         bs_warp + stage * Cfg::kStageFloats, BN, 0);
-    patch.outer_product(a[(BK - 1) % 2], b[(BK - 1) % 2]);
-  };
+    patch.load_fragments(a[0], b[0], as_warp, kLda, bs_warp, BN, 0);
+    int stage = 0;
 
-  const int tiles = ceil_div(klen, BK);
-  const int spread_tiles = min(tiles, klen / BK - (S - 1));
-  int tile = 0;
-  for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
-  for (; tile < tiles; ++tile) compute_tile(std::false_type{});
-  cp_async_wait<0>();  // no copy may outlive the block
-  const int c_row0 = row0 + warp_m * Cfg::WM, c_col0 = col0 + warp_n * Cfg::WN;
-  if (c_store == kStoreVec) store_patch<true>(patch, C, ldc, M, N, c_row0, c_col0, gridDim.z > 1);
-  else if (c_store == kStoreRows) store_patch<false>(patch, C, ldc, M, N, c_row0, c_col0, gridDim.z > 1);
-  else store_staged<Cfg>(patch, shared, C, ldc, M, N, row0, col0, warp_m * Cfg::WM, warp_n * Cfg::WN, gridDim.z > 1);
+    // One k-tile from `stage`, while tile + S - 1 goes into the stage freed at
+    // the last barrier: spread between the multiply-adds when it is a whole tile.
+    const auto compute_tile = [&](auto spread_copies) {
+      constexpr bool kSpread = decltype(spread_copies)::value;
+      const float* as = as_warp + stage * Cfg::kStageFloats;
+      const float* bs = bs_warp + stage * Cfg::kStageFloats;
+      const int fill = stage == 0 ? S - 1 : stage - 1;
+      const std::uint32_t a_sh = a_dst + fill * kStageBytes, b_sh = b_dst + fill * kStageBytes;
+      if constexpr (!kSpread) load_tile(fill);
+      if constexpr (!kSpread) {
+        // The last k-tiles (nothing to spread) as a loop of two k at a time, not
+        // a second fully unrolled body: that one's code, fetched cold by every
+        // block, cost 3-20% (docs/ladder-notes.md, run 11).
+        static_assert(BK % 2 == 0, "two k at a time");
+#pragma unroll 1
+        for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry
+          patch.load_fragments(a[1], b[1], as, kLda, bs, BN, kk + 1);
+          patch.outer_product(a[0], b[0]);
+          patch.load_fragments(a[0], b[0], as, kLda, bs, BN, kk + 2);
+          patch.outer_product(a[1], b[1]);
+        }
+        patch.load_fragments(a[1], b[1], as, kLda, bs, BN, BK - 1);
+        patch.outer_product(a[0], b[0]);
+      } else {
+#pragma unroll
+        for (int kk = 0; kk < BK - 1; ++kk) {
+          patch.load_fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, kLda, bs, BN, kk + 1);
+#pragma unroll
+          for (int c = 0; c < kCopies; ++c)
+            if (c / Cfg::SPREAD * (BK - 1) / kCopyRuns == kk) copy(c, a_sh, b_sh);
+          patch.outer_product(a[kk % 2], b[kk % 2]);
+        }
+      }
+      if constexpr (kSpread) advance();
+      cp_async_commit();
+      cp_async_wait<S - 2>();  // the next tile has landed for everyone, and everyone has read this stage
+      __syncthreads();
+      stage = stage + 1 == S ? 0 : stage + 1;
+      // The next tile's first fragments (past the last tile: a stale stage, read and unused).
+      patch.load_fragments(a[BK % 2], b[BK % 2], as_warp + stage * Cfg::kStageFloats, kLda,
+                           bs_warp + stage * Cfg::kStageFloats, BN, 0);
+      patch.outer_product(a[(BK - 1) % 2], b[(BK - 1) % 2]);
+    };
+
+    const int tiles = ceil_div(klen, BK);
+    const int spread_tiles = min(tiles, klen / BK - (S - 1));
+    int tile = 0;
+    for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
+    for (; tile < tiles; ++tile) compute_tile(std::false_type{});
+    cp_async_wait<0>();  // no copy may outlive the block
+    if (wait) {  // the tile's first sums are in C
+      if (t == 0)
+        while (load_acquire(sk.flags + unit) != sk.epoch) {
+        }
+      __syncthreads();
+    }
+    const int c_row0 = row0 + warp_m * Cfg::WM, c_col0 = col0 + warp_n * Cfg::WN;
+    if (c_store == kStoreVec) store_patch<true>(patch, C, ldc, M, N, c_row0, c_col0, add);
+    else if (c_store == kStoreRows) store_patch<false>(patch, C, ldc, M, N, c_row0, c_col0, add);
+    else store_staged<Cfg>(patch, shared, C, ldc, M, N, row0, col0, warp_m * Cfg::WM, warp_n * Cfg::WN, add);
+    if (raise) {
+      __threadfence();
+      __syncthreads();
+      if (t == 0) store_release(sk.flags + unit, sk.epoch);
+    }
+  }
 }
 
 }  // namespace ts::ladder

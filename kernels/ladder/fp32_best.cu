@@ -4,6 +4,7 @@
 // padded copy of it. The rule and the figures behind it are in
 // docs/ladder-notes.md ("Every shape", run 34).
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -54,15 +55,30 @@ constexpr int kMaxSplits = 64;
 constexpr int kSharedReservedPerBlock = 1024;
 
 Workspace g_workspace;  // the padded copy of B's memory
+EpochFlags g_flags;     // stream-k's flags, one per tile of C
+
+// Blocks of `kernel` resident at once on the current GPU (stream-k's
+// persistent grid: its pieces wait for each other, so never more).
+template <class Kernel>
+int resident_blocks(Kernel kernel, int threads, int shared_bytes) {
+  require_shared_per_block(shared_bytes);
+  TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+  int device = 0, per_sm = 0, sms = 0;
+  TS_CUDA_CHECK(cudaGetDevice(&device));
+  TS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+  TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
+  return per_sm * sms;
+}
 
 template <class Cfg>
 void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, int splits,
-                 cudaStream_t stream) {
+                 bool stream_k, cudaStream_t stream) {
   const int k_tiles = ceil_div(k, Cfg::BK);
-  const int chunk = ceil_div(k_tiles, splits) * Cfg::BK;
+  const int chunk = ceil_div(k_tiles, stream_k ? 1 : splits) * Cfg::BK;
   const int z = ceil_div(k, chunk);  // every split has at least one k
   if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
-  const dim3 grid(ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN), 1, z);
+  const int tiles = ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN);
+  dim3 grid(tiles, 1, z);
   // B's rows on 16 bytes: float4 copies; else words, read where B lies. C's
   // rows all on 16 bytes: float4 stores. Else, on the 128x256 tiles and the
   // 128x64 tile's splits, through shared memory as aligned float4; on the
@@ -79,7 +95,21 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   const int c_store = n % 4 == 0 && aligned16(c)                       ? kStoreVec
                       : Cfg::MIN_BLOCKS == 1 || (z > 1 && Cfg::BN == 64) ? kStoreStaged
                                                                          : kStoreRows;
-  launch_checked(kernel, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, c_store);
+  Fp32StreamK sk;
+  if (stream_k) {
+    const int resident = resident_blocks(kernel, Cfg::kThreads, Cfg::kSharedBytes);
+    sk.sk_units = ws::stream_k_units(tiles, resident);
+    if (sk.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile
+      sk.units = tiles;
+      sk.k_tiles = k_tiles;
+      const EpochFlags::Use flags = g_flags.get(tiles, stream);
+      sk.flags = flags.flags;
+      sk.epoch = flags.epoch;
+      grid = dim3(resident);
+    }
+  }
+  launch_checked(kernel, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, c_store,
+                 sk);
 }
 
 }  // namespace
@@ -88,7 +118,8 @@ std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
 
 std::string fp32_plan_name(const Fp32Plan& plan) {
   std::string name(kTiles[plan.tile].name);
-  if (plan.splits > 1) name += " split " + std::to_string(plan.splits);
+  if (plan.stream_k) name += " stream-k";
+  else if (plan.splits > 1) name += " split " + std::to_string(plan.splits);
   return name;
 }
 
@@ -124,13 +155,37 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
   const Fp32Tile& t = kTiles[plan.tile];
   const int per_round = fp32_blocks_per_sm(t, gpu);
   if (per_round == 0) return std::numeric_limits<double>::infinity();
-  const int s = plan.splits;
+  const int s = plan.stream_k ? 1 : plan.splits;
   // A block's k-tiles, in units of 32 k; at short k (under 24 of them) the
   // k16 tile's own, halved (k = 139 is 4.5 of them there, 5 on the 32-long
   // tile), and its start and end ~1 k-tile, not 2 (below).
   double k_tiles = ceil_div(ceil_div(k, 32), s);
   const bool short_k16 = t.block_k == 16 && k_tiles < 24;
   if (short_k16) k_tiles = ceil_div(ceil_div(k, 16), s) / 2.0;
+  const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
+  const int resident = gpu.sm_count * per_round;
+  const int sk_units = plan.stream_k ? ws::stream_k_units(units, resident) : 0;
+  if (sk_units > 0) {
+    // Stream-k: every SM busy to the end. Whole rounds of tiles, then an
+    // equal share of the rest's k-tiles a block, each piece of it (one more
+    // than the tiles it spans, at most) paying a tile's start and end; the
+    // cut tiles' later pieces added atomically (about a tile a block).
+    const double start_end = t.blocks_per_sm == 1 ? (short_k16 ? model.start_end_k16_short : model.start_end)
+                                                  : model.start_end_three;
+    const int whole_rounds = (units - sk_units) / resident;
+    const double share = double(sk_units) * k_tiles / resident;
+    const double pieces = std::ceil(share / k_tiles) + 1;
+    double cost = whole_rounds * (k_tiles + start_end) + share + pieces * start_end * model.sk_piece;
+    if (t.blocks_per_sm == 1) {
+      cost += t.block_k == 32 ? model.cold_code_k32 : model.cold_code_k16;
+    } else {
+      const double round[] = {0, model.round1, model.round2, model.round3};
+      cost *= round[per_round];
+      if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= model.words_64;
+    }
+    return model.sk_scale * cost +
+           model.split_adds * (double(std::min(sk_units, resident)) * t.block_m * t.block_n / (1 << 20));
+  }
   // Blocks on the busiest SM.
   const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, gpu.sm_count);
   double cost;
@@ -219,6 +274,19 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
       }
     }
   }
+  // Stream-k, every tile (the 128x256 tile over k-tiles of 16 or 32 as it
+  // would run unsplit), where the tiles do not fill whole rounds.
+  for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
+    const int per_round = fp32_blocks_per_sm(kTiles[tile], gpu);
+    const int units = ceil_div(m, kTiles[tile].block_m) * ceil_div(n, kTiles[tile].block_n);
+    if (per_round == 0 || ws::stream_k_units(units, gpu.sm_count * per_round) == 0) continue;
+    const Fp32Plan plan{tile, 1, true};
+    const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
+    if (cost < best_cost * 0.98) {
+      best = plan;
+      best_cost = cost;
+    }
+  }
   return best;
 }
 
@@ -255,11 +323,12 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
     b = pb;
   }
   const int splits = std::max(plan.splits, 1);
+  const bool sk = plan.stream_k;
   switch (plan.tile) {
-    case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
-    case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
-    case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
-    default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, stream); break;
+    case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
   }
 }
 

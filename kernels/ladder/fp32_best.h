@@ -46,6 +46,9 @@ std::span<const Fp32Tile> fp32_tiles();
 struct Fp32Plan {
   int tile = 0;    // index into fp32_tiles()
   int splits = 1;  // k split this many ways, partial tiles added into C (zeroed first)
+  // A persistent grid, the tiles of the last rounds shared out by k-tile
+  // (splits 1); where the tiles fill whole rounds, as stream_k false.
+  bool stream_k = false;
 };
 
 // The constants of the rule's model (fp32_plan_cost), in k-tiles of 32 of
@@ -61,6 +64,8 @@ struct Fp32Model {
   double start_end_three = 1.3;    // a three-block tile's start and end
   double words_64 = 1.1;           // the 64-row tile where B is copied in words
   double split_adds = 0.1;         // each extra split, per 1024 x 1024 of C
+  double sk_piece = 1;             // stream-k: a piece's start and end, in its tile's start and end
+  double sk_scale = 1;             // stream-k: its whole cost, against the plans without it
 };
 
 // The rule: the plan fp32-best runs for this shape on this GPU, the one of
@@ -72,7 +77,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
 // infinite where the plan's tile does not fit the GPU.
 double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model = {});
 
-// e.g. "64x128 split 2".
+// e.g. "64x128 split 2", "128x256 k16 stream-k".
 std::string fp32_plan_name(const Fp32Plan& plan);
 
 // Runs one plan (checks the launch, does not synchronize). Splits beyond the

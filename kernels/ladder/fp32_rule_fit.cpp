@@ -62,7 +62,9 @@ rf::Knobs knobs(Fp32Model& m) {
           {"round3", &m.round3},
           {"start_end_three", &m.start_end_three},
           {"words_64", &m.words_64},
-          {"split_adds", &m.split_adds}};
+          {"split_adds", &m.split_adds},
+          {"sk_piece", &m.sk_piece},
+          {"sk_scale", &m.sk_scale}};
 }
 
 rf::Score score(const rf::Table& table, const Fp32Model& model, const Fp32Gpu& gpu, bool print) {

@@ -67,6 +67,47 @@ class Workspace {
   std::size_t floats_ = 0;
 };
 
+// A flag per piece of work for the persistent kernels' stream-k: grow-only,
+// zeroed when made, kept for the next launch; each launch gets a new epoch,
+// so flags raised by an earlier launch never count (two launches that
+// overlap on different streams must not share one).
+class EpochFlags {
+ public:
+  struct Use {
+    unsigned* flags;
+    unsigned epoch;
+  };
+  Use get(int count, cudaStream_t stream) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (count > count_) {
+      if (data_) TS_CUDA_CHECK(cudaFree(data_));
+      data_ = nullptr;
+      count_ = 0;
+      TS_CUDA_CHECK(cudaMalloc(&data_, std::size_t(count) * sizeof(unsigned)));
+      TS_CUDA_CHECK(cudaMemsetAsync(data_, 0, std::size_t(count) * sizeof(unsigned), stream));
+      count_ = count;
+    }
+    if (++epoch_ == 0) ++epoch_;  // 0 is a flag never raised
+    return {data_, epoch_};
+  }
+
+ private:
+  std::mutex mutex_;
+  unsigned* data_ = nullptr;
+  int count_ = 0;
+  unsigned epoch_ = 0;
+};
+
+// Stream-k's flags: raised with release, read with acquire, at GPU scope.
+__device__ __forceinline__ unsigned load_acquire(const unsigned* p) {
+  unsigned v;
+  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];\n" : "=r"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void store_release(unsigned* p, unsigned v) {
+  asm volatile("st.release.gpu.global.u32 [%0], %1;\n" ::"l"(p), "r"(v) : "memory");
+}
+
 // Whether p lies on 16 bytes (a float4, a TMA row start).
 inline bool aligned16(const void* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; }
 

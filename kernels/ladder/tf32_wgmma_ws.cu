@@ -78,13 +78,7 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder() {
 Workspace g_workspace;  // the padded copies' memory
 Workspace g_partials;   // stream-k's partial sums
 
-// Stream-k's flags: grow-only, zeroed when made; and the launches' epochs.
-struct Flags {
-  std::mutex mutex;
-  unsigned* data = nullptr;
-  int count = 0;
-  unsigned epoch = 0;
-} g_flags;
+EpochFlags g_flags;  // stream-k's flags, one per CTA
 
 int round_up4(int x) { return (x + 3) / 4 * 4; }
 
@@ -154,17 +148,8 @@ void ws_split_k_sum(const float* copies, int splits, std::size_t cells, float* c
 
 WsStreamK ws_stream_k_buffers(int ctas, int slot_floats, cudaStream_t stream) {
   float* partials = g_partials.get(std::size_t(ctas) * slot_floats);
-  std::lock_guard<std::mutex> lock(g_flags.mutex);
-  if (ctas > g_flags.count) {
-    if (g_flags.data) TS_CUDA_CHECK(cudaFree(g_flags.data));
-    g_flags.data = nullptr;
-    g_flags.count = 0;
-    TS_CUDA_CHECK(cudaMalloc(&g_flags.data, std::size_t(ctas) * sizeof(unsigned)));
-    TS_CUDA_CHECK(cudaMemsetAsync(g_flags.data, 0, std::size_t(ctas) * sizeof(unsigned), stream));
-    g_flags.count = ctas;
-  }
-  if (++g_flags.epoch == 0) ++g_flags.epoch;  // 0 is a flag never raised
-  return {partials, g_flags.data, g_flags.epoch};
+  const EpochFlags::Use flags = g_flags.get(ctas, stream);
+  return {partials, flags.flags, flags.epoch};
 }
 
 CUtensorMap ws_tensor_map(const float* base, int rows, int cols, int ld, int box_rows) {

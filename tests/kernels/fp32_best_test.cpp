@@ -1,5 +1,5 @@
 // On a real GPU (label gpu): every plan fp32-best can pick (each block tile,
-// with and without a split of k) computes C = A * B against a double-precision
+// with and without a split of k, and stream-k) computes C = A * B against a double-precision
 // reference, its output poisoned first, at aligned shapes and at ragged ones
 // (A's rows read off 32-byte sectors; B's rows off 16 bytes, by n or by B's
 // address, copied a word at a time where m is small and from a padded copy
@@ -50,7 +50,7 @@ std::vector<Case> all_cases() {
   };
   std::vector<Case> cases;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (const Fp32Plan plan : {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}})
+    for (const Fp32Plan plan : {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}, Fp32Plan{tile, 1, true}})
       for (Case c : shapes) {
         c.plan = plan;
         cases.push_back(c);
@@ -58,6 +58,13 @@ std::vector<Case> all_cases() {
   // Past 8 splits (C of a few tiles, k long): 48 pieces of 4 or 5 k-tiles, ragged; n % 4 == 0 and 3.
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
     for (const int n : {132, 131}) cases.push_back({Fp32Plan{tile, 48}, 130, n, 6800});
+  // Stream-k over several rounds of every tile (on an H100 or H200): whole
+  // tiles after the shared ones, runs cut inside tiles, k of one k-tile and
+  // of several; C's rows off 16 bytes, B a word past.
+  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) {
+    cases.push_back({Fp32Plan{tile, 1, true}, 3000, 4099, 37});
+    cases.push_back({Fp32Plan{tile, 1, true}, 2100, 4100, 300, 1, 0});
+  }
   return cases;
 }
 
@@ -65,7 +72,7 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   const Case& c = info.param;
   std::string name = fp32_plan_name(c.plan);
   for (char& ch : name)
-    if (ch == ' ') ch = '_';
+    if (ch == ' ' || ch == '-') ch = '_';
   name += "_" + std::to_string(c.m) + "x" + std::to_string(c.n) + "x" + std::to_string(c.k);
   if (c.b_offset) name += "_b" + std::to_string(c.b_offset);
   if (c.c_offset) name += "_c" + std::to_string(c.c_offset);

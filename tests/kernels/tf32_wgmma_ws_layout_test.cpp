@@ -306,6 +306,47 @@ TEST(Tf32WgmmaWsSchedule, EveryKTileOfEveryUnitOnceAndEveryPartialAwaited) {
   EXPECT_EQ(checked, 12 * 7 * 5 * 2);
 }
 
+// fp32-best's stream-k walks the same schedule one piece at a time
+// (ws::PieceWalk). Where a unit is cut, the piece that ends at its last
+// k-tile stores and raises the unit's flag, and the others wait for it and
+// add: so each cut unit has exactly one such piece, and it is its cluster's
+// first piece (it never waits before it stores).
+TEST(WorkSchedule, PieceWalkGivesForEachPiecesPiecesAndOneStorerPerCutUnit) {
+  int cut_units = 0;
+  for (int units : {1, 2, 7, 66, 67, 132, 133, 289, 1089})
+    for (int k_tiles : {1, 2, 3, 10, 19, 192})
+      for (int clusters : {1, 3, 132, 396})
+        for (const bool sk : {false, true}) {
+          const ws::WorkSchedule s{units, k_tiles, clusters, sk ? ws::stream_k_units(units, clusters) : 0};
+          const std::vector<Piece> all = pieces_of(s);
+          std::vector<Piece> walked;
+          std::vector<int> storers(std::size_t(units), 0), cut(std::size_t(units), 0);
+          for (int c = 0; c < clusters; ++c) {
+            ws::PieceWalk walk(s, c);
+            int unit = 0, kb = 0, ke = 0;
+            for (bool first = true; walk.next(unit, kb, ke); first = false) {
+              walked.push_back({c, unit, kb, ke});
+              if (kb == 0 && ke == k_tiles) continue;
+              cut[std::size_t(unit)] = 1;
+              if (ke == k_tiles) {
+                ++storers[std::size_t(unit)];
+                EXPECT_TRUE(first) << "a storer after another piece of its cluster";
+              }
+            }
+          }
+          ASSERT_EQ(walked.size(), all.size());
+          for (std::size_t i = 0; i < all.size(); ++i)
+            ASSERT_TRUE(walked[i].cluster == all[i].cluster && walked[i].unit == all[i].unit &&
+                        walked[i].kb == all[i].kb && walked[i].ke == all[i].ke)
+                << "piece " << i << " of " << units << " units, " << k_tiles << " k-tiles, " << clusters;
+          for (int u = 0; u < units; ++u) {
+            EXPECT_EQ(storers[std::size_t(u)], cut[std::size_t(u)]) << "unit " << u << ": one storer if cut, else none";
+            cut_units += cut[std::size_t(u)];
+          }
+        }
+  EXPECT_GT(cut_units, 1000);  // the walk did cut units
+}
+
 TEST(Tf32WgmmaWsSchedule, SplitKCutsEveryUnitIntoItsPiecesOnce) {
   for (int units : {1, 3, 66, 100})
     for (int k_tiles : {1, 2, 7, 64, 129})
