@@ -78,7 +78,7 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   const int z = ceil_div(k, chunk);  // every split has at least one k
   if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
   const int tiles = ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN);
-  dim3 grid(tiles, 1, z);
+  const dim3 grid(tiles, 1, z);
   // B's rows on 16 bytes: float4 copies; else words, read where B lies. C's
   // rows all on 16 bytes: float4 stores. Else, on the 128x256 tiles and the
   // 128x64 tile's splits, through shared memory as aligned float4; on the
@@ -91,23 +91,27 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   // 5.7 unsplit at short k (its two barriers and pass through shared memory
   // cost more than its wider stores save, where three blocks share the SM)
   // and 0.8 and 1.7 on 64x128's splits.
-  const auto kernel = ldb % 4 == 0 && aligned16(b) ? fp32_any<Cfg, false> : fp32_any<Cfg, true>;
+  const bool b_words = ldb % 4 != 0 || !aligned16(b);
   const int c_store = n % 4 == 0 && aligned16(c)                       ? kStoreVec
                       : Cfg::MIN_BLOCKS == 1 || (z > 1 && Cfg::BN == 64) ? kStoreStaged
                                                                          : kStoreRows;
   Fp32StreamK sk;
   if (stream_k) {
+    const auto kernel = b_words ? fp32_any<Cfg, true, true> : fp32_any<Cfg, false, true>;
     const int resident = resident_blocks(kernel, Cfg::kThreads, Cfg::kSharedBytes);
     sk.sk_units = ws::stream_k_units(tiles, resident);
-    if (sk.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile
+    if (sk.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile, as below
       sk.units = tiles;
       sk.k_tiles = k_tiles;
       const EpochFlags::Use flags = g_flags.get(tiles, stream);
       sk.flags = flags.flags;
       sk.epoch = flags.epoch;
-      grid = dim3(resident);
+      launch_checked(kernel, dim3(resident), Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k,
+                     chunk, c_store, sk);
+      return;
     }
   }
+  const auto kernel = b_words ? fp32_any<Cfg, true, false> : fp32_any<Cfg, false, false>;
   launch_checked(kernel, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, c_store,
                  sk);
 }
@@ -264,7 +268,8 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
     // docs/ladder-notes.md run 31), and then up to one round.
     const int max_splits = blocks * 8 < per_round ? std::min(kMaxSplits, std::max(8, per_round / blocks)) : 8;
     for (int s = 1;
-         s <= max_splits && (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round)));
+         s <= max_splits &&
+         (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round * model.rounds_256)));
          ++s) {
       const Fp32Plan plan = as_run({tile, s});
       const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
@@ -274,17 +279,25 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
       }
     }
   }
-  // Stream-k, every tile (the 128x256 tile over k-tiles of 16 or 32 as it
-  // would run unsplit), where the tiles do not fill whole rounds.
-  for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
-    const int per_round = fp32_blocks_per_sm(kTiles[tile], gpu);
-    const int units = ceil_div(m, kTiles[tile].block_m) * ceil_div(n, kTiles[tile].block_n);
-    if (per_round == 0 || ws::stream_k_units(units, gpu.sm_count * per_round) == 0) continue;
-    const Fp32Plan plan{tile, 1, true};
-    const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
-    if (cost < best_cost * 0.98) {
-      best = plan;
-      best_cost = cost;
+  // Stream-k: the 128x256 tile over k-tiles of 16, where its tiles are
+  // fewer than the SMs (every SM then shares the k-tiles of all of them).
+  // Run 36 (H200, fp32_tune at 47 shapes, every tile's stream-k beside
+  // splits of 2 to 8): it was the fastest plan where such a grid had long k
+  // (507x3223x5453 107.4% of cuBLAS SGEMM against 99.3% for the best split,
+  // 1517x478x5345 101.8 against 95.1, 1536x768x5504 97.0 against 91.7), and
+  // behind the best split at short k, on grids of several rounds (4096^3
+  // 96.2 against 100.1), and on the other tiles (3 to 20 points at most
+  // shapes); over k-tiles of 32 it ran 3 to 16 points behind its k16 twin.
+  {
+    const Fp32Tile& t = kTiles[k128x256k16];
+    const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
+    if (fp32_blocks_per_sm(t, gpu) > 0 && units < gpu.sm_count) {
+      const Fp32Plan plan{k128x256k16, 1, true};
+      const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
+      if (cost < best_cost * 0.98) {
+        best = plan;
+        best_cost = cost;
+      }
     }
   }
   return best;

@@ -64,6 +64,7 @@ struct Fp32Model {
   double start_end_three = 1.3;    // a three-block tile's start and end
   double words_64 = 1.1;           // the 64-row tile where B is copied in words
   double split_adds = 0.1;         // each extra split, per 1024 x 1024 of C
+  double rounds_256 = 1;           // the 128x256 tile splits while its blocks but one split fill fewer rounds
   double sk_piece = 1;             // stream-k: a piece's start and end, in its tile's start and end
   double sk_scale = 1;             // stream-k: its whole cost, against the plans without it
 };

@@ -63,6 +63,7 @@ rf::Knobs knobs(Fp32Model& m) {
           {"start_end_three", &m.start_end_three},
           {"words_64", &m.words_64},
           {"split_adds", &m.split_adds},
+          {"rounds_256", &m.rounds_256},
           {"sk_piece", &m.sk_piece},
           {"sk_scale", &m.sk_scale}};
 }
