@@ -236,12 +236,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   const int t = threadIdx.x, warp = t / 32;
   const int warp_m = warp / (BN / Cfg::WN), warp_n = warp % (BN / Cfg::WN);
 
-  // One piece of work: the tile of C `unit`, its k from k0, klen long (> 0);
-  // its sums stored into C, or (add) added atomically once (wait) the tile's
-  // flag is raised; (raise) the flag raised once they are stored.
-  const auto run = [&](int unit, int k0, int klen, bool add, bool wait, bool raise) {
-    int block_row, block_col;
-    ws::unit_position(unit, tiles_m, tiles_n, Cfg::GROUP_M, block_row, block_col);
+  // One piece of work: the tile of C at (block_row, block_col), stream-k's
+  // `unit` (its flag), its k from k0, klen long (> 0); its sums stored into
+  // C, or (add) added atomically once (wait) the tile's flag is raised;
+  // (raise) the flag raised once they are stored.
+  const auto run = [&](int unit, int block_row, int block_col, int k0, int klen, bool add, bool wait, bool raise) {
     const int row0 = block_row * BM, col0 = block_col * BN;
 
     // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk
@@ -397,17 +396,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   // schedule, one at a time. Two instantiations, not one loop for both: the
   // loop around the whole body cost the kernels without stream-k 0.5 to 12%
   // (fp32_tune, H200, the same plans by both binaries: 2048^3 over k-tiles
-  // of 16 split 2 0.356 -> 0.383 ms), and 6 to 26 more registers.
+  // of 16 split 2 0.356 -> 0.383 ms), and 6 to 26 more registers
+  // (docs/ladder-notes.md, run 36).
   if constexpr (!kStreamK) {
+    int block_row, block_col;
+    swizzled_block<Cfg::GROUP_M>(tiles_m, tiles_n, block_row, block_col);
     const int k0 = blockIdx.z * k_chunk;
-    run(blockIdx.x, k0, min(k_chunk, K - k0), gridDim.z > 1, false, false);
+    run(0, block_row, block_col, k0, min(k_chunk, K - k0), gridDim.z > 1, false, false);
   } else {
     ws::PieceWalk walk(ws::WorkSchedule{sk.units, sk.k_tiles, int(gridDim.x), sk.sk_units}, blockIdx.x);
     int unit, kb, ke;
     for (int piece = 0; walk.next(unit, kb, ke); ++piece) {
       if (piece > 0) __syncthreads();  // the last piece's readers of shared memory are done
       const bool cut = kb > 0 || ke < sk.k_tiles, raise = cut && ke == sk.k_tiles;
-      run(unit, kb * BK, min(ke * BK, K) - kb * BK, cut && !raise, cut && !raise, raise);
+      int block_row, block_col;
+      ws::unit_position(unit, tiles_m, tiles_n, Cfg::GROUP_M, block_row, block_col);
+      run(unit, block_row, block_col, kb * BK, min(ke * BK, K) - kb * BK, cut && !raise, cut && !raise, raise);
     }
   }
 }

@@ -17,6 +17,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <vector>
 
 #include "trace/model/reference.h"
 #include "kernels/cuda/cuda_check.cuh"
@@ -216,6 +217,24 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
 // SMs, 99 KB a block, 100 KB an SM) cannot hold the 32-long 128x256 tile (149
 // KB) and holds one 64x128 or 128x64 block (75 KB) per SM; an A100-like sm_80
 // (108 SMs, 163 KB a block, 164 KB an SM) holds the 128x256 tile and two of either.
+// Run 36 (H200): stream-k of the 128x256 k16 tile, where its tiles are
+// fewer than the SMs and the model weighs it ahead; the rule's picks that
+// measured ahead of the plan picked before, and shapes where it stays out.
+TEST(Fp32BestRule, StreamKWhereFewerTilesThanSMs) {
+  const Fp32Gpu h200 = hopper_gpu(132);
+  for (const auto& s : std::vector<std::array<int, 3>>{{507, 3223, 5453},   // 107.4% of cuBLAS SGEMM against 98.1
+                                                       {200, 6854, 6667},   // 110.2 against 93.3
+                                                       {618, 4085, 2900},   // 105.1 against 93.8
+                                                       {638, 5259, 977}}) { // 96.2 against 86.2
+    const Fp32Plan p = fp32_best_plan(s[0], s[1], s[2], h200);
+    EXPECT_EQ(fp32_plan_name(p), "128x256 k16 stream-k") << s[0] << "x" << s[1] << "x" << s[2];
+  }
+  for (const auto& s : std::vector<std::array<int, 3>>{{4096, 4096, 4096},  // 512 tiles: several rounds
+                                                       {1281, 2272, 454},   // 99 tiles, short k: 64x128 101.2 vs 96.6
+                                                       {1024, 1024, 1024}}) // 32 tiles of 32 k-tiles: split 2, 115.3 vs 106.9
+    EXPECT_FALSE(fp32_best_plan(s[0], s[1], s[2], h200).stream_k) << s[0] << "x" << s[1] << "x" << s[2];
+}
+
 TEST(Fp32BestRule, PicksOnlyTilesTheGpuHolds) {
   const Fp32Gpu ada{128, 99 * 1024, 100 * 1024}, ampere{108, 163 * 1024, 164 * 1024};
   const std::span<const Fp32Tile> tiles = fp32_tiles();
