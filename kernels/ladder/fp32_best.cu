@@ -285,9 +285,10 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
   // splits of 2 to 8): it was the fastest plan where such a grid had long k
   // (507x3223x5453 107.4% of cuBLAS SGEMM against 99.3% for the best split,
   // 1517x478x5345 101.8 against 95.1, 1536x768x5504 97.0 against 91.7), and
-  // behind the best split at short k, on grids of several rounds (4096^3
-  // 96.2 against 100.1), and on the other tiles (3 to 20 points at most
-  // shapes); over k-tiles of 32 it ran 3 to 16 points behind its k16 twin.
+  // behind the best split at short k and on grids of several rounds (4096^3
+  // 96.2 against 100.1). The three-block tiles' stream-k was behind their
+  // best split at 45 of the 47 shapes, the 32-long k-tile's behind its k16
+  // twin at 44 (4096^3: 78.0).
   {
     const Fp32Tile& t = kTiles[k128x256k16];
     const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);

@@ -6,9 +6,12 @@
 // 16-byte boundaries the kernel copies B a word at a time (m up to a few
 // hundred, or a few thousand on the 128x256 tiles) or runs on a padded copy
 // of B, kept in one process-wide workspace that grows to the largest shape
-// seen (so calls on streams that overlap must not need it); C's rows off 16
-// bytes are stored as wide as each allows, or (on the tiles where that
-// measured ahead) through shared memory as aligned float4.
+// seen (so calls on streams that overlap must not need it, nor stream-k's
+// flags, one process-wide set); C's rows off 16 bytes are stored as wide as
+// each allows, or (on the tiles where that measured ahead) through shared
+// memory as aligned float4. Where its 128x256 tiles are fewer than the SMs
+// and k long, it runs stream-k (a persistent grid sharing all the tiles'
+// k-tiles out evenly).
 #pragma once
 
 #include <cuda_runtime.h>
