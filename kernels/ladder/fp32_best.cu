@@ -57,19 +57,6 @@ constexpr int kSharedReservedPerBlock = 1024;
 Workspace g_workspace;  // the padded copy of B's memory
 EpochFlags g_flags;     // stream-k's flags, one per tile of C
 
-// Blocks of `kernel` resident at once on the current GPU (stream-k's
-// persistent grid: its pieces wait for each other, so never more).
-template <class Kernel>
-int resident_blocks(Kernel kernel, int threads, int shared_bytes) {
-  require_shared_per_block(shared_bytes);
-  TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
-  int device = 0, per_sm = 0, sms = 0;
-  TS_CUDA_CHECK(cudaGetDevice(&device));
-  TS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-  TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
-  return per_sm * sms;
-}
-
 template <class Cfg>
 void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, int splits,
                  bool stream_k, cudaStream_t stream) {
@@ -98,7 +85,8 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   Fp32StreamK sk;
   if (stream_k) {
     const auto kernel = b_words ? fp32_any<Cfg, true, true> : fp32_any<Cfg, false, true>;
-    const int resident = resident_blocks(kernel, Cfg::kThreads, Cfg::kSharedBytes);
+    // Its pieces wait for each other: never more blocks than are resident at once.
+    const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, Cfg::kSharedBytes);
     sk.sk_units = ws::stream_k_units(tiles, resident);
     if (sk.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile, as below
       sk.units = tiles;
@@ -191,7 +179,7 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
            model.split_adds * (double(std::min(sk_units, resident)) * t.block_m * t.block_n / (1 << 20));
   }
   // Blocks on the busiest SM.
-  const int per_sm = ceil_div(ceil_div(m, t.block_m) * ceil_div(n, t.block_n) * s, gpu.sm_count);
+  const int per_sm = ceil_div(units * s, gpu.sm_count);
   double cost;
   if (t.blocks_per_sm == 1) {
     // One block at a time per SM; each pays ~2 k-tiles of start and end

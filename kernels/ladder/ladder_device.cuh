@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
+#include <utility>
 
 #include "kernels/api/mma.h"
 #include "kernels/cuda/cuda_check.cuh"
@@ -30,16 +32,62 @@ inline void require_shared_per_block(int shared_bytes) {
                           std::to_string(allowed) + " (" + std::to_string(allowed / 1024) + " KB)");
 }
 
+// Lets `kernel` have shared_bytes of dynamic shared memory a block: raises
+// its limit where that passes the default 48 KB (a GpuRefusal where the GPU
+// has less).
+inline void allow_shared_bytes(const void* kernel, int shared_bytes) {
+  if (shared_bytes <= 48 * 1024) return;
+  require_shared_per_block(shared_bytes);
+  TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
+}
+
+// How many clusters of cluster_size CTAs of `kernel` (threads each, with
+// shared_bytes of dynamic shared memory) the current GPU holds at once: the
+// size of a persistent grid, whose pieces may wait for each other. Lets the
+// kernel have shared_bytes first (allow_shared_bytes); cached per kernel and
+// device.
+inline int resident_clusters(const void* kernel, int threads, int shared_bytes, int cluster_size = 1) {
+  static std::mutex mutex;
+  static std::map<std::pair<const void*, int>, int> cache;  // (kernel, device) -> clusters
+  int device = 0;
+  TS_CUDA_CHECK(cudaGetDevice(&device));
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto key = std::make_pair(kernel, device);
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  allow_shared_bytes(kernel, shared_bytes);
+  int clusters = 0;
+  if (cluster_size == 1) {
+    int per_sm = 0, sms = 0;
+    TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
+    TS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    clusters = per_sm * sms;
+  } else {
+    // Not every GPC holds an even number of free SMs: ask, rather than assume sms / 2.
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(cluster_size);
+    config.blockDim = dim3(threads);
+    config.dynamicSmemBytes = shared_bytes;
+    cudaLaunchAttribute attr[1] = {};
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = cluster_size;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    config.attrs = attr;
+    config.numAttrs = 1;
+    TS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
+  }
+  if (clusters < 1) throw gpu::GpuError("a persistent grid: no CTA of this configuration fits on an SM");
+  cache[key] = clusters;
+  return clusters;
+}
+
 // Every rung launches the same way: its grid and block, dynamic shared memory
 // (the per-block limit raised first where it passes the default 48 KB; a
 // GpuRefusal where the GPU has less), and the launch error checked; it does
 // not synchronize.
 template <class Kernel, class... Args>
 void launch_checked(Kernel kernel, dim3 grid, int threads, int shared_bytes, cudaStream_t stream, Args... args) {
-  if (shared_bytes > 48 * 1024) {
-    require_shared_per_block(shared_bytes);
-    TS_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, shared_bytes));
-  }
+  allow_shared_bytes(reinterpret_cast<const void*>(kernel), shared_bytes);
   kernel<<<grid, threads, shared_bytes, stream>>>(args...);
   TS_CUDA_CHECK(cudaGetLastError());
 }

@@ -169,40 +169,6 @@ CUtensorMap ws_tensor_map(const float* base, int rows, int cols, int ld, int box
   return map;
 }
 
-int ws_resident_clusters(const void* kernel, int threads, int shared_bytes, int cluster_size) {
-  static std::mutex mutex;
-  static std::map<std::pair<const void*, int>, int> cache;  // (kernel, device) -> clusters
-  int device = 0;
-  TS_CUDA_CHECK(cudaGetDevice(&device));
-  std::lock_guard<std::mutex> lock(mutex);
-  const auto key = std::make_pair(kernel, device);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
-  int clusters = 0;
-  if (cluster_size == 1) {
-    int per_sm = 0, sms = 0;
-    TS_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, shared_bytes));
-    TS_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    clusters = per_sm * sms;
-  } else {
-    // Not every GPC holds an even number of free SMs: ask, rather than assume sms / 2.
-    cudaLaunchConfig_t config = {};
-    config.gridDim = dim3(cluster_size);
-    config.blockDim = dim3(threads);
-    config.dynamicSmemBytes = shared_bytes;
-    cudaLaunchAttribute attr[1] = {};
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = cluster_size;
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    config.attrs = attr;
-    config.numAttrs = 1;
-    TS_CUDA_CHECK(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
-  }
-  if (clusters < 1) throw gpu::GpuError("tf32-wgmma-ws: no CTA of this configuration fits on an SM");
-  cache[key] = clusters;
-  return clusters;
-}
-
 std::span<const Tf32WsVariant> tf32_ws_variants() { return kTf32WsVariants; }
 
 void launch_tf32_ws_variant(int index, const float* a, const float* b, float* c, int m, int n, int k,
@@ -221,7 +187,7 @@ cudaFuncAttributes tf32_ws_variant_attributes(int index) {
 int tf32_ws_resident_clusters(int index) {
   const Entry& e = entries().at(std::size_t(index));
   e.configure();  // the occupancy query counts only the shared memory the kernel may have
-  return ws_resident_clusters(e.kernel, e.threads, e.shared_bytes, e.info.cluster_m * e.info.cluster_n);
+  return resident_clusters(e.kernel, e.threads, e.shared_bytes, e.info.cluster_m * e.info.cluster_n);
 }
 
 Tf32WsPlan tf32_ws_current_plan(int m, int n, int k) {

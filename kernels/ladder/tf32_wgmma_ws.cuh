@@ -491,10 +491,6 @@ WsOperands ws_tma_operands(const float* a, const float* b, int m, int n, int k, 
 // out-of-bounds elements read as zero.
 CUtensorMap ws_tensor_map(const float* base, int rows, int cols, int ld, int box_rows);
 
-// How many CTAs of `kernel` can be resident at once (in clusters of
-// cluster_size), the persistent grid: cached per kernel.
-int ws_resident_clusters(const void* kernel, int threads, int shared_bytes, int cluster_size);
-
 // Stream-k's partial sums, one slot of slot_floats per CTA, and a flag per
 // CTA (zero when made), kept for the next launch; `epoch` is new on every
 // call, so flags raised by an earlier launch never count.
@@ -541,7 +537,7 @@ void launch_ws_config(const float* a, const float* b, float* c, int m, int n, in
   const CUtensorMap b_map = ws_tensor_map(op.b, k, n, op.ldb, ws::kBoxCols);
   const int units = ceil_div(ceil_div(m, Cfg::BM), Cfg::CLUSTER_M) * ceil_div(ceil_div(n, Cfg::BN), Cfg::CLUSTER_N);
   const int resident =
-      ws_resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, Cfg::kSharedBytes, Cfg::kCluster);
+      resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, Cfg::kSharedBytes, Cfg::kCluster);
   int clusters = grid_limit == 0 ? resident : std::max(1, grid_limit / Cfg::kCluster);
   const int k_tiles = ceil_div(k, Cfg::BK);
   const std::size_t cells = std::size_t(m) * n;
