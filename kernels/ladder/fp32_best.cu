@@ -88,7 +88,7 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   Fp32StreamK sk;
   if (persistent) {
     const auto kernel = b_words ? fp32_any<Cfg, true, true> : fp32_any<Cfg, false, true>;
-    const int shared = Cfg::kSharedBytes + (c_store == kStoreStaged ? kFp32PersistentStagingBytes<Cfg> : 0);
+    const int shared = Cfg::kSharedBytes + kFp32PersistentStagingBytes<Cfg>;
     // Its pieces wait for each other: never more blocks than are resident at once.
     const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, shared);
     sk.sk_units = plan.stream_k ? ws::stream_k_units(tiles, resident) : 0;

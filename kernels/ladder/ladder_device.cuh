@@ -10,7 +10,6 @@
 #include <map>
 #include <mutex>
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include "kernels/api/mma.h"
@@ -45,15 +44,15 @@ inline void allow_shared_bytes(const void* kernel, int shared_bytes) {
 // How many clusters of cluster_size CTAs of `kernel` (threads each, with
 // shared_bytes of dynamic shared memory) the current GPU holds at once: the
 // size of a persistent grid, whose pieces may wait for each other. Lets the
-// kernel have shared_bytes first (allow_shared_bytes); cached per kernel,
-// device and launch shape.
+// kernel have shared_bytes first (allow_shared_bytes); cached per kernel and
+// device.
 inline int resident_clusters(const void* kernel, int threads, int shared_bytes, int cluster_size = 1) {
   static std::mutex mutex;
-  static std::map<std::tuple<const void*, int, int, int, int>, int> cache;  // (kernel, device, ...) -> clusters
+  static std::map<std::pair<const void*, int>, int> cache;  // (kernel, device) -> clusters
   int device = 0;
   TS_CUDA_CHECK(cudaGetDevice(&device));
   std::lock_guard<std::mutex> lock(mutex);
-  const auto key = std::make_tuple(kernel, device, threads, shared_bytes, cluster_size);
+  const auto key = std::make_pair(kernel, device);
   if (auto it = cache.find(key); it != cache.end()) return it->second;
   allow_shared_bytes(kernel, shared_bytes);
   int clusters = 0;

@@ -102,32 +102,24 @@ TS_WS_HD void for_each_piece(const WorkSchedule& s, int cluster, F&& piece) {
 
 // A data-parallel or stream-k schedule's pieces for `cluster`, in
 // for_each_piece's order, one at a time (splits must be 1): for a kernel
-// that runs its piece's code at one call site. Divides only where it starts:
-// a stream-k run goes on from one unit's start into the next, and the whole
-// units are `clusters` apart (fp32-best's persistent grid walks it inside its
-// loop over k-tiles, where a 64-bit division is a subroutine call).
+// that runs its piece's code at one call site.
 struct PieceWalk {
   WorkSchedule s;
-  int left;      // k-tiles left of the cluster's stream-k run
-  int unit, kb;  // where it goes on
-  int whole;     // the cluster's next whole unit
+  long long i, end;  // what is left of the cluster's stream-k run
+  int whole;         // its next whole unit
   TS_WS_HD constexpr PieceWalk(const WorkSchedule& schedule, int cluster)
-      : s(schedule), left(int(schedule.sk_begin(cluster + 1) - schedule.sk_begin(cluster))),
-        unit(schedule.k_tiles > 0 ? int(schedule.sk_begin(cluster) / schedule.k_tiles) : 0),
-        kb(schedule.k_tiles > 0 ? int(schedule.sk_begin(cluster) % schedule.k_tiles) : 0),
+      : s(schedule), i(schedule.sk_begin(cluster)), end(schedule.sk_begin(cluster + 1)),
         whole(schedule.sk_units + cluster) {}
-  TS_WS_HD constexpr bool next(int& piece_unit, int& k_begin, int& k_end) {
-    if (left > 0) {
-      piece_unit = unit;
-      k_begin = kb;
-      k_end = left < s.k_tiles - kb ? kb + left : s.k_tiles;
-      left -= k_end - kb;
-      ++unit;
-      kb = 0;
+  TS_WS_HD constexpr bool next(int& unit, int& k_begin, int& k_end) {
+    if (i < end) {
+      unit = int(i / s.k_tiles);
+      k_begin = int(i % s.k_tiles);
+      k_end = (end - i) < (long long)(s.k_tiles - k_begin) ? k_begin + int(end - i) : s.k_tiles;
+      i += k_end - k_begin;
       return true;
     }
     if (whole >= s.units) return false;
-    piece_unit = whole;
+    unit = whole;
     k_begin = 0;
     k_end = s.k_tiles;
     whole += s.clusters;
