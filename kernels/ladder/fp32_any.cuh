@@ -140,24 +140,22 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ld
 }
 
 // C's rows off 16 bytes, the other way: the block's tile of C goes through
-// shared memory (kBytes of it from `stage`: the pipeline's stages, free once
-// the last k-tile is read, or a persistent block's own region past them),
+// shared memory (its pipeline's stages, free once the last k-tile is read),
 // each row shifted there by its own offset from 16 bytes in C, so that the
 // block then writes every row as float4 aligned in C (a split's adds as
 // float4 atomics), words only at a row's two ends and N's edge. It costs two
 // barriers and a pass through shared memory; the host picks it per launch
 // (kStoreStaged, fp32_best.cu) where it measured ahead of store_patch.
-// Rows go through in passes of as many as the region holds (the stages: all
-// of them but on the 128x256 tile over k-tiles of 16, two passes; a
-// persistent block's 32 rows: four). Called by
+// Rows go through in passes of as many as the shared memory holds (all of
+// them but on the 128x256 tile over k-tiles of 16: two passes). Called by
 // every thread of the block, after the last copy has landed and the last
 // fragments are read.
-template <class Cfg, int kBytes, class Patch>
+template <class Cfg, class Patch>
 __device__ __forceinline__ void store_staged(const Patch& patch, float* stage, float* C, int ldc, int M, int N,
                                              int row0, int col0, int warp_row, int warp_col, bool add) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN;
   constexpr int kPitch = BN + 4;  // a row and the up to 3 words it is shifted by; float4 reads stay aligned
-  constexpr int kRows = kBytes / (kPitch * 4) < BM ? kBytes / (kPitch * 4) : BM;
+  constexpr int kRows = Cfg::kSharedBytes / (kPitch * 4) < BM ? Cfg::kSharedBytes / (kPitch * 4) : BM;
   constexpr int kChunks = BN / 4 + 1;  // a row's aligned float4 in C: one more than BN / 4 where it is shifted
   static_assert(kRows > 0, "a row of C's tile fits the stages");
   constexpr int kTM = sizeof(patch.acc) / sizeof(patch.acc[0]), kTN = sizeof(patch.acc[0]) / sizeof(float);
@@ -201,32 +199,20 @@ __device__ __forceinline__ void store_staged(const Patch& patch, float* stage, f
   }
 }
 
-// A persistent grid (fp32_any's kPersistent): no more blocks than are
-// resident at once, block b walking its pieces of ws::WorkSchedule{units,
-// k_tiles, gridDim.x, sk_units} through one pipeline, whose copies run on
-// from one piece's last k-tiles into the next piece's first, so that a block
-// fills and drains its pipeline once, not once a tile. sk_units 0: whole
-// tiles, b, b + gridDim.x, ... Stream-k (sk_units > 0): the block's run of
-// k-tiles over the first sk_units tiles of C, then whole tiles; where a tile
-// is cut, the piece that ends at the tile's last k-tile (its block's first
-// piece, so done first) stores its sums and raises the tile's flag; the
-// other pieces wait for the flag and add theirs atomically. No zeroed C, and
-// no piece waits for a block that waits. Not persistent: a block a tile
-// (blockIdx.x), k split by blockIdx.z into k_chunk (its pieces added into a
-// zeroed C).
+// Stream-k (units > 0): the grid is persistent (no more blocks than are
+// resident at once), block b walking its pieces of ws::WorkSchedule{units,
+// k_tiles, gridDim.x, sk_units}: its run of k-tiles over the first
+// sk_units tiles of C, then whole tiles. Where a tile is cut, the piece that
+// ends at the tile's last k-tile (its block's first piece, so done first)
+// stores its sums and raises the tile's flag; the other pieces wait for the
+// flag and add theirs atomically. No zeroed C, and no piece waits for a
+// block that waits. units == 0: a block a tile (blockIdx.x), k split by
+// blockIdx.z into k_chunk (its pieces added into a zeroed C).
 struct Fp32StreamK {
   int units = 0, k_tiles = 0, sk_units = 0;  // tiles of C, k-tiles of BK a tile, tiles shared out by k-tile
   unsigned* flags = nullptr;                 // a flag per tile (EpochFlags)
   unsigned epoch = 0;
 };
-
-// Shared memory past the stages that a persistent block stages C's rows
-// through (store_staged), as its stages hold the next piece's k-tiles by
-// then: 32 rows on the tiles of one block an SM, none on the others (their
-// three blocks fill the SM's shared memory; the host stores their rows with
-// store_patch instead).
-template <class Cfg>
-constexpr int kFp32PersistentStagingBytes = Cfg::MIN_BLOCKS == 1 ? 32 * (Cfg::BN + 4) * 4 : 0;
 
 // kBWords: B's rows are off 16 bytes (ldb not a multiple of 4, or B not
 // 16-byte aligned), so B is copied one word at a time; ldb may be any >= N.
@@ -235,13 +221,7 @@ constexpr int kFp32PersistentStagingBytes = Cfg::MIN_BLOCKS == 1 ? 32 * (Cfg::BN
 // 64x128 and 128x64, with 3.7 times the long-scoreboard stalls (ncu), likely
 // because a 4-byte cp.async goes through L1 (only 16 bytes may bypass it) and
 // three blocks' shared memory leave little of L1.
-// kPersistent: the grid is persistent (Fp32StreamK above), else a block a
-// tile and a split of k. Two instantiations, not one loop for both: a loop
-// around the whole body cost the kernels without it 0.5 to 12% (fp32_tune,
-// H200, the same plans by both binaries: 2048^3 over k-tiles of 16 split 2
-// 0.356 -> 0.383 ms), and 6 to 26 more registers (docs/ladder-notes.md,
-// run 36).
-template <class Cfg, bool kBWords, bool kPersistent>
+template <class Cfg, bool kBWords, bool kStreamK>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
              int M, int N, int K, int k_chunk, int c_store, Fp32StreamK sk) {
@@ -256,102 +236,85 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   const int t = threadIdx.x, warp = t / 32;
   const int warp_m = warp / (BN / Cfg::WN), warp_n = warp % (BN / Cfg::WN);
 
-  // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk
-  // (or word) at k br + q * kBRows, column bc, of the piece being copied;
-  // its source pointers advance one k-tile per tile issued. Words: q's row is
-  // kBRows * ldb past b_src[0].
-  const int ar = t / 8, ac = t % 8;
-  const int br = kBWords ? t / BN : t / Cfg::kBChunks, bc = kBWords ? t % BN : t % Cfg::kBChunks * 4;
-  const float* a_src[Cfg::kAPasses];
-  const float* b_src[kBPointers];
-  int k_next = 0, load_klen = 0;  // the k (within the piece) where the next tile issued starts; the piece's k
-  // Aims the copies at the tile of C from (row0, col0), its k from k0, klen long.
-  const auto aim = [&](int row0, int col0, int k0, int klen) {
+  // One piece of work: the tile of C at (block_row, block_col), stream-k's
+  // `unit` (its flag), its k from k0, klen long (> 0); its sums stored into
+  // C, or (add) added atomically once (wait) the tile's flag is raised;
+  // (raise) the flag raised once they are stored.
+  const auto run = [&](int unit, int block_row, int block_col, int k0, int klen, bool add, bool wait, bool raise) {
+    const int row0 = block_row * BM, col0 = block_col * BN;
+
+    // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk
+    // (or word) at k br + q * kBRows, column bc; its source pointers advance
+    // one k-tile per tile issued. Words: q's row is kBRows * ldb past b_src[0].
+    const int ar = t / 8, ac = t % 8;
+    const int br = kBWords ? t / BN : t / Cfg::kBChunks, bc = kBWords ? t % BN : t % Cfg::kBChunks * 4;
+    const float* a_src[Cfg::kAPasses];
 #pragma unroll
     for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * lda + k0 + ac;
+    const float* b_src[kBPointers];
     if constexpr (kBWords) {
       b_src[0] = B + (k0 + br) * ldb + min(col0 + bc, N - 1);
     } else {
 #pragma unroll
       for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * kBRows) * ldb + min(col0 + bc, ldb - 4);
     }
-    k_next = 0;
-    load_klen = klen;
-  };
-  // Persistent: the block's pieces, walked twice, by the copies (ahead, into
-  // the next piece as soon as one's last k-tile is issued) and by the stores.
-  const ws::WorkSchedule schedule{sk.units, sk.k_tiles, int(gridDim.x), sk.sk_units};
-  ws::PieceWalk load_walk(schedule, blockIdx.x);
-  const auto aim_next_piece = [&] {  // or, past the block's last piece, at nothing
-    int unit, kb, ke, block_row, block_col;
-    if (load_walk.next(unit, kb, ke)) {
-      ws::unit_position(unit, tiles_m, tiles_n, Cfg::GROUP_M, block_row, block_col);
-      aim(block_row * BM, block_col * BN, kb * BK, min(ke * BK, K) - kb * BK);
-    } else {
-      k_next = load_klen = 0;
-    }
-  };
-  const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
-  const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
-  const auto advance = [&] {
-    k_next += BK;
+    const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
+    const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
+    int k_next = 0;  // the k (within the split) where the next tile issued starts
+    const auto advance = [&] {
+      k_next += BK;
 #pragma unroll
-    for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] += BK;
+      for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] += BK;
 #pragma unroll
-    for (int q = 0; q < kBPointers; ++q) b_src[q] += BK * ldb;
-    if constexpr (kPersistent)
-      if (k_next >= load_klen) aim_next_piece();
-  };
-  const auto b_source = [&](int q) {
-    if constexpr (kBWords) return b_src[0] + q * kBRows * ldb;
-    else return b_src[q];
-  };
+      for (int q = 0; q < kBPointers; ++q) b_src[q] += BK * ldb;
+    };
+    const auto b_source = [&](int q) {
+      if constexpr (kBWords) return b_src[0] + q * kBRows * ldb;
+      else return b_src[q];
+    };
 
-  // Copy c of a whole tile into the stage at a_sh / b_sh (no bounds test).
-  const auto copy = [&](int c, std::uint32_t a_sh, std::uint32_t b_sh) {
-    if (c < Cfg::kACopies) {
-      const int h = c / Cfg::kAPasses, p = c % Cfg::kAPasses;
-      cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
-    } else {
-      const int q = c - Cfg::kACopies;
-      if constexpr (kBWords) cp_async_4(b_sh + q * kBRows * BN * 4, b_source(q));
-      else cp_async_16(b_sh + q * kBRows * BN * 4, b_source(q));
-    }
-  };
-  // The next tile into `stage`: whole, or zero-filled past the piece's k, or nothing wholly past it.
-  const auto load_tile = [&](int stage) {
-    const std::uint32_t a_sh = a_dst + stage * kStageBytes, b_sh = b_dst + stage * kStageBytes;
-    if (k_next + BK <= load_klen) {
-#pragma unroll
-      for (int c = 0; c < kCopies; ++c) copy(c, a_sh, b_sh);
-    } else if (k_next < load_klen) {
-      float* const base = shared + stage * Cfg::kStageFloats;
-#pragma unroll
-      for (int h = 0; h < Cfg::kAHalves; ++h) {
-        const bool in = k_next + ac + 8 * h < load_klen;
-#pragma unroll
-        for (int p = 0; p < Cfg::kAPasses; ++p)
-          cp_async_4(base + (ac + 8 * h) * kLda + ar + p * Cfg::kARows, in ? a_src[p] + 8 * h : A, in);
+    // Copy c of a whole tile into the stage at a_sh / b_sh (no bounds test).
+    const auto copy = [&](int c, std::uint32_t a_sh, std::uint32_t b_sh) {
+      if (c < Cfg::kACopies) {
+        const int h = c / Cfg::kAPasses, p = c % Cfg::kAPasses;
+        cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
+      } else {
+        const int q = c - Cfg::kACopies;
+        if constexpr (kBWords) cp_async_4(b_sh + q * kBRows * BN * 4, b_source(q));
+        else cp_async_16(b_sh + q * kBRows * BN * 4, b_source(q));
       }
+    };
+    // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
+    const auto load_tile = [&](int stage) {
+      const std::uint32_t a_sh = a_dst + stage * kStageBytes, b_sh = b_dst + stage * kStageBytes;
+      if (k_next + BK <= klen) {
 #pragma unroll
-      for (int q = 0; q < kBCopies; ++q) {
-        const bool in = k_next + br + q * kBRows < load_klen;
-        float* const dst = base + Cfg::kAFloats + (br + q * kBRows) * BN + bc;
-        if constexpr (kBWords) cp_async_4(dst, in ? b_source(q) : B, in);
-        else cp_async_16(dst, in ? b_source(q) : B, in);
+        for (int c = 0; c < kCopies; ++c) copy(c, a_sh, b_sh);
+      } else if (k_next < klen) {
+        float* const base = shared + stage * Cfg::kStageFloats;
+#pragma unroll
+        for (int h = 0; h < Cfg::kAHalves; ++h) {
+          const bool in = k_next + ac + 8 * h < klen;
+#pragma unroll
+          for (int p = 0; p < Cfg::kAPasses; ++p)
+            cp_async_4(base + (ac + 8 * h) * kLda + ar + p * Cfg::kARows, in ? a_src[p] + 8 * h : A, in);
+        }
+#pragma unroll
+        for (int q = 0; q < kBCopies; ++q) {
+          const bool in = k_next + br + q * kBRows < klen;
+          float* const dst = base + Cfg::kAFloats + (br + q * kBRows) * BN + bc;
+          if constexpr (kBWords) cp_async_4(dst, in ? b_source(q) : B, in);
+          else cp_async_16(dst, in ? b_source(q) : B, in);
+        }
       }
-    }
-    advance();
-  };
+      advance();
+    };
 
-  WarpTileThread<Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN, 0, 1> patch(t % 32);
-  const float* const as_warp = shared + warp_m * Cfg::WM;
-  const float* const bs_warp = shared + Cfg::kAFloats + warp_n * Cfg::WN;
-  float a[2][Cfg::TM], b[2][Cfg::TN];
-  int stage = 0;
+    WarpTileThread<Cfg::WM, Cfg::WN, Cfg::TM, Cfg::TN, 0, 1> patch(t % 32);
+    const float* const as_warp = shared + warp_m * Cfg::WM;
+    const float* const bs_warp = shared + Cfg::kAFloats + warp_n * Cfg::WN;
+    float a[2][Cfg::TM], b[2][Cfg::TN];
 
-  // The first S - 1 tiles, and the first's first fragments.
-  const auto fill_pipeline = [&] {
 #pragma unroll
     for (int s = 0; s < S - 1; ++s) {
       load_tile(s);
@@ -360,56 +323,58 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     cp_async_wait<S - 2>();
     __syncthreads();
     patch.load_fragments(a[0], b[0], as_warp, kLda, bs_warp, BN, 0);
-  };
+    int stage = 0;
 
-  // One k-tile from `stage`, while tile + S - 1 goes into the stage freed at
-  // the last barrier: spread between the multiply-adds when it is a whole tile.
-  const auto compute_tile = [&](auto spread_copies) {
-    constexpr bool kSpread = decltype(spread_copies)::value;
-    const float* as = as_warp + stage * Cfg::kStageFloats;
-    const float* bs = bs_warp + stage * Cfg::kStageFloats;
-    const int fill = stage == 0 ? S - 1 : stage - 1;
-    const std::uint32_t a_sh = a_dst + fill * kStageBytes, b_sh = b_dst + fill * kStageBytes;
-    if constexpr (!kSpread) load_tile(fill);
-    if constexpr (!kSpread) {
-      // The last k-tiles (nothing to spread) as a loop of two k at a time, not
-      // a second fully unrolled body: that one's code, fetched cold by every
-      // block, cost 3-20% (docs/ladder-notes.md, run 11).
-      static_assert(BK % 2 == 0, "two k at a time");
+    // One k-tile from `stage`, while tile + S - 1 goes into the stage freed at
+    // the last barrier: spread between the multiply-adds when it is a whole tile.
+    const auto compute_tile = [&](auto spread_copies) {
+      constexpr bool kSpread = decltype(spread_copies)::value;
+      const float* as = as_warp + stage * Cfg::kStageFloats;
+      const float* bs = bs_warp + stage * Cfg::kStageFloats;
+      const int fill = stage == 0 ? S - 1 : stage - 1;
+      const std::uint32_t a_sh = a_dst + fill * kStageBytes, b_sh = b_dst + fill * kStageBytes;
+      if constexpr (!kSpread) load_tile(fill);
+      if constexpr (!kSpread) {
+        // The last k-tiles (nothing to spread) as a loop of two k at a time, not
+        // a second fully unrolled body: that one's code, fetched cold by every
+        // block, cost 3-20% (docs/ladder-notes.md, run 11).
+        static_assert(BK % 2 == 0, "two k at a time");
 #pragma unroll 1
-      for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry
-        patch.load_fragments(a[1], b[1], as, kLda, bs, BN, kk + 1);
+        for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry
+          patch.load_fragments(a[1], b[1], as, kLda, bs, BN, kk + 1);
+          patch.outer_product(a[0], b[0]);
+          patch.load_fragments(a[0], b[0], as, kLda, bs, BN, kk + 2);
+          patch.outer_product(a[1], b[1]);
+        }
+        patch.load_fragments(a[1], b[1], as, kLda, bs, BN, BK - 1);
         patch.outer_product(a[0], b[0]);
-        patch.load_fragments(a[0], b[0], as, kLda, bs, BN, kk + 2);
-        patch.outer_product(a[1], b[1]);
-      }
-      patch.load_fragments(a[1], b[1], as, kLda, bs, BN, BK - 1);
-      patch.outer_product(a[0], b[0]);
-    } else {
+      } else {
 #pragma unroll
-      for (int kk = 0; kk < BK - 1; ++kk) {
-        patch.load_fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, kLda, bs, BN, kk + 1);
+        for (int kk = 0; kk < BK - 1; ++kk) {
+          patch.load_fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, kLda, bs, BN, kk + 1);
 #pragma unroll
-        for (int c = 0; c < kCopies; ++c)
-          if (c / Cfg::SPREAD * (BK - 1) / kCopyRuns == kk) copy(c, a_sh, b_sh);
-        patch.outer_product(a[kk % 2], b[kk % 2]);
+          for (int c = 0; c < kCopies; ++c)
+            if (c / Cfg::SPREAD * (BK - 1) / kCopyRuns == kk) copy(c, a_sh, b_sh);
+          patch.outer_product(a[kk % 2], b[kk % 2]);
+        }
       }
-    }
-    if constexpr (kSpread) advance();
-    cp_async_commit();
-    cp_async_wait<S - 2>();  // the next tile has landed for everyone, and everyone has read this stage
-    __syncthreads();
-    stage = stage + 1 == S ? 0 : stage + 1;
-    // The next tile's first fragments (past the last tile: a stale stage, read and unused).
-    patch.load_fragments(a[BK % 2], b[BK % 2], as_warp + stage * Cfg::kStageFloats, kLda,
-                         bs_warp + stage * Cfg::kStageFloats, BN, 0);
-    patch.outer_product(a[(BK - 1) % 2], b[(BK - 1) % 2]);
-  };
+      if constexpr (kSpread) advance();
+      cp_async_commit();
+      cp_async_wait<S - 2>();  // the next tile has landed for everyone, and everyone has read this stage
+      __syncthreads();
+      stage = stage + 1 == S ? 0 : stage + 1;
+      // The next tile's first fragments (past the last tile: a stale stage, read and unused).
+      patch.load_fragments(a[BK % 2], b[BK % 2], as_warp + stage * Cfg::kStageFloats, kLda,
+                           bs_warp + stage * Cfg::kStageFloats, BN, 0);
+      patch.outer_product(a[(BK - 1) % 2], b[(BK - 1) % 2]);
+    };
 
-  // The piece's sums into the tile of C at (row0, col0): stored, or (add)
-  // added atomically once (wait) the tile's flag (stream-k's `unit`) is
-  // raised; (raise) the flag raised once they are stored.
-  const auto store_c = [&](int unit, int row0, int col0, bool add, bool wait, bool raise) {
+    const int tiles = ceil_div(klen, BK);
+    const int spread_tiles = min(tiles, klen / BK - (S - 1));
+    int tile = 0;
+    for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
+    for (; tile < tiles; ++tile) compute_tile(std::false_type{});
+    cp_async_wait<0>();  // no copy may outlive the block
     if (wait) {  // the tile's first sums are in C
       if (t == 0)
         while (load_acquire(sk.flags + unit) != sk.epoch) {
@@ -419,12 +384,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     const int c_row0 = row0 + warp_m * Cfg::WM, c_col0 = col0 + warp_n * Cfg::WN;
     if (c_store == kStoreVec) store_patch<true>(patch, C, ldc, M, N, c_row0, c_col0, add);
     else if (c_store == kStoreRows) store_patch<false>(patch, C, ldc, M, N, c_row0, c_col0, add);
-    else if constexpr (!kPersistent)  // the stages are free: every copy has landed and been read
-      store_staged<Cfg, Cfg::kSharedBytes>(patch, shared, C, ldc, M, N, row0, col0, warp_m * Cfg::WM,
-                                           warp_n * Cfg::WN, add);
-    else if constexpr (kFp32PersistentStagingBytes<Cfg> > 0)  // the stages hold the next piece's k-tiles
-      store_staged<Cfg, kFp32PersistentStagingBytes<Cfg>>(patch, shared + S * Cfg::kStageFloats, C, ldc, M, N, row0,
-                                                          col0, warp_m * Cfg::WM, warp_n * Cfg::WN, add);
+    else store_staged<Cfg>(patch, shared, C, ldc, M, N, row0, col0, warp_m * Cfg::WM, warp_n * Cfg::WN, add);
     if (raise) {
       __threadfence();
       __syncthreads();
@@ -432,42 +392,27 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     }
   };
 
-  if constexpr (!kPersistent) {
+  // A block a tile (and a split of k), or the block's pieces of stream-k's
+  // schedule, one at a time. Two instantiations, not one loop for both: the
+  // loop around the whole body cost the kernels without stream-k 0.5 to 12%
+  // (fp32_tune, H200, the same plans by both binaries: 2048^3 over k-tiles
+  // of 16 split 2 0.356 -> 0.383 ms), and 6 to 26 more registers
+  // (docs/ladder-notes.md, run 36).
+  if constexpr (!kStreamK) {
     int block_row, block_col;
     swizzled_block<Cfg::GROUP_M>(tiles_m, tiles_n, block_row, block_col);
-    const int k0 = blockIdx.z * k_chunk, klen = min(k_chunk, K - k0);
-    aim(block_row * BM, block_col * BN, k0, klen);
-    fill_pipeline();
-    const int tiles = ceil_div(klen, BK);
-    const int spread_tiles = min(tiles, klen / BK - (S - 1));
-    int tile = 0;
-    for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
-    for (; tile < tiles; ++tile) compute_tile(std::false_type{});
-    cp_async_wait<0>();  // no copy may outlive the block
-    store_c(0, block_row * BM, block_col * BN, gridDim.z > 1, false, false);
+    const int k0 = blockIdx.z * k_chunk;
+    run(0, block_row, block_col, k0, min(k_chunk, K - k0), gridDim.z > 1, false, false);
   } else {
-    aim_next_piece();
-    fill_pipeline();
-    ws::PieceWalk walk(schedule, blockIdx.x);
+    ws::PieceWalk walk(ws::WorkSchedule{sk.units, sk.k_tiles, int(gridDim.x), sk.sk_units}, blockIdx.x);
     int unit, kb, ke;
-    while (walk.next(unit, kb, ke)) {
-      // Every k-tile the copies are at is whole, but a piece's partial last
-      // one and those past the block's last piece: spread its copies.
-#pragma unroll 1
-      for (int tile = kb; tile < ke; ++tile) {
-        if (k_next + BK <= load_klen) compute_tile(std::true_type{});
-        else compute_tile(std::false_type{});
-      }
+    for (int piece = 0; walk.next(unit, kb, ke); ++piece) {
+      if (piece > 0) __syncthreads();  // the last piece's readers of shared memory are done
       const bool cut = kb > 0 || ke < sk.k_tiles, raise = cut && ke == sk.k_tiles;
       int block_row, block_col;
       ws::unit_position(unit, tiles_m, tiles_n, Cfg::GROUP_M, block_row, block_col);
-      store_c(unit, block_row * BM, block_col * BN, cut && !raise, cut && !raise, raise);
-#pragma unroll
-      for (int i = 0; i < Cfg::TM; ++i)
-#pragma unroll
-        for (int j = 0; j < Cfg::TN; ++j) patch.acc[i][j] = 0.0f;
+      run(unit, block_row, block_col, kb * BK, min(ke * BK, K) - kb * BK, cut && !raise, cut && !raise, raise);
     }
-    cp_async_wait<0>();  // no copy may outlive the block (none is left: the last pieces' tiles issued nothing)
   }
 }
 

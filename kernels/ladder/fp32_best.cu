@@ -58,11 +58,10 @@ Workspace g_workspace;  // the padded copy of B's memory
 EpochFlags g_flags;     // stream-k's flags, one per tile of C
 
 template <class Cfg>
-void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, const Fp32Plan& plan,
-                 cudaStream_t stream) {
+void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, int splits,
+                 bool stream_k, cudaStream_t stream) {
   const int k_tiles = ceil_div(k, Cfg::BK);
-  const int splits = plan.stream_k || plan.persistent ? 1 : std::max(plan.splits, 1);
-  const int chunk = ceil_div(k_tiles, splits) * Cfg::BK;
+  const int chunk = ceil_div(k_tiles, stream_k ? 1 : splits) * Cfg::BK;
   const int z = ceil_div(k, chunk);  // every split has at least one k
   if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
   const int tiles = ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN);
@@ -78,32 +77,25 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   // 0.7 to 3.6 (n of 155 to 167); the tiles of three blocks an SM lost 0.4 to
   // 5.7 unsplit at short k (its two barriers and pass through shared memory
   // cost more than its wider stores save, where three blocks share the SM)
-  // and 0.8 and 1.7 on 64x128's splits. (A persistent grid of those tiles has
-  // no shared memory to stage through: rows, as unsplit.)
+  // and 0.8 and 1.7 on 64x128's splits.
   const bool b_words = ldb % 4 != 0 || !aligned16(b);
-  const bool persistent = plan.stream_k || plan.persistent;
-  const int c_store = n % 4 == 0 && aligned16(c)                                      ? kStoreVec
-                      : Cfg::MIN_BLOCKS == 1 || (z > 1 && Cfg::BN == 64 && !persistent) ? kStoreStaged
-                                                                                        : kStoreRows;
+  const int c_store = n % 4 == 0 && aligned16(c)                       ? kStoreVec
+                      : Cfg::MIN_BLOCKS == 1 || (z > 1 && Cfg::BN == 64) ? kStoreStaged
+                                                                         : kStoreRows;
   Fp32StreamK sk;
-  if (persistent) {
+  if (stream_k) {
     const auto kernel = b_words ? fp32_any<Cfg, true, true> : fp32_any<Cfg, false, true>;
-    const int shared = Cfg::kSharedBytes + kFp32PersistentStagingBytes<Cfg>;
     // Its pieces wait for each other: never more blocks than are resident at once.
-    const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, shared);
-    sk.sk_units = plan.stream_k ? ws::stream_k_units(tiles, resident) : 0;
-    // Stream-k where the tiles fill whole rounds is a block a tile, as below.
-    if (!plan.stream_k || sk.sk_units > 0) {
+    const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, Cfg::kSharedBytes);
+    sk.sk_units = ws::stream_k_units(tiles, resident);
+    if (sk.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile, as below
       sk.units = tiles;
       sk.k_tiles = k_tiles;
-      if (sk.sk_units > 0) {
-        const EpochFlags::Use flags = g_flags.get(tiles, stream);
-        sk.flags = flags.flags;
-        sk.epoch = flags.epoch;
-      }
-      const int blocks = sk.sk_units > 0 ? resident : std::min(resident, tiles);
-      launch_checked(kernel, dim3(blocks), Cfg::kThreads, shared, stream, a, lda, b, ldb, c, n, m, n, k, chunk,
-                     c_store, sk);
+      const EpochFlags::Use flags = g_flags.get(tiles, stream);
+      sk.flags = flags.flags;
+      sk.epoch = flags.epoch;
+      launch_checked(kernel, dim3(resident), Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k,
+                     chunk, c_store, sk);
       return;
     }
   }
@@ -119,7 +111,6 @@ std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
 std::string fp32_plan_name(const Fp32Plan& plan) {
   std::string name(kTiles[plan.tile].name);
   if (plan.stream_k) name += " stream-k";
-  else if (plan.persistent) name += " persistent";
   else if (plan.splits > 1) name += " split " + std::to_string(plan.splits);
   return name;
 }
@@ -333,11 +324,13 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
     pad_rows_async(&job, 1, stream);
     b = pb;
   }
+  const int splits = std::max(plan.splits, 1);
+  const bool sk = plan.stream_k;
   switch (plan.tile) {
-    case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
-    case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
-    case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
-    default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
+    case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
   }
 }
 

@@ -52,11 +52,6 @@ struct Fp32Plan {
   // A persistent grid, the tiles of the last rounds shared out by k-tile
   // (splits 1); where the tiles fill whole rounds, as stream_k false.
   bool stream_k = false;
-  // A persistent grid of whole tiles (splits 1): as many blocks as are
-  // resident, each running tile after tile through one pipeline, whose
-  // copies run on into the next tile's first k-tiles (stream-k's grid is
-  // persistent too).
-  bool persistent = false;
 };
 
 // The constants of the rule's model (fp32_plan_cost), in k-tiles of 32 of
@@ -86,7 +81,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
 // infinite where the plan's tile does not fit the GPU.
 double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model = {});
 
-// e.g. "64x128 split 2", "128x256 k16 stream-k", "128x256 k16 persistent".
+// e.g. "64x128 split 2", "128x256 k16 stream-k".
 std::string fp32_plan_name(const Fp32Plan& plan);
 
 // Runs one plan (checks the launch, does not synchronize). Splits beyond the

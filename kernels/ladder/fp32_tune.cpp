@@ -1,5 +1,5 @@
 // fp32_tune.cpp — the measurements behind fp32-best's rule (fp32_best.cu):
-// every plan (block tile x split of k, stream-k, or a persistent grid) checked against cuBLAS over the whole matrix, then timed against cuBLAS
+// every plan (block tile x split of k, or stream-k) checked against cuBLAS over the whole matrix, then timed against cuBLAS
 // SGEMM in the same run, per shape; the rule's own pick is marked '*'.
 // docs/ladder-notes.md records the output and the rule drawn from it.
 //
@@ -32,7 +32,6 @@ std::vector<Fp32Plan> plans() {
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) {
     for (int splits : {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64}) all.push_back({tile, splits});  // the rule's range
     all.push_back({tile, 1, true});
-    all.push_back({tile, 1, false, true});
   }
   return all;
 }
@@ -142,14 +141,13 @@ int main(int argc, char** argv) {
   for (int tile = 0; tile < int(ts::ladder::fp32_tiles().size()); ++tile) {
     for (int splits = 1; splits <= 64; ++splits) nameable.push_back({tile, splits});
     nameable.push_back({tile, 1, true});
-    nameable.push_back({tile, 1, false, true});
   }
   std::vector<ts::ladder::Fp32Plan> timed = only.empty() ? all : std::vector<ts::ladder::Fp32Plan>{};
   for (const std::string& name : only) {
     const auto named = std::find_if(nameable.begin(), nameable.end(),
                                     [&](const ts::ladder::Fp32Plan& p) { return ts::ladder::fp32_plan_name(p) == name; });
     if (named == nameable.end()) {
-      std::fprintf(stderr, "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16 stream-k\", \"128x256 k16 persistent\")\n",
+      std::fprintf(stderr, "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16 stream-k\")\n",
                    name.c_str());
       return 2;
     }

@@ -1,5 +1,5 @@
 // On a real GPU (label gpu): every plan fp32-best can pick (each block tile,
-// with and without a split of k, stream-k and a persistent grid) computes C = A * B against a double-precision
+// with and without a split of k, and stream-k) computes C = A * B against a double-precision
 // reference, its output poisoned first, at aligned shapes and at ragged ones
 // (A's rows read off 32-byte sectors; B's rows off 16 bytes, by n or by B's
 // address, copied a word at a time where m is small and from a padded copy
@@ -51,8 +51,7 @@ std::vector<Case> all_cases() {
   };
   std::vector<Case> cases;
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (const Fp32Plan plan :
-         {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}, Fp32Plan{tile, 1, true}, Fp32Plan{tile, 1, false, true}})
+    for (const Fp32Plan plan : {Fp32Plan{tile, 1}, Fp32Plan{tile, 3}, Fp32Plan{tile, 1, true}})
       for (Case c : shapes) {
         c.plan = plan;
         cases.push_back(c);
@@ -63,14 +62,10 @@ std::vector<Case> all_cases() {
   // Stream-k over several rounds of every tile (on an H100 or H200): whole
   // tiles after the shared ones, runs cut inside tiles, k of one k-tile and
   // of several; C's rows off 16 bytes, B a word past.
-  // A persistent grid likewise: several tiles a block, pieces shorter than
-  // the pipeline (k = 37: its copies run on through two or three pieces
-  // ahead) and longer.
-  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile)
-    for (const Fp32Plan plan : {Fp32Plan{tile, 1, true}, Fp32Plan{tile, 1, false, true}}) {
-      cases.push_back({plan, 3000, 4099, 37});
-      cases.push_back({plan, 2100, 4100, 300, 1, 0});
-    }
+  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) {
+    cases.push_back({Fp32Plan{tile, 1, true}, 3000, 4099, 37});
+    cases.push_back({Fp32Plan{tile, 1, true}, 2100, 4100, 300, 1, 0});
+  }
   return cases;
 }
 
