@@ -42,12 +42,25 @@ using Tile128x256k16 = Fp32AnyConfig<128, 256, 16, 64, 64, 16, 8, 4, 8, 6, 1>;
 // 128-column tiles compute 384 columns).
 using Tile128x64 = Fp32AnyConfig<128, 64, 32, 64, 32, 8, 8, 3, 8, 6, 3>;
 
-enum TileIndex { k128x256, k64x128, k128x256k16, k128x64 };
+// 128 x 128 x 16, 4 warps of 64 x 64, 16 x 8 per thread (the 128x256 tiles'
+// warp tile), 4 stages (66 KB): two blocks an SM, so that one block's start
+// and end overlap the other's multiply-adds, on half the 128x256 tile's C.
+// cuBLAS SGEMM ran a tile of this shape (128x128x8, 4 warps, split-k) at
+// 2132x347x3274 (H200, Nsight Compute, docs/ladder-notes.md run 37).
+using Tile128x128 = Fp32AnyConfig<128, 128, 16, 64, 64, 16, 8, 4, 8, 6, 2>;
+// 64 x 64 x 32, 4 warps of 32 x 32, 8 x 4 per thread, 3 stages (51 KB): four
+// blocks an SM. cuBLAS SGEMM ran a 64x64x8 tile of 4 warps at
+// 2372x4365x168 (short k, C large).
+using Tile64x64 = Fp32AnyConfig<64, 64, 32, 32, 32, 8, 4, 3, 8, 6, 4>;
+
+enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64 };
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes},
     {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytes},
     {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytes, false},
     {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytes},
+    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytes, false},
+    {"64x64", 64, 64, 32, 4, Tile64x64::kSharedBytes, false},
 };
 // The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
 constexpr int kMaxSplits = 64;
@@ -147,6 +160,7 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
   const Fp32Tile& t = kTiles[plan.tile];
   const int per_round = fp32_blocks_per_sm(t, gpu);
   if (per_round == 0) return std::numeric_limits<double>::infinity();
+  if (plan.tile == k128x128 || plan.tile == k64x64) return std::numeric_limits<double>::infinity();  // not modelled
   const int s = plan.stream_k ? 1 : plan.splits;
   // A block's k-tiles, in units of 32 k; at short k (under 24 of them) the
   // k16 tile's own, halved (k = 139 is 4.5 of them there, 5 on the 32-long
@@ -330,6 +344,8 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
     case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x128: launch_tile<Tile128x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k64x64: launch_tile<Tile64x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
   }
 }
