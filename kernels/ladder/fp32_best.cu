@@ -59,8 +59,8 @@ constexpr Fp32Tile kTiles[] = {
     {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytes},
     {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytes, false},
     {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytes},
-    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytes, false},
-    {"64x64", 64, 64, 32, 4, Tile64x64::kSharedBytes, false},
+    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytes},
+    {"64x64", 64, 64, 32, 4, Tile64x64::kSharedBytes},
 };
 // The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
 constexpr int kMaxSplits = 64;
@@ -154,13 +154,26 @@ bool b_in_words(const Fp32Tile& tile, int m, bool b_whole) {
   return !b_whole && m <= (tile.blocks_per_sm == 1 ? 3072 : 640);
 }
 
+// A tile of several blocks an SM: what a round of j of them (j = 1 .. its
+// blocks an SM) costs per k-tile of 32, in k-tiles of the 128x256 tile, and
+// a block's start and end in k-tiles.
+struct Rounds {
+  double cost[5];
+  double start_end;
+};
+Rounds rounds_of(const Fp32Tile& t, const Fp32Model& model) {
+  if (t.blocks_per_sm == 2) return {{0, model.two_round1, model.two_round2}, model.start_end_two};
+  if (t.blocks_per_sm == 4)
+    return {{0, model.four_round1, model.four_round2, model.four_round3, model.four_round4}, model.start_end_four};
+  return {{0, model.round1, model.round2, model.round3}, model.start_end_three};
+}
+
 }  // namespace
 
 double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model) {
   const Fp32Tile& t = kTiles[plan.tile];
   const int per_round = fp32_blocks_per_sm(t, gpu);
   if (per_round == 0) return std::numeric_limits<double>::infinity();
-  if (plan.tile == k128x128 || plan.tile == k64x64) return std::numeric_limits<double>::infinity();  // not modelled
   const int s = plan.stream_k ? 1 : plan.splits;
   // A block's k-tiles, in units of 32 k; at short k (under 24 of them) the
   // k16 tile's own, halved (k = 139 is 4.5 of them there, 5 on the 32-long
@@ -177,7 +190,7 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     // than the tiles it spans, at most) paying a tile's start and end; the
     // cut tiles' later pieces added atomically (about a tile a block).
     const double start_end = t.blocks_per_sm == 1 ? (short_k16 ? model.start_end_k16_short : model.start_end)
-                                                  : model.start_end_three;
+                                                  : rounds_of(t, model).start_end;
     const int whole_rounds = (units - sk_units) / resident;
     const double share = double(sk_units) * k_tiles / resident;
     const double pieces = std::ceil(share / k_tiles) + 1;
@@ -185,8 +198,7 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     if (t.blocks_per_sm == 1) {
       cost += t.block_k == 32 ? model.cold_code_k32 : model.cold_code_k16;
     } else {
-      const double round[] = {0, model.round1, model.round2, model.round3};
-      cost *= round[per_round];
+      cost *= rounds_of(t, model).cost[per_round];
       if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= model.words_64;
     }
     return model.sk_scale * cost +
@@ -218,9 +230,10 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     // 64 x 128 blocks, up to three at a time (Hopper; fewer where an SM's
     // shared memory holds fewer): a full round of three takes 0.78 of a
     // 128x256 k-tile per k-tile, a round of two (8 warps) 0.53, of one (4
-    // warps) 0.45. Start and end ~1.3 k-tiles.
-    const double round[] = {0, model.round1, model.round2, model.round3};
-    cost = (per_sm / per_round * round[per_round] + round[per_sm % per_round]) * (k_tiles + model.start_end_three);
+    // warps) 0.45. Start and end ~1.3 k-tiles. Likewise the 128x128 tile's
+    // two blocks an SM and the 64x64 tile's four (run 37).
+    const Rounds r = rounds_of(t, model);
+    cost = (per_sm / per_round * r.cost[per_round] + r.cost[per_sm % per_round]) * (k_tiles + r.start_end);
     // B copied in words (n % 4 != 0 stands for B's rows off 16 bytes: the
     // rule sees no address) costs the 64-row tile more, as it copies twice
     // B's words per multiply-add of the 128-row tiles: run 35 (H200) had
@@ -264,7 +277,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
     // run 11); the 64x128 tile also where its last round would be a sliver
     // (run 19: 2560^3 98.1% of cuBLAS split in four, against 84.4% for the
     // 128x256 tile unsplit; every pick this changed measured faster).
-    const bool splits_past_one_round = tile == k64x128 || tile == k128x64;
+    const bool splits_past_one_round = kTiles[tile].blocks_per_sm > 1;
     // Past 8 splits only where 8 leave part of one round of the SMs idle (C
     // of a few tiles, k long: 128x128x65536 ran 11% of cuBLAS at 8 splits,
     // docs/ladder-notes.md run 31), and then up to one round.
@@ -296,6 +309,26 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
     const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
     if (fp32_blocks_per_sm(t, gpu) > 0 && units < gpu.sm_count) {
       const Fp32Plan plan{k128x256k16, 1, true};
+      const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
+      if (cost < best_cost * 0.98) {
+        best = plan;
+        best_cost = cost;
+      }
+    }
+  }
+  // Stream-k of the tiles of two and four blocks an SM, wherever their
+  // tiles do not fill whole rounds. Run 37 (H200, fp32_tune at 40 shapes):
+  // the 128x128 tile's was the fastest plan at most shapes with a side
+  // under 600 and k long (3656x588x1892 102.3% of cuBLAS SGEMM against 94.4
+  // for the best plan of the other tiles, 4340x369x4329 97.0 against 92.3,
+  // 210x4613x2171 94.7 against 88.6), the 64x64 tile's at some short ones
+  // (5960x190x1545 98.3 against 84.9, 5431x430x981 98.9 against 92.2).
+  for (const int tile : {k128x128, k64x64}) {
+    const Fp32Tile& t = kTiles[tile];
+    const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
+    const int per_sm = fp32_blocks_per_sm(t, gpu);
+    if (per_sm > 0 && ws::stream_k_units(units, gpu.sm_count * per_sm) > 0) {
+      const Fp32Plan plan{tile, 1, true};
       const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
       if (cost < best_cost * 0.98) {
         best = plan;

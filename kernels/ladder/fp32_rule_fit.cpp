@@ -65,7 +65,15 @@ rf::Knobs knobs(Fp32Model& m) {
           {"split_adds", &m.split_adds},
           {"rounds_256", &m.rounds_256},
           {"sk_piece", &m.sk_piece},
-          {"sk_scale", &m.sk_scale}};
+          {"sk_scale", &m.sk_scale},
+          {"two_round1", &m.two_round1},
+          {"two_round2", &m.two_round2},
+          {"start_end_two", &m.start_end_two},
+          {"four_round1", &m.four_round1},
+          {"four_round2", &m.four_round2},
+          {"four_round3", &m.four_round3},
+          {"four_round4", &m.four_round4},
+          {"start_end_four", &m.start_end_four}};
 }
 
 rf::Score score(const rf::Table& table, const Fp32Model& model, const Fp32Gpu& gpu, bool print) {
