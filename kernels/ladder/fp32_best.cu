@@ -201,7 +201,8 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
       cost *= rounds_of(t, model).cost[per_round];
       if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= model.words_64;
     }
-    return model.sk_scale * cost +
+    const double scale = t.blocks_per_sm == 2 ? model.sk_scale_two : t.blocks_per_sm == 4 ? model.sk_scale_four : 1;
+    return model.sk_scale * scale * cost +
            model.split_adds * (double(std::min(sk_units, resident)) * t.block_m * t.block_n / (1 << 20));
   }
   // Blocks on the busiest SM.
@@ -281,7 +282,17 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
     // Past 8 splits only where 8 leave part of one round of the SMs idle (C
     // of a few tiles, k long: 128x128x65536 ran 11% of cuBLAS at 8 splits,
     // docs/ladder-notes.md run 31), and then up to one round.
-    const int max_splits = blocks * 8 < per_round ? std::min(kMaxSplits, std::max(8, per_round / blocks)) : 8;
+    // The 64x64 tile unsplit (or by stream-k, below) only: split, it ran
+    // behind the plan picked before at both shapes timed (run 37: 1024^3
+    // split 2 106.2% of cuBLAS SGEMM against 116.0% for 64x128 split 2).
+    // And unsplit only at short k: it ran ahead of every other tile at k of
+    // 168 to 355 (6011x1101x355 90.6 against 84.0, 6413x973x234 88.0
+    // against 82.5), behind the 64x128 tile at 438 and 608 (2549x5087x438
+    // 93.6 against 95.5, 5612x1760x608 99.0 against 100.8).
+    if (tile == k64x64 && k > 384) continue;
+    const int max_splits = tile == k64x64                ? 1
+                           : blocks * 8 < per_round ? std::min(kMaxSplits, std::max(8, per_round / blocks))
+                                                    : 8;
     for (int s = 1;
          s <= max_splits &&
          (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round * model.rounds_256)));

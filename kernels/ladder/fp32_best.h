@@ -9,9 +9,10 @@
 // seen (so calls on streams that overlap must not need it, nor stream-k's
 // flags, one process-wide set); C's rows off 16 bytes are stored as wide as
 // each allows, or (on the tiles where that measured ahead) through shared
-// memory as aligned float4. Where its 128x256 tiles are fewer than the SMs
-// and k long, it runs stream-k (a persistent grid sharing all the tiles'
-// k-tiles out evenly).
+// memory as aligned float4. Stream-k (a persistent grid sharing the tiles'
+// k-tiles out evenly) runs where the 128x256 tiles are fewer than the SMs
+// and k long, and on the 128x128 and 64x64 tiles (two and four blocks an
+// SM) wherever the rule's model puts it ahead.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -63,7 +64,7 @@ struct Fp32Model {
   double start_end_k16_short = 1.2375;  // the same, over k-tiles of 16 with under 24 k-tiles of 32
   double cold_code_k32 = 1.8;      // once a launch: the 32-long k-tile's loop fetched cold
   double cold_code_k16 = 0.4;      // the same for its k16 twin
-  double round1 = 0.45, round2 = 0.5565, round3 = 0.78;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
+  double round1 = 0.45, round2 = 0.53, round3 = 0.78;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
   double start_end_three = 1.04;    // a three-block tile's start and end
   double words_64 = 1.1;           // the 64-row tile where B is copied in words
   double split_adds = 0.1;         // each extra split, per 1024 x 1024 of C
@@ -74,6 +75,7 @@ struct Fp32Model {
   // the 64x64 tile's rounds of 1 to 4, and its start and end (run 37).
   double two_round1 = 0.6, two_round2 = 1.02, start_end_two = 1.2;
   double four_round1 = 0.2, four_round2 = 0.32, four_round3 = 0.45, four_round4 = 0.54243, start_end_four = 0.936;
+  double sk_scale_two = 1, sk_scale_four = 1.05;  // stream-k of the 128x128 and 64x64 tiles: their whole cost
 };
 
 // The rule: the plan fp32-best runs for this shape on this GPU, the one of

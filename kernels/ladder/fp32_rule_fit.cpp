@@ -73,7 +73,9 @@ rf::Knobs knobs(Fp32Model& m) {
           {"four_round2", &m.four_round2},
           {"four_round3", &m.four_round3},
           {"four_round4", &m.four_round4},
-          {"start_end_four", &m.start_end_four}};
+          {"start_end_four", &m.start_end_four},
+          {"sk_scale_two", &m.sk_scale_two},
+          {"sk_scale_four", &m.sk_scale_four}};
 }
 
 rf::Score score(const rf::Table& table, const Fp32Model& model, const Fp32Gpu& gpu, bool print) {
