@@ -53,11 +53,7 @@ using Tile128x128 = Fp32AnyConfig<128, 128, 16, 64, 64, 16, 8, 4, 8, 6, 2>;
 // 2372x4365x168 (short k, C large).
 using Tile64x64 = Fp32AnyConfig<64, 64, 32, 32, 32, 8, 4, 3, 8, 6, 4>;
 
-// The 128x256 tile over k-tiles of 8 in 4 stages (50 KB), as cuBLAS SGEMM's
-// cutlass_80_simt_sgemm_256x128_8x4 at short k with C large (run 37).
-using Tile128x256k8 = Fp32AnyConfig<128, 256, 8, 64, 64, 16, 8, 4, 8, 6, 1>;
-
-enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64, k128x256k8 };
+enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64 };
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes},
     {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytes},
@@ -65,7 +61,6 @@ constexpr Fp32Tile kTiles[] = {
     {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytes},
     {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytes},
     {"64x64", 64, 64, 32, 4, Tile64x64::kSharedBytes},
-    {"128x256 k8", 128, 256, 8, 1, Tile128x256k8::kSharedBytes, false},
 };
 // The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
 constexpr int kMaxSplits = 64;
@@ -395,7 +390,6 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
     case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     case k128x128: launch_tile<Tile128x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     case k64x64: launch_tile<Tile64x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k128x256k8: launch_tile<Tile128x256k8>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
   }
 }
