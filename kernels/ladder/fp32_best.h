@@ -61,10 +61,10 @@ struct Fp32Plan {
 // 9-35). fp32_rule_fit scores other values against fp32_tune's tables.
 struct Fp32Model {
   double start_end = 1.6;            // a 128x256 block's start and end
-  double start_end_k16_short = 1.2375;  // the same, over k-tiles of 16 with under 24 k-tiles of 32
+  double start_end_k16_short = 1.14345;  // the same, over k-tiles of 16 with under 24 k-tiles of 32
   double cold_code_k32 = 1.8;      // once a launch: the 32-long k-tile's loop fetched cold
   double cold_code_k16 = 0.4;      // the same for its k16 twin
-  double round1 = 0.45, round2 = 0.53, round3 = 0.78;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
+  double round1 = 0.36, round2 = 0.53, round3 = 0.78;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
   double start_end_three = 1.04;    // a three-block tile's start and end
   double words_64 = 1.1;           // the 64-row tile where B is copied in words
   double split_adds = 0.1;         // each extra split, per 1024 x 1024 of C
@@ -73,8 +73,8 @@ struct Fp32Model {
   double sk_scale = 1;             // stream-k: its whole cost, against the plans without it
   // The 128x128 tile's rounds of 1 or 2 blocks an SM, and its start and end;
   // the 64x64 tile's rounds of 1 to 4, and its start and end (run 37).
-  double two_round1 = 0.6, two_round2 = 1.02, start_end_two = 1.2;
-  double four_round1 = 0.2, four_round2 = 0.32, four_round3 = 0.45, four_round4 = 0.54243, start_end_four = 0.936;
+  double two_round1 = 0.66, two_round2 = 1.02, start_end_two = 1.2;
+  double four_round1 = 0.2, four_round2 = 0.32, four_round3 = 0.405, four_round4 = 0.54243, start_end_four = 0.8424;
   double sk_scale_two = 1, sk_scale_four = 1.05;  // stream-k of the 128x128 and 64x64 tiles: their whole cost
 };
 
