@@ -58,19 +58,20 @@ struct Fp32Plan {
 // The constants of the rule's model (fp32_plan_cost), in k-tiles of 32 of
 // the 128x256 tile on a whole SM; the defaults are the shipped ones, each
 // measured where fp32_best.cu's comments say (docs/ladder-notes.md runs
-// 9-35). fp32_rule_fit scores other values against fp32_tune's tables.
+// 9-36) and refitted with fp32_rule_fit to run 37's tables (157 shapes).
+// fp32_rule_fit scores other values against fp32_tune's tables.
 struct Fp32Model {
-  double start_end = 1.6;            // a 128x256 block's start and end
+  double start_end = 1.6;                // a 128x256 block's start and end
   double start_end_k16_short = 1.14345;  // the same, over k-tiles of 16 with under 24 k-tiles of 32
-  double cold_code_k32 = 1.8;      // once a launch: the 32-long k-tile's loop fetched cold
-  double cold_code_k16 = 0.4;      // the same for its k16 twin
+  double cold_code_k32 = 1.8;            // once a launch: the 32-long k-tile's loop fetched cold
+  double cold_code_k16 = 0.4;            // the same for its k16 twin
   double round1 = 0.36, round2 = 0.53, round3 = 0.78;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
-  double start_end_three = 1.04;    // a three-block tile's start and end
-  double words_64 = 1.1;           // the 64-row tile where B is copied in words
-  double split_adds = 0.1;         // each extra split, per 1024 x 1024 of C
-  double rounds_256 = 1;           // the 128x256 tile splits while its blocks but one split fill fewer rounds
-  double sk_piece = 1.375;             // stream-k: a piece's start and end, in its tile's start and end
-  double sk_scale = 1;             // stream-k: its whole cost, against the plans without it
+  double start_end_three = 1.04;         // a three-block tile's start and end
+  double words_64 = 1.1;                 // the 64-row tile where B is copied in words
+  double split_adds = 0.1;               // each extra split, per 1024 x 1024 of C
+  double rounds_256 = 1;                 // the 128x256 tile splits while its blocks but one split fill fewer rounds
+  double sk_piece = 1.375;               // stream-k: a piece's start and end, in its tile's start and end
+  double sk_scale = 1;                   // stream-k: its whole cost, against the plans without it
   // The 128x128 tile's rounds of 1 or 2 blocks an SM, and its start and end;
   // the 64x64 tile's rounds of 1 to 4, and its start and end (run 37).
   double two_round1 = 0.66, two_round2 = 1.02, start_end_two = 1.2;

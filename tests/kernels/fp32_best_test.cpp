@@ -266,11 +266,19 @@ TEST(Fp32BestRule, PicksOnlyTilesTheGpuHolds) {
   EXPECT_EQ(fp32_blocks_per_sm(tiles[3], ada), 1);  // 128x64: 75 KB, as 64x128
   EXPECT_EQ(fp32_blocks_per_sm(tiles[3], ampere), 2);
   EXPECT_EQ(fp32_blocks_per_sm(tiles[3], hopper_gpu(132)), 3);
+  // 128x128 k16 (66 KB) and 64x64 (51 KB): one of either on Ada, two and
+  // three on Ampere, two and four on Hopper.
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[4], ada), 1);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[4], ampere), 2);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[4], hopper_gpu(132)), 2);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[5], ada), 1);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[5], ampere), 3);
+  EXPECT_EQ(fp32_blocks_per_sm(tiles[5], hopper_gpu(132)), 4);
   EXPECT_TRUE(std::isinf(fp32_plan_cost({0, 1}, 4096, 4096, 4096, ada)));
   for (const Fp32Gpu& gpu : {ada, ampere, hopper_gpu(132), hopper_gpu(114)})
     for (const auto& s : {std::array<int, 3>{4096, 4096, 4096}, {8192, 8192, 8192}, {2048, 2048, 2048}, {1024, 1024, 1024},
                           {2560, 2560, 2560}, {3001, 4097, 2999}, {8192, 1024, 8192}, {128, 128, 128},
-                          {4156, 319, 3156}}) {
+                          {4156, 319, 3156}, {128, 128, 65536}, {3656, 588, 1892}, {6011, 1101, 355}}) {
       const Fp32Plan p = fp32_best_plan(s[0], s[1], s[2], gpu);
       EXPECT_GT(fp32_blocks_per_sm(tiles[p.tile], gpu), 0) << fp32_plan_name(p) << " at " << s[0] << "x" << s[1] << "x" << s[2];
       EXPECT_TRUE(std::isfinite(fp32_plan_cost(p, s[0], s[1], s[2], gpu)));
