@@ -121,6 +121,15 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
 
 std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
 
+std::vector<Fp32Plan> fp32_plans() {
+  std::vector<Fp32Plan> all;
+  for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
+    for (int splits = 1; splits <= kMaxSplits; ++splits) all.push_back({tile, splits});
+    all.push_back({tile, 1, true});
+  }
+  return all;
+}
+
 std::string fp32_plan_name(const Fp32Plan& plan) {
   std::string name(kTiles[plan.tile].name);
   if (plan.stream_k) name += " stream-k";
@@ -155,17 +164,19 @@ bool b_in_words(const Fp32Tile& tile, int m, bool b_whole) {
 }
 
 // A tile of several blocks an SM: what a round of j of them (j = 1 .. its
-// blocks an SM) costs per k-tile of 32, in k-tiles of the 128x256 tile, and
-// a block's start and end in k-tiles.
+// blocks an SM) costs per k-tile of 32, in k-tiles of the 128x256 tile,
+// a block's start and end in k-tiles, and its stream-k's cost against the model's.
 struct Rounds {
   double cost[5];
   double start_end;
+  double sk_scale;
 };
 Rounds rounds_of(const Fp32Tile& t, const Fp32Model& model) {
-  if (t.blocks_per_sm == 2) return {{0, model.two_round1, model.two_round2}, model.start_end_two};
+  if (t.blocks_per_sm == 2) return {{0, model.two_round1, model.two_round2}, model.start_end_two, model.sk_scale_two};
   if (t.blocks_per_sm == 4)
-    return {{0, model.four_round1, model.four_round2, model.four_round3, model.four_round4}, model.start_end_four};
-  return {{0, model.round1, model.round2, model.round3}, model.start_end_three};
+    return {{0, model.four_round1, model.four_round2, model.four_round3, model.four_round4}, model.start_end_four,
+            model.sk_scale_four};
+  return {{0, model.round1, model.round2, model.round3}, model.start_end_three, 1};
 }
 
 }  // namespace
@@ -189,8 +200,9 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     // equal share of the rest's k-tiles a block, each piece of it (one more
     // than the tiles it spans, at most) paying a tile's start and end; the
     // cut tiles' later pieces added atomically (about a tile a block).
+    const Rounds r = rounds_of(t, model);
     const double start_end = t.blocks_per_sm == 1 ? (short_k16 ? model.start_end_k16_short : model.start_end)
-                                                  : rounds_of(t, model).start_end;
+                                                  : r.start_end;
     const int whole_rounds = (units - sk_units) / resident;
     const double share = double(sk_units) * k_tiles / resident;
     const double pieces = std::ceil(share / k_tiles) + 1;
@@ -198,11 +210,10 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     if (t.blocks_per_sm == 1) {
       cost += t.block_k == 32 ? model.cold_code_k32 : model.cold_code_k16;
     } else {
-      cost *= rounds_of(t, model).cost[per_round];
+      cost *= r.cost[per_round];
       if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= model.words_64;
     }
-    const double scale = t.blocks_per_sm == 2 ? model.sk_scale_two : t.blocks_per_sm == 4 ? model.sk_scale_four : 1;
-    return model.sk_scale * scale * cost +
+    return model.sk_scale * r.sk_scale * cost +
            model.split_adds * (double(std::min(sk_units, resident)) * t.block_m * t.block_n / (1 << 20));
   }
   // Blocks on the busiest SM.
@@ -268,6 +279,13 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
   };
   Fp32Plan best = as_run({k128x256, 1});  // where no 128x256 tile fits, its cost is infinite: any other wins
   double best_cost = fp32_plan_cost(best, m, n, k, gpu, model);
+  const auto weigh = [&](const Fp32Plan& plan) {
+    const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
+    if (cost < best_cost * 0.98) {  // another plan must win clearly: the model is rough
+      best = plan;
+      best_cost = cost;
+    }
+  };
   const int k_tiles = ceil_div(k, 32);
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
     if (!kTiles[tile].ruled) continue;
@@ -297,12 +315,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
          s <= max_splits &&
          (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round * model.rounds_256)));
          ++s) {
-      const Fp32Plan plan = as_run({tile, s});
-      const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
-      if (cost < best_cost * 0.98) {  // another plan must win clearly: the model is rough
-        best = plan;
-        best_cost = cost;
-      }
+      weigh(as_run({tile, s}));
     }
   }
   // Stream-k: the 128x256 tile over k-tiles of 16, where its tiles are
@@ -318,14 +331,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
   {
     const Fp32Tile& t = kTiles[k128x256k16];
     const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
-    if (fp32_blocks_per_sm(t, gpu) > 0 && units < gpu.sm_count) {
-      const Fp32Plan plan{k128x256k16, 1, true};
-      const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
-      if (cost < best_cost * 0.98) {
-        best = plan;
-        best_cost = cost;
-      }
-    }
+    if (fp32_blocks_per_sm(t, gpu) > 0 && units < gpu.sm_count) weigh({k128x256k16, 1, true});
   }
   // Stream-k of the tiles of two and four blocks an SM, wherever their
   // tiles do not fill whole rounds. Run 37 (H200, fp32_tune at 40 shapes):
@@ -338,14 +344,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
     const Fp32Tile& t = kTiles[tile];
     const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
     const int per_sm = fp32_blocks_per_sm(t, gpu);
-    if (per_sm > 0 && ws::stream_k_units(units, gpu.sm_count * per_sm) > 0) {
-      const Fp32Plan plan{tile, 1, true};
-      const double cost = fp32_plan_cost(plan, m, n, k, gpu, model);
-      if (cost < best_cost * 0.98) {
-        best = plan;
-        best_cost = cost;
-      }
-    }
+    if (per_sm > 0 && ws::stream_k_units(units, gpu.sm_count * per_sm) > 0) weigh({tile, 1, true});
   }
   return best;
 }

@@ -20,6 +20,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ts::ladder {
 
@@ -90,6 +91,9 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
 
 // e.g. "64x128 split 2", "128x256 k16 stream-k".
 std::string fp32_plan_name(const Fp32Plan& plan);
+
+// Every plan fp32-best can run: each tile split 1 to 64 ways, and by stream-k.
+std::vector<Fp32Plan> fp32_plans();
 
 // Runs one plan (checks the launch, does not synchronize). Splits beyond the
 // number of k-tiles are reduced so that every split has work.

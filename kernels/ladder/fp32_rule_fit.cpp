@@ -85,10 +85,7 @@ rf::Knobs knobs(Fp32Model& m) {
 bool is_plan(const std::string& name) {
   static const std::set<std::string> names = [] {
     std::set<std::string> all;
-    for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) {
-      for (int splits = 1; splits <= 64; ++splits) all.insert(fp32_plan_name({tile, splits}));
-      all.insert(fp32_plan_name({tile, 1, true}));
-    }
+    for (const Fp32Plan& p : fp32_plans()) all.insert(fp32_plan_name(p));
     return all;
   }();
   return names.count(name) > 0;

@@ -137,11 +137,7 @@ int main(int argc, char** argv) {
   if (runs < 1) runs = 20;
   // The plans to time: every one, or those named (any split of 1 to 64, as the rule may pick), in the order named.
   const std::vector<ts::ladder::Fp32Plan> all = ts::ladder::plans();
-  std::vector<ts::ladder::Fp32Plan> nameable;
-  for (int tile = 0; tile < int(ts::ladder::fp32_tiles().size()); ++tile) {
-    for (int splits = 1; splits <= 64; ++splits) nameable.push_back({tile, splits});
-    nameable.push_back({tile, 1, true});
-  }
+  const std::vector<ts::ladder::Fp32Plan> nameable = ts::ladder::fp32_plans();
   std::vector<ts::ladder::Fp32Plan> timed = only.empty() ? all : std::vector<ts::ladder::Fp32Plan>{};
   for (const std::string& name : only) {
     const auto named = std::find_if(nameable.begin(), nameable.end(),
