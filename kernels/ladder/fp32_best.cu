@@ -48,19 +48,33 @@ using Tile128x64 = Fp32AnyConfig<128, 64, 32, 64, 32, 8, 8, 3, 8, 6, 3>;
 // cuBLAS SGEMM ran a tile of this shape (128x128x8, 4 warps, split-k) at
 // 2132x347x3274 (H200, Nsight Compute, docs/ladder-notes.md run 37).
 using Tile128x128 = Fp32AnyConfig<128, 128, 16, 64, 64, 16, 8, 4, 8, 6, 2>;
-// 64 x 64 x 32, 4 warps of 32 x 32, 8 x 4 per thread, 3 stages (51 KB): four
-// blocks an SM. cuBLAS SGEMM ran a 64x64x8 tile of 4 warps at
-// 2372x4365x168 (short k, C large).
-using Tile64x64 = Fp32AnyConfig<64, 64, 32, 32, 32, 8, 4, 3, 8, 6, 4>;
+// 64 x 64 x 16, 4 warps of 32 x 32, 8 x 4 per thread, 4 stages (33 KB):
+// four blocks an SM (121 to 124 registers a thread allow no more). cuBLAS
+// SGEMM ran a 64x64x8 tile of 4 warps at 2372x4365x168 (short k, C large).
+// Run 38 (H200, fp32_tune at 31 shapes, call 57): over k-tiles of 16 the
+// better of unsplit and stream-k ran ahead of the same tile's over k-tiles
+// of 32 (run 37's, gone) at 28 (5041x2227x166 88.8% of cuBLAS SGEMM against
+// 81.9), and it splits well where that one did not (2639x168x2743 96.7
+// split 2 against 90.0).
+using Tile64x64 = Fp32AnyConfig<64, 64, 16, 32, 32, 8, 4, 4, 8, 6, 4>;
+// 32 x 128 x 16, 4 warps of 32 x 32 in a row, 8 x 4 per thread, 4 stages
+// (41 KB, 94 to 96 registers): five blocks an SM. Where m is a few 32s past
+// a multiple of 64 (m = 154 computes 160 rows, not 192; run 38:
+// 154x3938x4327 101.1% of cuBLAS SGEMM split 8, where the rule's pick then
+// ran 87.6) and at short k (5377x3519x157 98.1 against 83.2). Its twin
+// 128 x 32 was behind another tile at every one of run 38's 31 shapes
+// (5279x135x6292: 83.3 against 90.6 for 64x64 k16 stream-k).
+using Tile32x128 = Fp32AnyConfig<32, 128, 16, 32, 32, 8, 4, 4, 8, 6, 5>;
 
-enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64 };
+enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64, k32x128 };
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes},
     {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytes},
     {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytes, false},
     {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytes},
     {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytes},
-    {"64x64", 64, 64, 32, 4, Tile64x64::kSharedBytes},
+    {"64x64 k16", 64, 64, 16, 4, Tile64x64::kSharedBytes},
+    {"32x128", 32, 128, 16, 5, Tile32x128::kSharedBytes},
 };
 // The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
 constexpr int kMaxSplits = 64;
@@ -167,7 +181,7 @@ bool b_in_words(const Fp32Tile& tile, int m, bool b_whole) {
 // blocks an SM) costs per k-tile of 32, in k-tiles of the 128x256 tile,
 // a block's start and end in k-tiles, and its stream-k's cost against the model's.
 struct Rounds {
-  double cost[5];
+  double cost[6];
   double start_end;
   double sk_scale;
 };
@@ -176,7 +190,21 @@ Rounds rounds_of(const Fp32Tile& t, const Fp32Model& model) {
   if (t.blocks_per_sm == 4)
     return {{0, model.four_round1, model.four_round2, model.four_round3, model.four_round4}, model.start_end_four,
             model.sk_scale_four};
+  if (t.blocks_per_sm == 5)
+    return {{0, model.five_round1, model.five_round2, model.five_round3, model.five_round4, model.five_round5},
+            model.start_end_five, model.sk_scale_five};
   return {{0, model.round1, model.round2, model.round3}, model.start_end_three, 1};
+}
+
+// B copied in words (n % 4 != 0 stands for B's rows off 16 bytes: the
+// rule sees no address) costs the tiles of 64 and 32 rows more, as they copy
+// two and four times B's words per multiply-add of the 128-row tiles: run 35
+// (H200) had 64x128 1.03 to 1.22 times as slow as 128x64 on like grids at
+// eight of nine such shapes (511x3883x610: 72.0% against 84.8% of cuBLAS
+// SGEMM); run 38 had the 32x128 tile split 3 at 46.5% at 267x1679x4607.
+double words_cost(const Fp32Tile& t, int m, int n, const Fp32Model& model) {
+  if (t.block_m > 64 || !b_in_words(t, m, n % 4 == 0)) return 1;
+  return t.block_m == 64 ? model.words_64 : model.words_32;
 }
 
 }  // namespace
@@ -206,14 +234,20 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     const int whole_rounds = (units - sk_units) / resident;
     const double share = double(sk_units) * k_tiles / resident;
     const double pieces = std::ceil(share / k_tiles) + 1;
-    double cost = whole_rounds * (k_tiles + start_end) + share + pieces * start_end * model.sk_piece;
+    // The whole rounds cost what the tile's rounds cost without stream-k
+    // (times sk_whole); the scales of stream-k apply to the shared part
+    // (run 38: one scale for both had the 128x128 tile's stream-k picked
+    // over the 128x256 tile at 4096^3 and 8192^3, 3 points behind it).
+    double whole = whole_rounds * (k_tiles + start_end);
+    double shared = share + pieces * start_end * model.sk_piece;
     if (t.blocks_per_sm == 1) {
-      cost += t.block_k == 32 ? model.cold_code_k32 : model.cold_code_k16;
+      shared += t.block_k == 32 ? model.cold_code_k32 : model.cold_code_k16;
     } else {
-      cost *= r.cost[per_round];
-      if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= model.words_64;
+      const double per_k_tile = r.cost[per_round] * words_cost(t, m, n, model);
+      whole *= per_k_tile;
+      shared *= per_k_tile;
     }
-    return model.sk_scale * r.sk_scale * cost +
+    return model.sk_whole * whole + model.sk_scale * r.sk_scale * shared +
            model.split_adds * (double(std::min(sk_units, resident)) * t.block_m * t.block_n / (1 << 20));
   }
   // Blocks on the busiest SM.
@@ -243,15 +277,11 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     // shared memory holds fewer): a full round of three takes 0.78 of a
     // 128x256 k-tile per k-tile, a round of two (8 warps) 0.53, of one (4
     // warps) 0.45. Start and end ~1.3 k-tiles. Likewise the 128x128 tile's
-    // two blocks an SM and the 64x64 tile's four (run 37).
+    // two blocks an SM, the 64x64 tile's four (run 37) and the 32x128
+    // tile's five (run 38).
     const Rounds r = rounds_of(t, model);
     cost = (per_sm / per_round * r.cost[per_round] + r.cost[per_sm % per_round]) * (k_tiles + r.start_end);
-    // B copied in words (n % 4 != 0 stands for B's rows off 16 bytes: the
-    // rule sees no address) costs the 64-row tile more, as it copies twice
-    // B's words per multiply-add of the 128-row tiles: run 35 (H200) had
-    // 64x128 1.03 to 1.22 times as slow as 128x64 on like grids at eight of
-    // nine such shapes (511x3883x610: 72.0% against 84.8% of cuBLAS SGEMM).
-    if (t.block_m == 64 && b_in_words(t, m, n % 4 == 0)) cost *= model.words_64;
+    cost *= words_cost(t, m, n, model);
   }
   // Each extra split zeroes C and adds its share of it atomically, mostly
   // overlapped with other blocks' work: ~0.1 units per 1024 x 1024 of C.
@@ -300,17 +330,7 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
     // Past 8 splits only where 8 leave part of one round of the SMs idle (C
     // of a few tiles, k long: 128x128x65536 ran 11% of cuBLAS at 8 splits,
     // docs/ladder-notes.md run 31), and then up to one round.
-    // The 64x64 tile unsplit (or by stream-k, below) only: split, it ran
-    // behind the plan picked before at both shapes timed (run 37: 1024^3
-    // split 2 106.2% of cuBLAS SGEMM against 116.0% for 64x128 split 2).
-    // And unsplit only at short k: it ran ahead of every other tile at k of
-    // 168 to 355 (6011x1101x355 90.6 against 84.0, 6413x973x234 88.0
-    // against 82.5), behind the 64x128 tile at 438 and 608 (2549x5087x438
-    // 93.6 against 95.5, 5612x1760x608 99.0 against 100.8).
-    if (tile == k64x64 && k > 384) continue;
-    const int max_splits = tile == k64x64                ? 1
-                           : blocks * 8 < per_round ? std::min(kMaxSplits, std::max(8, per_round / blocks))
-                                                    : 8;
+    const int max_splits = blocks * 8 < per_round ? std::min(kMaxSplits, std::max(8, per_round / blocks)) : 8;
     for (int s = 1;
          s <= max_splits &&
          (s == 1 || (k_tiles / s >= 4 && (splits_past_one_round || blocks * (s - 1) < per_round * model.rounds_256)));
@@ -333,17 +353,27 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
     const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
     if (fp32_blocks_per_sm(t, gpu) > 0 && units < gpu.sm_count) weigh({k128x256k16, 1, true});
   }
-  // Stream-k of the tiles of two and four blocks an SM, wherever their
-  // tiles do not fill whole rounds. Run 37 (H200, fp32_tune at 40 shapes):
+  // Stream-k of the tiles of two, four and five blocks an SM, wherever
+  // their tiles do not fill whole rounds. Run 37 (H200, fp32_tune at 40 shapes):
   // the 128x128 tile's was the fastest plan at most shapes with a side
   // under 600 and k long (3656x588x1892 102.3% of cuBLAS SGEMM against 94.4
   // for the best plan of the other tiles, 4340x369x4329 97.0 against 92.3,
   // 210x4613x2171 94.7 against 88.6), the 64x64 tile's at some short ones
   // (5960x190x1545 98.3 against 84.9, 5431x430x981 98.9 against 92.2).
-  for (const int tile : {k128x128, k64x64}) {
+  // Not the 128x128 tile's where the 128x256 tile's blocks fill their last
+  // round of the SMs to 90% or more and k is long (64 k-tiles of 32 or more):
+  // there it ran 3.2 points behind at each of three such shapes (run 38:
+  // 1024x4096x4096 96.3% of cuBLAS SGEMM against 99.5% for 128x256 k16,
+  // 4096x1024x4096 96.5 against 99.7, 8192x1024x8192 97.6 against 100.8),
+  // where the model had it ahead.
+  const int blocks_256 = ceil_div(m, kTiles[k128x256].block_m) * ceil_div(n, kTiles[k128x256].block_n);
+  const int last_round_256 = (blocks_256 - 1) % gpu.sm_count + 1;
+  const bool rounds_256_full = k_tiles >= 64 && last_round_256 * 10 >= gpu.sm_count * 9;
+  for (const int tile : {k128x128, k64x64, k32x128}) {
     const Fp32Tile& t = kTiles[tile];
     const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
     const int per_sm = fp32_blocks_per_sm(t, gpu);
+    if (tile == k128x128 && rounds_256_full) continue;
     if (per_sm > 0 && ws::stream_k_units(units, gpu.sm_count * per_sm) > 0) weigh({tile, 1, true});
   }
   return best;
@@ -389,6 +419,7 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
     case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     case k128x128: launch_tile<Tile128x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     case k64x64: launch_tile<Tile64x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k32x128: launch_tile<Tile32x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
     default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
   }
 }

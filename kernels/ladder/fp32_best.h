@@ -59,25 +59,34 @@ struct Fp32Plan {
 // The constants of the rule's model (fp32_plan_cost), in k-tiles of 32 of
 // the 128x256 tile on a whole SM; the defaults are the shipped ones, each
 // measured where fp32_best.cu's comments say (docs/ladder-notes.md runs
-// 9-36) and refitted with fp32_rule_fit to run 37's tables (157 shapes).
+// 9-37), then refitted to run 38's tables (calls 58-61: 169 shapes, 97 of
+// them with every plan of the seven tiles timed) and, weighed half, run 37's
+// (157 shapes, the earlier tiles), by a search that keeps each tile's rounds
+// no cheaper as they hold more blocks.
 // fp32_rule_fit scores other values against fp32_tune's tables.
 struct Fp32Model {
-  double start_end = 1.6;                // a 128x256 block's start and end
-  double start_end_k16_short = 1.14345;  // the same, over k-tiles of 16 with under 24 k-tiles of 32
+  double start_end = 0.858799;           // a 128x256 block's start and end
+  double start_end_k16_short = 0.801359; // the same, over k-tiles of 16 with under 24 k-tiles of 32
   double cold_code_k32 = 1.8;            // once a launch: the 32-long k-tile's loop fetched cold
   double cold_code_k16 = 0.4;            // the same for its k16 twin
-  double round1 = 0.36, round2 = 0.53, round3 = 0.78;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
-  double start_end_three = 1.04;         // a three-block tile's start and end
-  double words_64 = 1.1;                 // the 64-row tile where B is copied in words
-  double split_adds = 0.1;               // each extra split, per 1024 x 1024 of C
+  double round1 = 0.36, round2 = 0.5671, round3 = 0.859638;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
+  double start_end_three = 1.196;        // a three-block tile's start and end
+  double words_64 = 1.1026;              // the tile of 64 rows where B is copied in words
+  double words_32 = 1.24527;             // the tile of 32 rows, likewise
+  double split_adds = 0.153302;          // each extra split, per 1024 x 1024 of C
   double rounds_256 = 1;                 // the 128x256 tile splits while its blocks but one split fill fewer rounds
-  double sk_piece = 1.375;               // stream-k: a piece's start and end, in its tile's start and end
-  double sk_scale = 1;                   // stream-k: its whole cost, against the plans without it
+  double sk_piece = 1.1677;              // stream-k: a piece's start and end, in its tile's start and end
+  double sk_scale = 1;                   // stream-k: the cost of its shared k-tiles, against the plans without it
+  double sk_whole = 1.05;                // stream-k: the cost of its whole rounds of tiles, likewise
   // The 128x128 tile's rounds of 1 or 2 blocks an SM, and its start and end;
-  // the 64x64 tile's rounds of 1 to 4, and its start and end (run 37).
-  double two_round1 = 0.66, two_round2 = 1.02, start_end_two = 1.2;
-  double four_round1 = 0.2, four_round2 = 0.32, four_round3 = 0.405, four_round4 = 0.54243, start_end_four = 0.8424;
-  double sk_scale_two = 1, sk_scale_four = 1.05;  // stream-k of the 128x128 and 64x64 tiles: their whole cost
+  // the 64x64 tile's rounds of 1 to 4, and its start and end.
+  double two_round1 = 0.961968, two_round2 = 0.9894, start_end_two = 1.08212;
+  double four_round1 = 0.17, four_round2 = 0.28016, four_round3 = 0.404635, four_round4 = 0.54243;
+  double start_end_four = 0.783432;
+  double sk_scale_two = 1, sk_scale_four = 0.9765;  // stream-k of the 128x128 and 64x64 tiles: their shared part
+  // The 32x128 tile's rounds of 1 to 5 blocks an SM, its start and end, and its stream-k's shared part.
+  double five_round1 = 0.2369, five_round2 = 0.284814, five_round3 = 0.405, five_round4 = 0.594598, five_round5 = 0.68;
+  double start_end_five = 0.524918, sk_scale_five = 1.04906;
 };
 
 // The rule: the plan fp32-best runs for this shape on this GPU, the one of

@@ -64,10 +64,12 @@ rf::Knobs knobs(Fp32Model& m) {
           {"round3", &m.round3},
           {"start_end_three", &m.start_end_three},
           {"words_64", &m.words_64},
+          {"words_32", &m.words_32},
           {"split_adds", &m.split_adds},
           {"rounds_256", &m.rounds_256},
           {"sk_piece", &m.sk_piece},
           {"sk_scale", &m.sk_scale},
+          {"sk_whole", &m.sk_whole},
           {"two_round1", &m.two_round1},
           {"two_round2", &m.two_round2},
           {"start_end_two", &m.start_end_two},
@@ -77,7 +79,14 @@ rf::Knobs knobs(Fp32Model& m) {
           {"four_round4", &m.four_round4},
           {"start_end_four", &m.start_end_four},
           {"sk_scale_two", &m.sk_scale_two},
-          {"sk_scale_four", &m.sk_scale_four}};
+          {"sk_scale_four", &m.sk_scale_four},
+          {"five_round1", &m.five_round1},
+          {"five_round2", &m.five_round2},
+          {"five_round3", &m.five_round3},
+          {"five_round4", &m.five_round4},
+          {"five_round5", &m.five_round5},
+          {"start_end_five", &m.start_end_five},
+          {"sk_scale_five", &m.sk_scale_five}};
 }
 
 // The plans fp32-best can run: a log's lines for others (a tile since

@@ -4,7 +4,7 @@
 // docs/ladder-notes.md records the output and the rule drawn from it.
 //
 //   cmake --build build --target fp32_tune && build/kernels/ladder/fp32_tune 1024x1024x1024 ...
-//   [--plan="128x256 k16" ...: those plans alone] [--runs=N]
+//   [--plan="128x256 k16" ...: those plans alone; --plan=rule: the rule's pick] [--runs=N]
 // (Every plan's correctness at small ragged shapes: tests/kernels/fp32_best_test.cpp.)
 #include <algorithm>
 #include <cmath>
@@ -67,7 +67,12 @@ int tune(const std::vector<Shape>& shapes, int runs, const std::vector<Fp32Plan>
     std::printf("%-16s %-22s %10.4f %10.1f %8.1f\n", shape, "cublas-fp32", cublas_ms, gflops(s, cublas_ms), 100.0);
     const Fp32Plan pick = fp32_best_plan(s.m, s.n, s.k, gpu);
     const int k_tiles = (s.k + 31) / 32;
-    for (const Fp32Plan& p : timed) {
+    for (Fp32Plan p : timed) {
+      if (p.tile < 0) {  // --plan=rule: the rule's pick, unless it is named as well
+        const auto named = [&](const Fp32Plan& q) { return q.tile >= 0 && fp32_plan_name(q) == fp32_plan_name(pick); };
+        if (std::any_of(timed.begin(), timed.end(), named)) continue;
+        p = pick;
+      }
       if (p.splits > 1 && k_tiles / p.splits < 2) continue;
       if (fp32_blocks_per_sm(fp32_tiles()[p.tile], gpu) == 0) {
         std::printf("%-16s  %-22s does not fit this GPU's shared memory (%d bytes a block, %d allowed)\n", shape,
@@ -140,10 +145,15 @@ int main(int argc, char** argv) {
   const std::vector<ts::ladder::Fp32Plan> nameable = ts::ladder::fp32_plans();
   std::vector<ts::ladder::Fp32Plan> timed = only.empty() ? all : std::vector<ts::ladder::Fp32Plan>{};
   for (const std::string& name : only) {
+    if (name == "rule") {
+      timed.push_back({-1, 1});
+      continue;
+    }
     const auto named = std::find_if(nameable.begin(), nameable.end(),
                                     [&](const ts::ladder::Fp32Plan& p) { return ts::ladder::fp32_plan_name(p) == name; });
     if (named == nameable.end()) {
-      std::fprintf(stderr, "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16 stream-k\")\n",
+      std::fprintf(stderr, "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16 stream-k\", "
+                   "or \"rule\": the rule's pick)\n",
                    name.c_str());
       return 2;
     }
