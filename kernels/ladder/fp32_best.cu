@@ -179,7 +179,7 @@ bool b_in_words(const Fp32Tile& tile, int m, bool b_whole) {
 
 // A tile of several blocks an SM: what a round of j of them (j = 1 .. its
 // blocks an SM) costs per k-tile of 32, in k-tiles of the 128x256 tile,
-// a block's start and end in k-tiles, and its stream-k's cost against the model's.
+// a block's start and end in k-tiles, and the scale of its stream-k's shared part.
 struct Rounds {
   double cost[6];
   double start_end;

@@ -152,8 +152,9 @@ int main(int argc, char** argv) {
     const auto named = std::find_if(nameable.begin(), nameable.end(),
                                     [&](const ts::ladder::Fp32Plan& p) { return ts::ladder::fp32_plan_name(p) == name; });
     if (named == nameable.end()) {
-      std::fprintf(stderr, "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16 stream-k\", "
-                   "or \"rule\": the rule's pick)\n",
+      std::fprintf(stderr,
+                   "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16 "
+                   "stream-k\", or \"rule\": the rule's pick)\n",
                    name.c_str());
       return 2;
     }
