@@ -62,7 +62,7 @@ struct Fp32Plan {
 // 9-37), then refitted to run 38's tables (calls 58-61: 169 shapes, 97 of
 // them with every plan of the seven tiles timed) and, weighed half, run 37's
 // (157 shapes, the earlier tiles), by a search that keeps each tile's rounds
-// no cheaper as they hold more blocks.
+// no cheaper as they hold more blocks (scripts/fp32-rule-search.py).
 // fp32_rule_fit scores other values against fp32_tune's tables.
 struct Fp32Model {
   double start_end = 0.858799;           // a 128x256 block's start and end
