@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """fp32-rule-search.py --tool FP32_RULE_FIT --logs LOG... [--weak LOG...]
 [--fixed NAME...] [--set NAME=VALUE...] [--untimed-cost C] [--seed N]
-[--passes N] — searches
-the constants of fp32-best's rule (Fp32Model, kernels/ladder/fp32_best.h)
-against fp32_tune's tables, more widely than `fp32_rule_fit --fit`.
+[--passes N] — searches the constants of fp32-best's rule (Fp32Model,
+kernels/ladder/fp32_best.h) against fp32_tune's tables, more widely than
+`fp32_rule_fit --fit`.
 
 Each pass scales one constant at a time by 0.7 to 1.3 (in a random order),
 then tries 30 random steps of every constant at once (each by 0.9 to 1.1),
@@ -13,11 +13,11 @@ and keeps a change where the objective falls:
 
 (loss: fp32_rule_fit's, the sum over shapes of best / picked - 1; C, 0.03 by
 default, makes an untimed pick cost about what a 3% miss does, so that the
-search cannot hide picks in plans nobody timed). --weak tables count half: run 37's, which time only the
-tiles of that run. The search keeps each tile's rounds no cheaper as they
+search cannot hide picks in plans nobody timed). --weak tables count half:
+run 37's, which time only the tiles of that run. The search keeps each tile's rounds no cheaper as they
 hold more blocks (round1 <= round2 <= round3, and likewise the two-, four-
-and five-block tiles). It starts from the shipped constants, changed by
---set; --fixed names constants it leaves alone. Prints the objective after
+and five-block tiles). It starts from the shipped constants (`fp32_rule_fit
+--constants`), changed by --set; --fixed names constants it leaves alone. Prints the objective after
 each pass and, last, the constants as --set arguments (fp32_rule_fit takes
 them; fp32_best.h's defaults are written by hand from them).
 
@@ -43,41 +43,29 @@ MONOTONE = [
 SCORE = re.compile(r"loss ([0-9.]+) over (\d+) shapes \((\d+) picks not timed")
 
 
-def run(tool, logs, values, fit=False):
-    args = [tool] + logs + ["--quiet"] + (["--fit"] if fit else [])
-    for name, value in values.items():
-        args += ["--set", "%s=%.6g" % (name, value)]
-    out = subprocess.run(args, capture_output=True, text=True)
+def run(tool, args):
+    out = subprocess.run([tool] + args, capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit("fp32-rule-search: %s failed (%d): %s" % (tool, out.returncode, out.stderr.strip()))
     return out.stdout
 
 
 def score(tool, logs, values):
-    m = SCORE.search(run(tool, logs, values).strip().split("\n")[-1])
+    args = logs + ["--quiet"]
+    for name, value in values.items():
+        args += ["--set", "%s=%.6g" % (name, value)]
+    m = SCORE.search(run(tool, args).strip().split("\n")[-1])
     if not m:
         sys.exit("fp32-rule-search: no score in %s's output" % tool)
     return float(m.group(1)), int(m.group(3))
 
 
-def constant_names(tool, logs):
-    # The tool lists the constants it knows when refused a name it does not.
-    out = subprocess.run([tool] + logs + ["--set", "?=0"], capture_output=True, text=True)
-    names = re.findall(r"'(\w+)'", out.stderr)
-    if not names:
-        sys.exit("fp32-rule-search: %s did not list its constants: %s" % (tool, out.stderr.strip()))
-    return names
-
-
-def shipped_values(names):
-    header = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "kernels", "ladder", "fp32_best.h")
-    text = open(header).read()
-    body = text[text.index("struct Fp32Model {"):]
-    body = body[:body.index("};")]
-    values = {n: float(v) for n, v in re.findall(r"\b(\w+) = ([0-9.]+)", body) if n in names}
-    missing = [n for n in names if n not in values]
-    if missing:
-        sys.exit("fp32-rule-search: no default in fp32_best.h for %s" % ", ".join(missing))
+def shipped_values(tool):
+    # NAME=VALUE a line: the defaults of Fp32Model, as the tool was built.
+    values = {}
+    for line in run(tool, ["--constants"]).splitlines():
+        name, _, value = line.partition("=")
+        values[name] = float(value)
     return values
 
 
@@ -103,7 +91,7 @@ def main():
 
     if not (os.path.isfile(a.tool) and os.access(a.tool, os.X_OK)):
         sys.exit("fp32-rule-search: --tool %s is not an executable (build the fp32_rule_fit target)" % a.tool)
-    values = shipped_values(constant_names(a.tool, a.logs))
+    values = shipped_values(a.tool)
     for s in a.set:
         name, _, v = s.partition("=")
         if name not in values:

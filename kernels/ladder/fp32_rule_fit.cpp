@@ -4,6 +4,7 @@
 // an Fp32Model), on the build machine; no GPU.
 //
 //   fp32_rule_fit LOG... [--sms N] [--fit] [--set NAME=VALUE]... [--quiet]
+//   fp32_rule_fit [--set NAME=VALUE]... --constants: the constants, as --set takes them
 //
 // LOG: fp32_tune's output (one line a plan timed at a shape; several logs
 // are merged, a later one's line winning). Each plan's figure is its % of
@@ -121,6 +122,10 @@ int main(int argc, char** argv) {
   Fp32Model model;
   auto all = knobs(model);
   if (!rf::apply_sets(args.sets, all, "fp32_rule_fit", "")) return 2;
+  if (args.constants) {
+    rf::print_knobs(all);
+    return 0;
+  }
   const Fp32Gpu gpu = hopper_gpu(args.count);
   std::printf("%zu shapes from %zu log(s); a Hopper GPU of %d SMs\n", table.size(), args.logs.size(), args.count);
   print_score("the rule", score(table, model, gpu, !args.quiet));

@@ -137,6 +137,7 @@ struct Args {
   std::vector<std::string> logs, sets;
   int count = 0;  // the tool's one number (tf32_rule_fit's clusters, fp32_rule_fit's SMs)
   bool fit = false, quiet = false;
+  bool constants = false;  // print the constants (after --set) as NAME=VALUE and stop: no log needed
 };
 
 // Parses into `a` (a.count holds the default); false, with the usage, on anything else.
@@ -145,20 +146,27 @@ inline bool parse_args(int argc, char** argv, const char* tool, const char* coun
     const std::string arg = argv[i];
     if (arg == "--fit") a.fit = true;
     else if (arg == "--quiet") a.quiet = true;
+    else if (arg == "--constants") a.constants = true;
     else if (arg == count_flag && i + 1 < argc) a.count = std::atoi(argv[++i]);
     else if (arg == "--set" && i + 1 < argc) a.sets.push_back(argv[++i]);
     else if (!arg.empty() && arg[0] != '-') a.logs.push_back(arg);
     else {
-      std::fprintf(stderr, "usage: %s LOG... [%s N] [--fit] [--set NAME=VALUE]... [--quiet]\n(not '%s')\n", tool,
-                   count_flag, arg.c_str());
+      std::fprintf(stderr, "usage: %s LOG... [%s N] [--fit] [--set NAME=VALUE]... [--quiet] | [--set ...] --constants\n"
+                   "(not '%s')\n", tool, count_flag, arg.c_str());
       return false;
     }
   }
-  if (a.logs.empty() || a.count < 1) {
-    std::fprintf(stderr, "usage: %s LOG... [%s N] [--fit] [--set NAME=VALUE]... [--quiet]\n", tool, count_flag);
+  if ((a.logs.empty() && !a.constants) || a.count < 1) {
+    std::fprintf(stderr, "usage: %s LOG... [%s N] [--fit] [--set NAME=VALUE]... [--quiet] | [--set ...] --constants\n",
+                 tool, count_flag);
     return false;
   }
   return true;
+}
+
+// --constants: every knob as NAME=VALUE, one a line (what --set takes back).
+inline void print_knobs(const Knobs& knobs) {
+  for (const auto& [name, value] : knobs) std::printf("%s=%.9g\n", name.c_str(), *value);
 }
 
 // With --fit: searches the knobs, prints the values found and the score with them.

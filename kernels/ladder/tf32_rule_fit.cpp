@@ -4,6 +4,7 @@
 // with the rule's own code (not a copy of its model).
 //
 //   tf32_rule_fit LOG... [--clusters N] [--fit] [--set NAME=VALUE]... [--quiet]
+//   tf32_rule_fit [--set NAME=VALUE]... --constants: the constants, as --set takes them
 //
 // LOG: tf32_ws_tune's output (its closing table: every plan timed against
 // cuBLAS TF32 at each shape, or where the run stopped before it, each plan's
@@ -144,6 +145,10 @@ int main(int argc, char** argv) {
   Constants c{std::vector<Tf32WsVariant>(std::begin(kTf32WsVariants), std::end(kTf32WsVariants)), {}};
   auto all = knobs(c);
   if (!rule_fit::apply_sets(args.sets, all, "tf32_rule_fit", " (a tile's 0: not weighed)")) return 2;
+  if (args.constants) {
+    rule_fit::print_knobs(all);
+    return 0;
+  }
   std::printf("%zu shapes from %zu log(s); %d resident clusters of each tile (twice that of two CTAs an SM)\n",
               table.size(), args.logs.size(), clusters);
   print_score("the rule", score(table, c, clusters, !args.quiet));
