@@ -5,8 +5,12 @@
 //    one word at a time (stored transposed), so its rows need no alignment
 //    (but rows that start on 32-byte sectors cost half the sectors). B is
 //    copied as float4 where its rows are on 16 bytes (ldb a multiple of 4, B
-//    16-byte aligned), else one word at a time (kBWords: each warp copies 32
-//    consecutive words of a row, 128 bytes), into the same shared layout.
+//    16-byte aligned, kBFloat4); else one word at a time (kBWords: each warp
+//    copies 32 consecutive words of a row, 128 bytes), into the same shared
+//    layout, or (kBShifted, B 16-byte aligned) as the aligned float4 around
+//    each row, one more a row, into rows of BN + 4 in shared memory, each
+//    k's fragments then read from the 0 to 3 words its row starts past 16
+//    bytes. The host picks per tile (fp32_best.cu).
 //    C is stored as float4 from the registers where its rows are on 16
 //    bytes; else per row as wide as its address allows (store_patch), or
 //    through shared memory, each row shifted to its own offset so that it
@@ -44,21 +48,29 @@ struct Fp32AnyConfig {
   static constexpr int kLda = BM + 4;  // padded: a warp's transposed copies (8 k x 4 rows) hit 32 banks
   static constexpr int kAFloats = BK * kLda, kStageFloats = kAFloats + BK * BN;
   static constexpr int kSharedBytes = STAGES * kStageFloats * 4;
-  // A: runs of 8 k of kARows rows per pass. B: float4 over kBRows k per pass,
-  // or (kBWords) words over kBWordRows k per pass, a warp's 32 words in one row.
+  // [Fp32BCopy]: a row of B in shared memory, a stage and the stages' bytes.
+  static constexpr int kBPitch[3] = {BN, BN, BN + 4};
+  static constexpr int kStageFloatsOf[3] = {kStageFloats, kStageFloats, kAFloats + BK * (BN + 4)};
+  static constexpr int kSharedBytesOf[3] = {kSharedBytes, kSharedBytes, STAGES * kStageFloatsOf[2] * 4};
+  // A: runs of 8 k of kARows rows per pass. B: float4 over kBRows k per pass
+  // (kBShifted: and thread t < BK the last float4 of row t), or (kBWords)
+  // words over kBWordRows k per pass, a warp's 32 words in one row.
   static constexpr int kARows = kThreads / 8, kAPasses = BM / kARows, kAHalves = BK / 8;
   static constexpr int kBChunks = BN / 4, kBRows = kThreads / kBChunks, kBPasses = BK / kBRows;
   static constexpr int kBWordRows = kThreads / BN, kBWordPasses = BK / kBWordRows;
   static constexpr int kACopies = kAHalves * kAPasses;
-  // A thread's copies of one k-tile, and the runs of SPREAD they are issued in: [kBWords].
-  static constexpr int kCopies[2] = {kACopies + kBPasses, kACopies + kBWordPasses};
-  static constexpr int kCopyRuns[2] = {(kCopies[0] + SPREAD - 1) / SPREAD, (kCopies[1] + SPREAD - 1) / SPREAD};
+  // A thread's copies of one k-tile, and the runs of SPREAD they are issued in: [Fp32BCopy].
+  static constexpr int kCopies[3] = {kACopies + kBPasses, kACopies + kBWordPasses, kACopies + kBPasses + 1};
+  static constexpr int kCopyRuns[3] = {(kCopies[0] + SPREAD - 1) / SPREAD, (kCopies[1] + SPREAD - 1) / SPREAD,
+                                       (kCopies[2] + SPREAD - 1) / SPREAD};
   static_assert(BM % WM == 0 && BN % WN == 0, "warps tile the block");
   static_assert(BK % 8 == 0 && BM % kARows == 0, "threads copy whole runs of 8 k of A");
   static_assert(kThreads % kBChunks == 0 && BK % kBRows == 0, "threads copy whole rows of B");
   static_assert(BN % 32 == 0 && kThreads % BN == 0 && BK % kBWordRows == 0, "warps copy whole rows of B in words");
+  static_assert(kThreads >= BK, "a thread a row for the last float4 of each row of B, shifted");
   static_assert(STAGES >= 3 && SPREAD > 0, "spread copies land one k-tile later: at least 3 stages");
-  static_assert(kCopyRuns[0] <= BK - 1 && kCopyRuns[1] <= BK - 1, "one run of copies per k at most");
+  static_assert(kCopyRuns[0] <= BK - 1 && kCopyRuns[1] <= BK - 1 && kCopyRuns[2] <= BK - 1,
+                "one run of copies per k at most");
 };
 
 // How a block stores its tile of C (fp32_any's c_store): float4 straight from
@@ -214,27 +226,49 @@ struct Fp32StreamK {
   unsigned epoch = 0;
 };
 
+// How fp32_any copies B: float4 (its rows on 16 bytes), or where they are
+// not, words or shifted float4 (below).
+enum Fp32BCopy { kBFloat4 = 0, kBWords = 1, kBShifted = 2 };
+
 // kBWords: B's rows are off 16 bytes (ldb not a multiple of 4, or B not
 // 16-byte aligned), so B is copied one word at a time; ldb may be any >= N.
-// Word copies cost more than float4 ones: forced on aligned shapes (fp32_tune,
-// H200) they ran ~3 points of cuBLAS behind on the 128x256 tiles and ~13 on
-// 64x128 and 128x64, with 3.7 times the long-scoreboard stalls (ncu), likely
-// because a 4-byte cp.async goes through L1 (only 16 bytes may bypass it) and
-// three blocks' shared memory leave little of L1.
-template <class Cfg, bool kBWords, bool kStreamK>
+// Word copies (4-byte cp.async, through L1) cost the kernel: forced on
+// aligned shapes (fp32_tune, H200) ~3 points of cuBLAS on the 128x256 tiles
+// and ~13 on 64x128 and 128x64; the 32x128 tile unsplit took 2.6 times as
+// long at 158x1438x5376 as at 160x1440x5376 (run 39).
+// kBShifted: B's rows are off 16 bytes (ldb not a multiple of 4; any ldb >=
+// N), B itself on 16, so row r of a k-tile is copied as the aligned float4
+// from its start rounded down to 16 bytes, shift(r) = 0 to 3 words early,
+// and read back from shift(r) on: its copies are float4 as on aligned
+// shapes, and the fragment loads of the rows off 16 bytes pairs or words
+// (which tiles of larger patches a thread bear better). k-tiles start at
+// multiples of BK (a multiple of 4), so shift(r) = r * ldb mod 4 whatever
+// the tile. A thread's float4 that would start past column N - 1 copies the
+// row's last one again (columns past N are never stored); the tiles that
+// hold any of B's last 3 rows go the checked way, where a float4 that would
+// pass B's end is copied word by word.
+template <class Cfg, int kBMode, bool kStreamK>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
              int M, int N, int K, int k_chunk, int c_store, Fp32StreamK sk) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, kLda = Cfg::kLda, S = Cfg::STAGES;
-  constexpr int kStageBytes = Cfg::kStageFloats * 4;
-  constexpr int kCopies = Cfg::kCopies[kBWords], kCopyRuns = Cfg::kCopyRuns[kBWords];
-  // B's copies a thread issues per k-tile, the k between two of them, and its source pointers (one for words).
-  constexpr int kBCopies = kBWords ? Cfg::kBWordPasses : Cfg::kBPasses;
-  constexpr int kBRows = kBWords ? Cfg::kBWordRows : Cfg::kBRows, kBPointers = kBWords ? 1 : Cfg::kBPasses;
+  constexpr bool kWords = kBMode == kBWords, kShifted = kBMode == kBShifted;
+  constexpr int kStageFloats = Cfg::kStageFloatsOf[kBMode], kStageBytes = kStageFloats * 4;
+  constexpr int kBPitch = Cfg::kBPitch[kBMode];
+  constexpr int kCopies = Cfg::kCopies[kBMode], kCopyRuns = Cfg::kCopyRuns[kBMode];
+  // B's copies a thread issues per k-tile (kShifted: the last, row t's last float4), the k between two of them,
+  // and its source pointers (one for words).
+  constexpr int kBPasses = kWords ? Cfg::kBWordPasses : Cfg::kBPasses, kBCopies = kBPasses + (kShifted ? 1 : 0);
+  constexpr int kBRows = kWords ? Cfg::kBWordRows : Cfg::kBRows, kBPointers = kWords ? 1 : kBCopies;
   extern __shared__ __align__(16) float shared[];
   const int tiles_m = ceil_div(M, BM), tiles_n = ceil_div(N, BN);
   const int t = threadIdx.x, warp = t / 32;
   const int warp_m = warp / (BN / Cfg::WN), warp_n = warp % (BN / Cfg::WN);
+  // kShifted: the words row r of a k-tile starts past 16 bytes (by r % 4), and B's end.
+  const int ldb4 = ldb & 3;
+  const int shift1 = ldb4, shift2 = 2 * ldb4 & 3, shift3 = 3 * ldb4 & 3;
+  const auto shift = [&](int r) { return r % 4 == 0 ? 0 : r % 4 == 1 ? shift1 : r % 4 == 2 ? shift2 : shift3; };
+  const float* const b_end = B + std::size_t(K - 1) * ldb + N;
 
   // One piece of work: the tile of C at (block_row, block_col), stream-k's
   // `unit` (its flag), its k from k0, klen long (> 0); its sums stored into
@@ -244,33 +278,50 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     const int row0 = block_row * BM, col0 = block_col * BN;
 
     // This thread copies A rows ar + p * kARows at k ac + 8 h, and B's chunk
-    // (or word) at k br + q * kBRows, column bc; its source pointers advance
-    // one k-tile per tile issued. Words: q's row is kBRows * ldb past b_src[0].
+    // (or word) at k br + q * kBRows (q = kBPasses: kShifted's last chunk of
+    // row t), column bc; its source pointers advance one k-tile per tile
+    // issued. Words: q's row is kBRows * ldb past b_src[0].
     const int ar = t / 8, ac = t % 8;
-    const int br = kBWords ? t / BN : t / Cfg::kBChunks, bc = kBWords ? t % BN : t % Cfg::kBChunks * 4;
+    const int br = kWords ? t / BN : t / Cfg::kBChunks, bc = kWords ? t % BN : t % Cfg::kBChunks * 4;
     const float* a_src[Cfg::kAPasses];
 #pragma unroll
     for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] = A + min(row0 + ar + p * Cfg::kARows, M - 1) * lda + k0 + ac;
     const float* b_src[kBPointers];
-    if constexpr (kBWords) {
+    if constexpr (kWords) {
       b_src[0] = B + (k0 + br) * ldb + min(col0 + bc, N - 1);
     } else {
 #pragma unroll
-      for (int q = 0; q < Cfg::kBPasses; ++q) b_src[q] = B + (k0 + br + q * kBRows) * ldb + min(col0 + bc, ldb - 4);
+      for (int q = 0; q < kBCopies; ++q) {
+        const int r = q < kBPasses ? br + q * kBRows : t;  // the row in the tile
+        if constexpr (kShifted) {
+          // The row's float4 from its start rounded down; none past the one that holds column N - 1.
+          const int col = q < kBPasses ? col0 + bc : col0 + BN;
+          b_src[q] = B + (k0 + r) * ldb - shift(r) + min(col, (N - 1 + shift(r)) / 4 * 4);
+        } else {
+          b_src[q] = B + (k0 + r) * ldb + min(col0 + bc, ldb - 4);
+        }
+      }
     }
+    const auto b_source = [&](int q) {
+      if constexpr (kWords) return b_src[0] + q * kBRows * ldb;
+      else return b_src[q];
+    };
     const std::uint32_t a_dst = shared_address(shared + ac * kLda + ar);
-    const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * BN + bc);
+    // Where B's copy q of this thread lands in stage 0, and (kShifted) the last float4 of row t.
+    const auto b_offset = [&](int q) { return q < kBPasses ? (br + q * kBRows) * kBPitch + bc : t * kBPitch + BN; };
+    const std::uint32_t b_dst = shared_address(shared + Cfg::kAFloats + br * kBPitch + bc);
+    const int b_last = kShifted ? ((t - br) * kBPitch + BN - bc) * 4 : 0;  // bytes past b_dst
     int k_next = 0;  // the k (within the split) where the next tile issued starts
+    // The k the tiles copied whole end at: shifted, a row's last float4 reads
+    // at most 3 words past its column N - 1, so the tiles that hold any of
+    // B's last 3 rows go the checked way (whatever ldb, down to 1).
+    const int whole_len = kShifted ? min(klen, K - 3 - k0) : klen;
     const auto advance = [&] {
       k_next += BK;
 #pragma unroll
       for (int p = 0; p < Cfg::kAPasses; ++p) a_src[p] += BK;
 #pragma unroll
       for (int q = 0; q < kBPointers; ++q) b_src[q] += BK * ldb;
-    };
-    const auto b_source = [&](int q) {
-      if constexpr (kBWords) return b_src[0] + q * kBRows * ldb;
-      else return b_src[q];
     };
 
     // Copy c of a whole tile into the stage at a_sh / b_sh (no bounds test).
@@ -280,18 +331,19 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
         cp_async_4(a_sh + (8 * h * kLda + p * Cfg::kARows) * 4, a_src[p] + 8 * h);
       } else {
         const int q = c - Cfg::kACopies;
-        if constexpr (kBWords) cp_async_4(b_sh + q * kBRows * BN * 4, b_source(q));
-        else cp_async_16(b_sh + q * kBRows * BN * 4, b_source(q));
+        if constexpr (kWords) cp_async_4(b_sh + q * kBRows * BN * 4, b_source(q));
+        else if (q < kBPasses) cp_async_16(b_sh + q * kBRows * kBPitch * 4, b_src[q]);
+        else if (t < BK) cp_async_16(b_sh + b_last, b_src[q]);
       }
     };
     // The next tile into `stage`: whole, or zero-filled past the split's k, or nothing wholly past it.
     const auto load_tile = [&](int stage) {
       const std::uint32_t a_sh = a_dst + stage * kStageBytes, b_sh = b_dst + stage * kStageBytes;
-      if (k_next + BK <= klen) {
+      if (k_next + BK <= whole_len) {
 #pragma unroll
         for (int c = 0; c < kCopies; ++c) copy(c, a_sh, b_sh);
       } else if (k_next < klen) {
-        float* const base = shared + stage * Cfg::kStageFloats;
+        float* const base = shared + stage * kStageFloats;
 #pragma unroll
         for (int h = 0; h < Cfg::kAHalves; ++h) {
           const bool in = k_next + ac + 8 * h < klen;
@@ -301,10 +353,22 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
         }
 #pragma unroll
         for (int q = 0; q < kBCopies; ++q) {
-          const bool in = k_next + br + q * kBRows < klen;
-          float* const dst = base + Cfg::kAFloats + (br + q * kBRows) * BN + bc;
-          if constexpr (kBWords) cp_async_4(dst, in ? b_source(q) : B, in);
-          else cp_async_16(dst, in ? b_source(q) : B, in);
+          if (q == kBPasses && t >= BK) continue;
+          const bool in = k_next + (q < kBPasses ? br + q * kBRows : t) < klen;
+          float* const dst = base + Cfg::kAFloats + b_offset(q);
+          if constexpr (kWords) {
+            cp_async_4(dst, in ? b_source(q) : B, in);
+          } else if constexpr (kShifted) {  // B's last float4 may pass its end: the words before it one by one
+            const std::ptrdiff_t left = in ? b_end - b_src[q] : 4;
+            if (left >= 4) {
+              cp_async_16(dst, in ? b_src[q] : B, in);
+            } else {
+#pragma unroll
+              for (int w = 0; w < 4; ++w) cp_async_4(dst + w, w < left ? b_src[q] + w : B, w < left);
+            }
+          } else {
+            cp_async_16(dst, in ? b_src[q] : B, in);
+          }
         }
       }
       advance();
@@ -314,6 +378,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     const float* const as_warp = shared + warp_m * Cfg::WM;
     const float* const bs_warp = shared + Cfg::kAFloats + warp_n * Cfg::WN;
     float a[2][Cfg::TM], b[2][Cfg::TN];
+    // k's fragments (kk within the tile); shifted, B's row kk read from
+    // shift(kk) on in loads of `words`: 4 where kk % 4 == 0 (shift 0), 2 where
+    // kk is even (shift 0 or 2), else 1 (words_at: for kk known at compile time).
+    const auto fragments = [&](float(&fa)[Cfg::TM], float(&fb)[Cfg::TN], const float* as, const float* bs, int kk,
+                               int words) {
+      if constexpr (kShifted) patch.load_fragments_shifted(fa, fb, as, kLda, bs, kBPitch, kk, shift(kk), words);
+      else patch.load_fragments(fa, fb, as, kLda, bs, BN, kk);
+    };
+    const auto words_at = [](int kk) { return kk % 4 == 0 ? 4 : kk % 2 == 0 ? 2 : 1; };
 
 #pragma unroll
     for (int s = 0; s < S - 1; ++s) {
@@ -322,15 +395,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     }
     cp_async_wait<S - 2>();
     __syncthreads();
-    patch.load_fragments(a[0], b[0], as_warp, kLda, bs_warp, BN, 0);
+    fragments(a[0], b[0], as_warp, bs_warp, 0, 4);
     int stage = 0;
 
     // One k-tile from `stage`, while tile + S - 1 goes into the stage freed at
     // the last barrier: spread between the multiply-adds when it is a whole tile.
     const auto compute_tile = [&](auto spread_copies) {
       constexpr bool kSpread = decltype(spread_copies)::value;
-      const float* as = as_warp + stage * Cfg::kStageFloats;
-      const float* bs = bs_warp + stage * Cfg::kStageFloats;
+      const float* as = as_warp + stage * kStageFloats;
+      const float* bs = bs_warp + stage * kStageFloats;
       const int fill = stage == 0 ? S - 1 : stage - 1;
       const std::uint32_t a_sh = a_dst + fill * kStageBytes, b_sh = b_dst + fill * kStageBytes;
       if constexpr (!kSpread) load_tile(fill);
@@ -341,17 +414,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
         static_assert(BK % 2 == 0, "two k at a time");
 #pragma unroll 1
         for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry
-          patch.load_fragments(a[1], b[1], as, kLda, bs, BN, kk + 1);
+          fragments(a[1], b[1], as, bs, kk + 1, 1);
           patch.outer_product(a[0], b[0]);
-          patch.load_fragments(a[0], b[0], as, kLda, bs, BN, kk + 2);
+          fragments(a[0], b[0], as, bs, kk + 2, 2);
           patch.outer_product(a[1], b[1]);
         }
-        patch.load_fragments(a[1], b[1], as, kLda, bs, BN, BK - 1);
+        fragments(a[1], b[1], as, bs, BK - 1, 1);
         patch.outer_product(a[0], b[0]);
       } else {
 #pragma unroll
         for (int kk = 0; kk < BK - 1; ++kk) {
-          patch.load_fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, kLda, bs, BN, kk + 1);
+          fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, bs, kk + 1, words_at(kk + 1));
 #pragma unroll
           for (int c = 0; c < kCopies; ++c)
             if (c / Cfg::SPREAD * (BK - 1) / kCopyRuns == kk) copy(c, a_sh, b_sh);
@@ -364,13 +437,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
       __syncthreads();
       stage = stage + 1 == S ? 0 : stage + 1;
       // The next tile's first fragments (past the last tile: a stale stage, read and unused).
-      patch.load_fragments(a[BK % 2], b[BK % 2], as_warp + stage * Cfg::kStageFloats, kLda,
-                           bs_warp + stage * Cfg::kStageFloats, BN, 0);
+      fragments(a[BK % 2], b[BK % 2], as_warp + stage * kStageFloats, bs_warp + stage * kStageFloats, 0, 4);
       patch.outer_product(a[(BK - 1) % 2], b[(BK - 1) % 2]);
     };
 
     const int tiles = ceil_div(klen, BK);
-    const int spread_tiles = min(tiles, klen / BK - (S - 1));
+    const int spread_tiles = min(tiles, whole_len / BK - (S - 1));
     int tile = 0;
     for (; tile < spread_tiles; ++tile) compute_tile(std::true_type{});
     for (; tile < tiles; ++tile) compute_tile(std::false_type{});

@@ -67,14 +67,22 @@ using Tile64x64 = Fp32AnyConfig<64, 64, 16, 32, 32, 8, 4, 4, 8, 6, 4>;
 using Tile32x128 = Fp32AnyConfig<32, 128, 16, 32, 32, 8, 4, 4, 8, 6, 5>;
 
 enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64, k32x128 };
+// Where B's rows are off 16 bytes, the 128x256 and 128x128 k16 tiles copy
+// words; the others shifted float4 (their shared memory the larger). Run 39
+// (H200, fp32_tune: every plan at the 35 shapes of run 38's tables with
+// n % 4 != 0 and m up to 640, the 128x256 tiles' at 19 more with m up to
+// 3072, against run 38's words at the same plans), each plan's time shifted
+// against words, median of 179 to 271 plans a tile: 32x128 0.90, 64x128
+// 0.97, 128x256 k16 0.99, 128x64 and 64x64 k16 1.00, 128x128 k16 1.04,
+// 128x256 1.04.
 constexpr Fp32Tile kTiles[] = {
-    {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes},
-    {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytes},
-    {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytes, false},
-    {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytes},
-    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytes},
-    {"64x64 k16", 64, 64, 16, 4, Tile64x64::kSharedBytes},
-    {"32x128", 32, 128, 16, 5, Tile32x128::kSharedBytes},
+    {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes, true, true},
+    {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytesOf[kBShifted]},
+    {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytesOf[kBShifted], false},
+    {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytesOf[kBShifted]},
+    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytes, true, true},
+    {"64x64 k16", 64, 64, 16, 4, Tile64x64::kSharedBytesOf[kBShifted]},
+    {"32x128", 32, 128, 16, 5, Tile32x128::kSharedBytesOf[kBShifted]},
 };
 // The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
 constexpr int kMaxSplits = 64;
@@ -82,9 +90,11 @@ constexpr int kMaxSplits = 64;
 constexpr int kSharedReservedPerBlock = 1024;
 
 Workspace g_workspace;  // the padded copy of B's memory
+Fp32BInPlace g_b_in_place = Fp32BInPlace::kRule;  // fp32_tune may ask for one way at every m
 EpochFlags g_flags;     // stream-k's flags, one per tile of C
 
-template <class Cfg>
+// kOff: how the tile copies B where its rows are off 16 bytes (kTiles' b_words).
+template <class Cfg, Fp32BCopy kOff>
 void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, int splits,
                  bool stream_k, cudaStream_t stream) {
   const int k_tiles = ceil_div(k, Cfg::BK);
@@ -105,15 +115,16 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   // 5.7 unsplit at short k (its two barriers and pass through shared memory
   // cost more than its wider stores save, where three blocks share the SM)
   // and 0.8 and 1.7 on 64x128's splits.
-  const bool b_words = ldb % 4 != 0 || !aligned16(b);
+  const bool b_off = ldb % 4 != 0 || !aligned16(b);  // kBShifted: B itself on 16 bytes (launch_fp32_plan)
   const int c_store = n % 4 == 0 && aligned16(c)                       ? kStoreVec
                       : Cfg::MIN_BLOCKS == 1 || (z > 1 && Cfg::BN == 64) ? kStoreStaged
                                                                          : kStoreRows;
+  const int shared_bytes = Cfg::kSharedBytesOf[b_off ? kOff : kBFloat4];
   Fp32StreamK sk;
   if (stream_k) {
-    const auto kernel = b_words ? fp32_any<Cfg, true, true> : fp32_any<Cfg, false, true>;
+    const auto kernel = b_off ? fp32_any<Cfg, kOff, true> : fp32_any<Cfg, kBFloat4, true>;
     // Its pieces wait for each other: never more blocks than are resident at once.
-    const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, Cfg::kSharedBytes);
+    const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, shared_bytes);
     sk.sk_units = ws::stream_k_units(tiles, resident);
     if (sk.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile, as below
       sk.units = tiles;
@@ -121,14 +132,13 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
       const EpochFlags::Use flags = g_flags.get(tiles, stream);
       sk.flags = flags.flags;
       sk.epoch = flags.epoch;
-      launch_checked(kernel, dim3(resident), Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k,
-                     chunk, c_store, sk);
+      launch_checked(kernel, dim3(resident), Cfg::kThreads, shared_bytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk,
+                     c_store, sk);
       return;
     }
   }
-  const auto kernel = b_words ? fp32_any<Cfg, true, false> : fp32_any<Cfg, false, false>;
-  launch_checked(kernel, grid, Cfg::kThreads, Cfg::kSharedBytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, c_store,
-                 sk);
+  const auto kernel = b_off ? fp32_any<Cfg, kOff, false> : fp32_any<Cfg, kBFloat4, false>;
+  launch_checked(kernel, grid, Cfg::kThreads, shared_bytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, c_store, sk);
 }
 
 }  // namespace
@@ -170,10 +180,10 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu) {
 
 namespace {
 
-// Whether the kernel copies B a word at a time (B's rows off 16 bytes and m
-// up to the tile's bound; else B is padded first): run 34's four measured
-// points, the bounds between them guessed.
-bool b_in_words(const Fp32Tile& tile, int m, bool b_whole) {
+// Whether the kernel reads B in place (B's rows off 16 bytes and m up to the
+// tile's bound; else B is padded first): run 34's four measured points, the
+// bounds between them guessed.
+bool b_in_place(const Fp32Tile& tile, int m, bool b_whole) {
   return !b_whole && m <= (tile.blocks_per_sm == 1 ? 3072 : 640);
 }
 
@@ -196,14 +206,17 @@ Rounds rounds_of(const Fp32Tile& t, const Fp32Model& model) {
   return {{0, model.round1, model.round2, model.round3}, model.start_end_three, 1};
 }
 
-// B copied in words (n % 4 != 0 stands for B's rows off 16 bytes: the
-// rule sees no address) costs the tiles of 64 and 32 rows more, as they copy
-// two and four times B's words per multiply-add of the 128-row tiles: run 35
-// (H200) had 64x128 1.03 to 1.22 times as slow as 128x64 on like grids at
-// eight of nine such shapes (511x3883x610: 72.0% against 84.8% of cuBLAS
-// SGEMM); run 38 had the 32x128 tile split 3 at 46.5% at 267x1679x4607.
+// B read in place where its rows are off 16 bytes (n % 4 != 0 stands for
+// that: the rule sees no address) costs the tiles of 64 and 32 rows more.
+// Until run 38 they copied words, two and four times B's words per
+// multiply-add of the 128-row tiles (run 38: words_64 1.10, words_32 1.25);
+// from run 39 they copy shifted float4 and pay in their fragment loads, as
+// the 128x64 and 128x256 k16 tiles do less: both 1.09, fitted to run 38's
+// tables with run 39's at the 54 shapes they time with n % 4 != 0 and m up
+// to 3072 (fp32_rule_fit, a grid of the two: the pick under 95% at 47 of 200
+// timed picks, 50 with run 38's values).
 double words_cost(const Fp32Tile& t, int m, int n, const Fp32Model& model) {
-  if (t.block_m > 64 || !b_in_words(t, m, n % 4 == 0)) return 1;
+  if (t.block_m > 64 || !b_in_place(t, m, n % 4 == 0)) return 1;
   return t.block_m == 64 ? model.words_64 : model.words_32;
 }
 
@@ -385,26 +398,30 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   // not: run 23 measured a padded copy of A 1.4 to 19 points slower than the
   // sectors it saves, most where C is narrow (the copy moves all of A for few
   // columns of work). B by float4 copies where its rows are on 16 bytes;
-  // else by word copies, or from a padded copy of B. Until run 34 it was
+  // else in place (word copies, or shifted float4 where B itself is on 16
+  // bytes: kTiles' b_words), or from a padded copy of B. Until run 34 it was
   // always the copy, and C's rows off 16 bytes were stored word by word (a
   // split's adds 4 atomics a float4); with both, shapes with n % 4 != 0 ran
   // at 85.5% of cuBLAS SGEMM (median of 53 drawn shapes, H200) against
   // 101.9% for n % 4 == 0 (147 shapes). Now each row of C goes as wide as
   // its address allows, or the tile through shared memory as aligned float4
-  // on the tiles where that measured ahead (launch_tile). Word copies cost the kernel:
-  // forced on aligned shapes, ~3 points on the 128x256 tiles and ~13 on the
-  // tiles of three blocks an SM (3.7 times the long-scoreboard stalls: a
-  // 4-byte cp.async goes through L1, which three blocks' shared memory leave
-  // small). The copy costs a launch and B's bytes twice, against work that
-  // grows with m: run 34 (H200) had words ahead at m = 171, 382, 429 (by 5
-  // to 15 points) and 2048 (128x256 k16, +1.8), the copy ahead at m = 2948,
-  // 3795, 4634 (three-block tiles, by 6 to 10) and 4096 (128x256, +0.5). The
-  // bounds between those are guesses.
+  // on the tiles where that measured ahead (launch_tile). Reading B in place
+  // costs the kernel (fp32_any.cuh: words in L1, or shifted fragment loads);
+  // the copy costs a launch and B's bytes twice, against work that grows
+  // with m: run 34 (H200) had words ahead at m = 171, 382, 429 (by 5 to 15
+  // points) and 2048 (128x256 k16, +1.8), the copy ahead at m = 2948, 3795,
+  // 4634 (three-block tiles, by 6 to 10) and 4096 (128x256, +0.5). Run 39
+  // had the copy ahead of shifted float4 at m = 909 to 4300 too (five
+  // shapes, the best plan 0 to 8 points), so the bounds stay (b_in_place);
+  // between the points they are guesses.
   const int lda = k;
   const bool b_whole = n % 4 == 0 && aligned16(b);
-  const bool words = b_in_words(kTiles[plan.tile], m, b_whole);
+  // B's rows off 16 bytes: read in place (in words, or shifted where B itself is on 16), or from a padded copy.
+  const bool in_place = !b_whole && (kTiles[plan.tile].b_words || aligned16(b)) &&
+                        (g_b_in_place == Fp32BInPlace::kRule ? b_in_place(kTiles[plan.tile], m, b_whole)
+                                                             : g_b_in_place == Fp32BInPlace::kAlways);
   int ldb = n;
-  if (!b_whole && !words) {
+  if (!b_whole && !in_place) {
     ldb = (n + 3) / 4 * 4;
     float* pb = g_workspace.get(std::size_t(k) * ldb);  // cudaMalloc: 256-byte aligned
     const PadJob job{b, k, n, pb, ldb};
@@ -414,15 +431,17 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   const int splits = std::max(plan.splits, 1);
   const bool sk = plan.stream_k;
   switch (plan.tile) {
-    case k128x256: launch_tile<Tile128x256>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k64x128: launch_tile<Tile64x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k128x64: launch_tile<Tile128x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k128x128: launch_tile<Tile128x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k64x64: launch_tile<Tile64x64>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k32x128: launch_tile<Tile32x128>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    default: launch_tile<Tile128x256k16>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x256: launch_tile<Tile128x256, kBWords>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k64x128: launch_tile<Tile64x128, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x64: launch_tile<Tile128x64, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x128: launch_tile<Tile128x128, kBWords>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k64x64: launch_tile<Tile64x64, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k32x128: launch_tile<Tile32x128, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    default: launch_tile<Tile128x256k16, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
   }
 }
+
+void set_fp32_b_in_place(Fp32BInPlace when) { g_b_in_place = when; }
 
 void launch_fp32_best(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
   launch_fp32_plan(fp32_best_plan(m, n, k, current_fp32_gpu()), a, b, c, m, n, k, stream);

@@ -3,11 +3,13 @@
 // (so that small grids still fill the SMs) by the rule in fp32_best.cu, whose
 // measurements are in docs/ladder-notes.md. Any M, N, K, and A, B and C
 // where they lie (4-byte aligned): where n or B's address leaves B's rows off
-// 16-byte boundaries the kernel copies B a word at a time (m up to a few
-// hundred, or a few thousand on the 128x256 tiles) or runs on a padded copy
-// of B, kept in one process-wide workspace that grows to the largest shape
-// seen (so calls on streams that overlap must not need it, nor stream-k's
-// flags, one process-wide set); C's rows off 16 bytes are stored as wide as
+// 16-byte boundaries the kernel reads B in place (m up to a few hundred, or
+// a few thousand on the 128x256 tiles: words on the 128x256 and 128x128 k16
+// tiles, the aligned float4 around each row, shifted, on the others, B
+// itself on 16 bytes) or runs on a padded copy of B, kept in one
+// process-wide workspace that grows to the largest shape seen (so calls on
+// streams that overlap must not need it, nor stream-k's flags, one
+// process-wide set); C's rows off 16 bytes are stored as wide as
 // each allows, or (on the tiles where that measured ahead) through shared
 // memory as aligned float4. Stream-k (a persistent grid sharing the tiles'
 // k-tiles out evenly) runs where the 128x256 tiles are fewer than the SMs
@@ -30,6 +32,9 @@ struct Fp32Tile {
   int blocks_per_sm;      // resident blocks per SM on Hopper (registers allow; fewer where shared memory is smaller)
   int shared_bytes;       // dynamic shared memory per block
   bool ruled = true;      // the rule weighs it on its own; false: only in place of another tile (fp32_best.cu)
+  // Where B's rows are off 16 bytes: copied a word at a time (any B), else as
+  // shifted float4 (B itself on 16 bytes; else a padded copy).
+  bool b_words = false;
 };
 
 // What the rule needs to know of the GPU.
@@ -71,8 +76,8 @@ struct Fp32Model {
   double cold_code_k16 = 0.4;            // the same for its k16 twin
   double round1 = 0.36, round2 = 0.5671, round3 = 0.859638;  // a k-tile of 1, 2 or 3 three-block-tile blocks an SM
   double start_end_three = 1.196;        // a three-block tile's start and end
-  double words_64 = 1.1026;              // the tile of 64 rows where B is copied in words
-  double words_32 = 1.24527;             // the tile of 32 rows, likewise
+  double words_64 = 1.09;                // the tiles of 64 rows where B's rows are off 16 bytes (shifted)
+  double words_32 = 1.09;                // the tile of 32 rows, likewise
   double split_adds = 0.153302;          // each extra split, per 1024 x 1024 of C
   double rounds_256 = 1;                 // the 128x256 tile splits while its blocks but one split fill fewer rounds
   double sk_piece = 1.1677;              // stream-k: a piece's start and end, in its tile's start and end
@@ -103,6 +108,12 @@ std::string fp32_plan_name(const Fp32Plan& plan);
 
 // Every plan fp32-best can run: each tile split 1 to 64 ways, and by stream-k.
 std::vector<Fp32Plan> fp32_plans();
+
+// Where B's rows are off 16 bytes (B itself on 16): read in place by the
+// rule's bound on m, always, or never (a padded copy). fp32_tune's
+// comparisons; fp32-best runs kRule. Process-wide, not thread-safe.
+enum class Fp32BInPlace { kRule, kAlways, kNever };
+void set_fp32_b_in_place(Fp32BInPlace when);
 
 // Runs one plan (checks the launch, does not synchronize). Splits beyond the
 // number of k-tiles are reduced so that every split has work.

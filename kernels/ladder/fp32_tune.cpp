@@ -5,6 +5,7 @@
 //
 //   cmake --build build --target fp32_tune && build/kernels/ladder/fp32_tune 1024x1024x1024 ...
 //   [--plan="128x256 k16" ...: those plans alone; --plan=rule: the rule's pick] [--runs=N]
+//   [--b-in-place=always|never: where n % 4 != 0, B read in place (shifted) or from a padded copy at every m]
 // (Every plan's correctness at small ragged shapes: tests/kernels/fp32_best_test.cpp.)
 #include <algorithm>
 #include <cmath>
@@ -132,10 +133,15 @@ int main(int argc, char** argv) {
     ts::ladder::Shape s{};
     if (arg.rfind("--runs=", 0) == 0) runs = std::atoi(arg.c_str() + 7);
     else if (arg.rfind("--plan=", 0) == 0) only.push_back(arg.substr(7));
+    else if (arg == "--b-in-place=always") ts::ladder::set_fp32_b_in_place(ts::ladder::Fp32BInPlace::kAlways);
+    else if (arg == "--b-in-place=never") ts::ladder::set_fp32_b_in_place(ts::ladder::Fp32BInPlace::kNever);
     else if (std::sscanf(arg.c_str(), "%dx%dx%d", &s.m, &s.n, &s.k) == 3 && s.m > 0 && s.n > 0 && s.k > 0)
       shapes.push_back(s);
     else {
-      std::fprintf(stderr, "fp32_tune: arguments are MxNxK shapes, --runs=N or --plan=NAME (not '%s')\n", arg.c_str());
+      std::fprintf(stderr,
+                   "fp32_tune: arguments are MxNxK shapes, --runs=N, --plan=NAME or --b-in-place=always|never "
+                   "(not '%s')\n",
+                   arg.c_str());
       return 2;
     }
   }

@@ -75,6 +75,32 @@ struct WarpTileThread {
       *reinterpret_cast<float4*>(&b[4 * p]) = *reinterpret_cast<const float4*>(&Bs[kk * ldb + col_of(p)]);
   }
 
+  // The same, but B's row kk read from `shift` past Bs + kk * ldb (its rows
+  // off 16 bytes: fp32_any's kBShifted), in loads of `words` (4, 2 or 1: what
+  // the shift allows). A warp's loads of one row touch at most 8 distinct
+  // pieces, 4 words apart: no bank conflicts.
+  __device__ __forceinline__ void load_fragments_shifted(float (&a)[TM], float (&b)[TN], const float* As, int lda,
+                                                         const float* Bs, int ldb, int kk, int shift,
+                                                         int words) const {
+#pragma unroll
+    for (int p = 0; p < TM / 4; ++p)
+      *reinterpret_cast<float4*>(&a[4 * p]) = *reinterpret_cast<const float4*>(&As[kk * lda + row_of(p)]);
+    const float* const row = Bs + kk * ldb + shift;
+#pragma unroll
+    for (int p = 0; p < TN / 4; ++p) {
+      const float* const src = row + col_of(p);
+      if (words == 4) {
+        *reinterpret_cast<float4*>(&b[4 * p]) = *reinterpret_cast<const float4*>(src);
+      } else if (words == 2) {
+        *reinterpret_cast<float2*>(&b[4 * p]) = *reinterpret_cast<const float2*>(src);
+        *reinterpret_cast<float2*>(&b[4 * p + 2]) = *reinterpret_cast<const float2*>(src + 2);
+      } else {
+#pragma unroll
+        for (int j = 0; j < 4; ++j) b[4 * p + j] = src[j];
+      }
+    }
+  }
+
   __device__ __forceinline__ void outer_product(const float (&a)[TM], const float (&b)[TN]) {
     if constexpr (ORDER == 1) {
 #pragma unroll

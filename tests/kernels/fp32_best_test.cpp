@@ -2,8 +2,10 @@
 // with and without a split of k, and stream-k) computes C = A * B against a double-precision
 // reference, its output poisoned first, at aligned shapes and at ragged ones
 // (A's rows read off 32-byte sectors; B's rows off 16 bytes, by n or by B's
-// address, copied a word at a time where m is small and from a padded copy
-// where it is not; C's rows at every alignment, by n or by
+// address, read in place where m is small (words on the 128x256 and 128x128
+// k16 tiles, shifted float4 on the others, where B itself is on 16 bytes,
+// down to rows of 1 to 3 floats and splits that end in B's last 3 rows) and
+// from a padded copy where it is not; C's rows at every alignment, by n or by
 // C's address, stored as float4, pairs or words), and writes nothing around
 // C; and the rule picks its tiles and splits as runs 16-26 measured
 // (docs/ladder-notes.md).
@@ -39,14 +41,16 @@ std::vector<Case> all_cases() {
   // everywhere, n aligned with k not, a single row and column, k shorter than
   // one k-tile, and splits of a few k-tiles. n % 4 is 1 (C's rows at all four
   // alignments), 2 (two) or 3; B or C off 16 bytes by its address alone (B a
-  // word past: words with n % 4 == 0; C a word past: every row on an odd
-  // word; both two past: every row of C in pairs).
+  // word past with n % 4 == 0: words, or a padded copy on the tiles that
+  // shift; C a word past: every row on an odd word; both two past: every row
+  // of C in pairs).
   const Case shapes[] = {
       {{}, 260, 516, 200}, {{}, 130, 132, 68}, {{}, 37, 29, 45}, {{}, 131, 133, 301}, {{}, 1, 4, 4}, {{}, 3, 1, 7},
       {{}, 70, 258, 75}, {{}, 45, 131, 90},                                          // n % 4 == 2, 3
+      {{}, 40, 2, 34}, {{}, 21, 3, 33},  // rows of 2 and 3 floats; split 3: a split but the last ends in B's last 3 rows
       {{}, 130, 132, 68, 1, 0}, {{}, 130, 132, 68, 0, 1}, {{}, 67, 260, 77, 2, 2},  // B, C, both off 16 bytes
-      // m past the bound of word copies of the tiles of three blocks an SM
-      // (their B padded, the 128x256 tiles' copied in words), and of every tile.
+      // m past the bound of reading B in place of the tiles of three blocks an
+      // SM (their B padded, the 128x256 tiles' copied in words), and of every tile.
       {{}, 700, 131, 70}, {{}, 700, 132, 70, 1, 1}, {{}, 3100, 45, 37, 3, 0},
   };
   std::vector<Case> cases;
@@ -166,7 +170,8 @@ TEST(Fp32BestRule, SplitsWhereTheGridLeavesSMsIdle) {
   // of the 64-row tiles' words per multiply-add (run 35, 511x3883x610: 128x64
   // 77.8% against 64x128's 74.7%). Run 38 picks the 128x128 tile split in two
   // there (call 60: 76.5% against 78.7% for 128x64), where the 64x64 tile over
-  // k-tiles of 16 ran 83.3% (call 59): the model misses it.
+  // k-tiles of 16 ran 83.3% (call 59): the model misses it. So does run 39's
+  // (64x64 k16 shifted 81.3% in call 66, 128x64 75.2%).
   EXPECT_EQ(fp32_tiles()[fp32_best_plan(511, 3883, 610, h100).tile].block_m, 128);
   // Run 16 (timed after another kernel, the L2 overwritten): at 1024^3 the 64 x 128
   // tile split in two (112.7% of cuBLAS) beats the 128 x 256 split in four (93.6%;
