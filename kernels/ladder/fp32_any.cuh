@@ -240,19 +240,24 @@ enum Fp32BCopy { kBFloat4 = 0, kBWords = 1, kBShifted = 2 };
 // N), B itself on 16, so row r of a k-tile is copied as the aligned float4
 // from its start rounded down to 16 bytes, shift(r) = 0 to 3 words early,
 // and read back from shift(r) on: its copies are float4 as on aligned
-// shapes, and the fragment loads of the rows off 16 bytes pairs or words
-// (which tiles of larger patches a thread bear better). k-tiles start at
-// multiples of BK (a multiple of 4), so shift(r) = r * ldb mod 4 whatever
-// the tile. A thread's float4 that would start past column N - 1 copies the
-// row's last one again (columns past N are never stored); the tiles that
-// hold any of B's last 3 rows go the checked way, where a float4 that would
-// pass B's end is copied word by word.
-template <class Cfg, int kBMode, bool kStreamK>
+// shapes, and the fragment loads of the rows off 16 bytes cost more (which
+// tiles of larger patches a thread bear better). k-tiles start at multiples
+// of BK (a multiple of 4), so shift(r) = r * ldb mod 4 whatever the tile,
+// and the kernel is built for each ldb mod 4 (kLdb4): where k is known at
+// compile time (the unrolled loop) so is its row's shift, and its load is a
+// float4, two pairs, or two float4 picked from (run 39: 1 to 6% faster than
+// with the shift known at run time and loads of pairs or words). A thread's
+// float4 that would start past column N - 1 copies the row's last one again
+// (columns past N are never stored); the tiles that hold any of B's last 3
+// rows go the checked way, where a float4 that would pass B's end is copied
+// word by word.
+template <class Cfg, int kBMode, bool kStreamK, int kLdb4 = 0>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     fp32_any(const float* __restrict__ A, int lda, const float* __restrict__ B, int ldb, float* __restrict__ C, int ldc,
              int M, int N, int K, int k_chunk, int c_store, Fp32StreamK sk) {
   constexpr int BM = Cfg::BM, BN = Cfg::BN, BK = Cfg::BK, kLda = Cfg::kLda, S = Cfg::STAGES;
   constexpr bool kWords = kBMode == kBWords, kShifted = kBMode == kBShifted;
+  static_assert(kShifted == (kLdb4 >= 1 && kLdb4 <= 3), "shifted: built for ldb % 4 of 1, 2 or 3");
   constexpr int kStageFloats = Cfg::kStageFloatsOf[kBMode], kStageBytes = kStageFloats * 4;
   constexpr int kBPitch = Cfg::kBPitch[kBMode];
   constexpr int kCopies = Cfg::kCopies[kBMode], kCopyRuns = Cfg::kCopyRuns[kBMode];
@@ -265,9 +270,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
   const int t = threadIdx.x, warp = t / 32;
   const int warp_m = warp / (BN / Cfg::WN), warp_n = warp % (BN / Cfg::WN);
   // kShifted: the words row r of a k-tile starts past 16 bytes (by r % 4), and B's end.
-  const int ldb4 = ldb & 3;
-  const int shift1 = ldb4, shift2 = 2 * ldb4 & 3, shift3 = 3 * ldb4 & 3;
-  const auto shift = [&](int r) { return r % 4 == 0 ? 0 : r % 4 == 1 ? shift1 : r % 4 == 2 ? shift2 : shift3; };
+  constexpr int kShift1 = kLdb4, kShift2 = 2 * kLdb4 & 3, kShift3 = 3 * kLdb4 & 3;
+  const auto shift = [](int r) { return r % 4 == 0 ? 0 : r % 4 == 1 ? kShift1 : r % 4 == 2 ? kShift2 : kShift3; };
   const float* const b_end = B + std::size_t(K - 1) * ldb + N;
 
   // One piece of work: the tile of C at (block_row, block_col), stream-k's
@@ -379,14 +383,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     const float* const bs_warp = shared + Cfg::kAFloats + warp_n * Cfg::WN;
     float a[2][Cfg::TM], b[2][Cfg::TN];
     // k's fragments (kk within the tile); shifted, B's row kk read from
-    // shift(kk) on in loads of `words`: 4 where kk % 4 == 0 (shift 0), 2 where
-    // kk is even (shift 0 or 2), else 1 (words_at: for kk known at compile time).
-    const auto fragments = [&](float(&fa)[Cfg::TM], float(&fb)[Cfg::TN], const float* as, const float* bs, int kk,
-                               int words) {
-      if constexpr (kShifted) patch.load_fragments_shifted(fa, fb, as, kLda, bs, kBPitch, kk, shift(kk), words);
+    // shift(kk) on (a constant where kk is: the fully unrolled loop); rows 1
+    // or 3 words past 16 bytes as the two float4 around them, but on the
+    // tile of five blocks an SM, whose registers do not hold them (ptxas
+    // spilled 12 to 20 bytes).
+    constexpr bool kWideShifts = Cfg::MIN_BLOCKS < 5;
+    const auto fragments = [&](float(&fa)[Cfg::TM], float(&fb)[Cfg::TN], const float* as, const float* bs, int kk) {
+      if constexpr (kShifted) patch.template load_fragments_shifted<kWideShifts>(fa, fb, as, kLda, bs, kBPitch, kk, shift(kk));
       else patch.load_fragments(fa, fb, as, kLda, bs, BN, kk);
     };
-    const auto words_at = [](int kk) { return kk % 4 == 0 ? 4 : kk % 2 == 0 ? 2 : 1; };
 
 #pragma unroll
     for (int s = 0; s < S - 1; ++s) {
@@ -395,7 +400,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     }
     cp_async_wait<S - 2>();
     __syncthreads();
-    fragments(a[0], b[0], as_warp, bs_warp, 0, 4);
+    fragments(a[0], b[0], as_warp, bs_warp, 0);
     int stage = 0;
 
     // One k-tile from `stage`, while tile + S - 1 goes into the stage freed at
@@ -414,17 +419,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
         static_assert(BK % 2 == 0, "two k at a time");
 #pragma unroll 1
         for (int kk = 0; kk < BK - 2; kk += 2) {  // a[0] holds k = kk on entry
-          fragments(a[1], b[1], as, bs, kk + 1, 1);
+          fragments(a[1], b[1], as, bs, kk + 1);
           patch.outer_product(a[0], b[0]);
-          fragments(a[0], b[0], as, bs, kk + 2, 2);
+          fragments(a[0], b[0], as, bs, kk + 2);
           patch.outer_product(a[1], b[1]);
         }
-        fragments(a[1], b[1], as, bs, BK - 1, 1);
+        fragments(a[1], b[1], as, bs, BK - 1);
         patch.outer_product(a[0], b[0]);
       } else {
 #pragma unroll
         for (int kk = 0; kk < BK - 1; ++kk) {
-          fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, bs, kk + 1, words_at(kk + 1));
+          fragments(a[(kk + 1) % 2], b[(kk + 1) % 2], as, bs, kk + 1);
 #pragma unroll
           for (int c = 0; c < kCopies; ++c)
             if (c / Cfg::SPREAD * (BK - 1) / kCopyRuns == kk) copy(c, a_sh, b_sh);
@@ -437,7 +442,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
       __syncthreads();
       stage = stage + 1 == S ? 0 : stage + 1;
       // The next tile's first fragments (past the last tile: a stale stage, read and unused).
-      fragments(a[BK % 2], b[BK % 2], as_warp + stage * kStageFloats, bs_warp + stage * kStageFloats, 0, 4);
+      fragments(a[BK % 2], b[BK % 2], as_warp + stage * kStageFloats, bs_warp + stage * kStageFloats, 0);
       patch.outer_product(a[(BK - 1) % 2], b[(BK - 1) % 2]);
     };
 

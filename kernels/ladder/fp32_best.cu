@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
+#include <type_traits>
 
 #include "kernels/ladder/fp32_any.cuh"
 #include "kernels/ladder/fp32_best.h"
@@ -120,9 +122,22 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
                       : Cfg::MIN_BLOCKS == 1 || (z > 1 && Cfg::BN == 64) ? kStoreStaged
                                                                          : kStoreRows;
   const int shared_bytes = Cfg::kSharedBytesOf[b_off ? kOff : kBFloat4];
+  // The kernel for B's rows: on 16 bytes, or off them (shifted: one built for each ldb % 4).
+  const auto pick = [&](auto stream_k_kernel) {
+    constexpr bool kSk = decltype(stream_k_kernel)::value;
+    if (!b_off) return fp32_any<Cfg, kBFloat4, kSk>;
+    if constexpr (kOff == kBWords) {
+      return fp32_any<Cfg, kBWords, kSk>;
+    } else {
+      if (ldb % 4 == 1) return fp32_any<Cfg, kBShifted, kSk, 1>;
+      if (ldb % 4 == 2) return fp32_any<Cfg, kBShifted, kSk, 2>;
+      if (ldb % 4 == 3) return fp32_any<Cfg, kBShifted, kSk, 3>;
+      throw std::logic_error("fp32-best: shifted copies of B need its rows off 16 bytes and B itself on 16");
+    }
+  };
   Fp32StreamK sk;
   if (stream_k) {
-    const auto kernel = b_off ? fp32_any<Cfg, kOff, true> : fp32_any<Cfg, kBFloat4, true>;
+    const auto kernel = pick(std::true_type{});
     // Its pieces wait for each other: never more blocks than are resident at once.
     const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, shared_bytes);
     sk.sk_units = ws::stream_k_units(tiles, resident);
@@ -137,7 +152,7 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
       return;
     }
   }
-  const auto kernel = b_off ? fp32_any<Cfg, kOff, false> : fp32_any<Cfg, kBFloat4, false>;
+  const auto kernel = pick(std::false_type{});
   launch_checked(kernel, grid, Cfg::kThreads, shared_bytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk, c_store, sk);
 }
 
@@ -214,7 +229,8 @@ Rounds rounds_of(const Fp32Tile& t, const Fp32Model& model) {
 // the 128x64 and 128x256 k16 tiles do less: both 1.09, fitted to run 38's
 // tables with run 39's at the 54 shapes they time with n % 4 != 0 and m up
 // to 3072 (fp32_rule_fit, a grid of the two: the pick under 95% at 47 of 200
-// timed picks, 50 with run 38's values).
+// timed picks, 50 with run 38's values; with call 68's tables of the shifts
+// built for each ldb % 4, 45 and 48).
 double words_cost(const Fp32Tile& t, int m, int n, const Fp32Model& model) {
   if (t.block_m > 64 || !b_in_place(t, m, n % 4 == 0)) return 1;
   return t.block_m == 64 ? model.words_64 : model.words_32;

@@ -75,28 +75,39 @@ struct WarpTileThread {
       *reinterpret_cast<float4*>(&b[4 * p]) = *reinterpret_cast<const float4*>(&Bs[kk * ldb + col_of(p)]);
   }
 
-  // The same, but B's row kk read from `shift` past Bs + kk * ldb (its rows
-  // off 16 bytes: fp32_any's kBShifted), in loads of `words` (4, 2 or 1: what
-  // the shift allows). A warp's loads of one row touch at most 8 distinct
-  // pieces, 4 words apart: no bank conflicts.
+  // The same, but B's row kk read from `shift` (0 to 3) words past Bs + kk *
+  // ldb (its rows off 16 bytes: fp32_any's kBShifted; the row itself on 16
+  // bytes, with 4 floats to spare): a float4 at shift 0, two pairs at 2, else
+  // (kWide) the two float4 it straddles, picked from, or a word, a pair and a
+  // word (4 registers fewer a piece). A warp's loads of one row touch at most
+  // 8 distinct pieces, 4 words apart: no bank conflicts. Meant for a shift
+  // known at compile time (its branches fold away).
+  template <bool kWide>
   __device__ __forceinline__ void load_fragments_shifted(float (&a)[TM], float (&b)[TN], const float* As, int lda,
-                                                         const float* Bs, int ldb, int kk, int shift,
-                                                         int words) const {
+                                                         const float* Bs, int ldb, int kk, int shift) const {
 #pragma unroll
     for (int p = 0; p < TM / 4; ++p)
       *reinterpret_cast<float4*>(&a[4 * p]) = *reinterpret_cast<const float4*>(&As[kk * lda + row_of(p)]);
-    const float* const row = Bs + kk * ldb + shift;
 #pragma unroll
     for (int p = 0; p < TN / 4; ++p) {
-      const float* const src = row + col_of(p);
-      if (words == 4) {
-        *reinterpret_cast<float4*>(&b[4 * p]) = *reinterpret_cast<const float4*>(src);
-      } else if (words == 2) {
-        *reinterpret_cast<float2*>(&b[4 * p]) = *reinterpret_cast<const float2*>(src);
-        *reinterpret_cast<float2*>(&b[4 * p + 2]) = *reinterpret_cast<const float2*>(src + 2);
+      const float* const src = Bs + kk * ldb + col_of(p);  // on 16 bytes
+      float* const dst = &b[4 * p];
+      if (shift == 0) {
+        *reinterpret_cast<float4*>(dst) = *reinterpret_cast<const float4*>(src);
+      } else if (shift == 2) {
+        *reinterpret_cast<float2*>(dst) = *reinterpret_cast<const float2*>(src + 2);
+        *reinterpret_cast<float2*>(dst + 2) = *reinterpret_cast<const float2*>(src + 4);
+      } else if (kWide) {
+        const float4 lo = *reinterpret_cast<const float4*>(src), hi = *reinterpret_cast<const float4*>(src + 4);
+        if (shift == 1) {
+          dst[0] = lo.y, dst[1] = lo.z, dst[2] = lo.w, dst[3] = hi.x;
+        } else {
+          dst[0] = lo.w, dst[1] = hi.x, dst[2] = hi.y, dst[3] = hi.z;
+        }
       } else {
-#pragma unroll
-        for (int j = 0; j < 4; ++j) b[4 * p + j] = src[j];
+        dst[0] = src[shift];
+        *reinterpret_cast<float2*>(dst + 1) = *reinterpret_cast<const float2*>(src + shift + 1);
+        dst[3] = src[shift + 3];
       }
     }
   }
