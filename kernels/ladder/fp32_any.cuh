@@ -385,8 +385,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     // k's fragments (kk within the tile); shifted, B's row kk read from
     // shift(kk) on (a constant where kk is: the fully unrolled loop); rows 1
     // or 3 words past 16 bytes as the two float4 around them, but on the
-    // tile of five blocks an SM, whose registers do not hold them (ptxas
-    // spilled 12 to 20 bytes).
+    // tile of five blocks an SM (96 registers): with them ptxas spilled 12
+    // to 20 bytes in three of its six shifted kernels, without them in two
+    // (ldb % 4 of 2 and 3, not stream-k: 20 and 12 bytes; run 39 measured
+    // them faster than with the shift known at run time all the same).
     constexpr bool kWideShifts = Cfg::MIN_BLOCKS < 5;
     const auto fragments = [&](float(&fa)[Cfg::TM], float(&fb)[Cfg::TN], const float* as, const float* bs, int kk) {
       if constexpr (kShifted) patch.template load_fragments_shifted<kWideShifts>(fa, fb, as, kLda, bs, kBPitch, kk, shift(kk));
