@@ -391,8 +391,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     // them faster than with the shift known at run time all the same).
     constexpr bool kWideShifts = Cfg::MIN_BLOCKS < 5;
     const auto fragments = [&](float(&fa)[Cfg::TM], float(&fb)[Cfg::TN], const float* as, const float* bs, int kk) {
-      if constexpr (kShifted) patch.template load_fragments_shifted<kWideShifts>(fa, fb, as, kLda, bs, kBPitch, kk, shift(kk));
-      else patch.load_fragments(fa, fb, as, kLda, bs, BN, kk);
+      if constexpr (kShifted)
+        patch.template load_fragments_shifted<kWideShifts>(fa, fb, as, kLda, bs, kBPitch, kk, shift(kk));
+      else
+        patch.load_fragments(fa, fb, as, kLda, bs, BN, kk);
     };
 
 #pragma unroll

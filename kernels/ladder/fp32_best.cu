@@ -105,7 +105,7 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
   const int tiles = ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN);
   const dim3 grid(tiles, 1, z);
-  // B's rows on 16 bytes: float4 copies; else words, read where B lies. C's
+  // B's rows on 16 bytes: float4 copies; else kOff's (words, or shifted float4). C's
   // rows all on 16 bytes: float4 stores. Else, on the 128x256 tiles and the
   // 128x64 tile's splits, through shared memory as aligned float4; on the
   // tiles of three blocks an SM unsplit, and 64x128's splits, each row as

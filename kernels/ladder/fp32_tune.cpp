@@ -5,7 +5,7 @@
 //
 //   cmake --build build --target fp32_tune && build/kernels/ladder/fp32_tune 1024x1024x1024 ...
 //   [--plan="128x256 k16" ...: those plans alone; --plan=rule: the rule's pick] [--runs=N]
-//   [--b-in-place=always|never: where n % 4 != 0, B read in place (shifted) or from a padded copy at every m]
+//   [--b-in-place=always|never: where n % 4 != 0, B read in place (words or shifted) or padded at every m]
 // (Every plan's correctness at small ragged shapes: tests/kernels/fp32_best_test.cpp.)
 #include <algorithm>
 #include <cmath>
