@@ -47,7 +47,8 @@ std::vector<Case> all_cases() {
   const Case shapes[] = {
       {{}, 260, 516, 200}, {{}, 130, 132, 68}, {{}, 37, 29, 45}, {{}, 131, 133, 301}, {{}, 1, 4, 4}, {{}, 3, 1, 7},
       {{}, 70, 258, 75}, {{}, 45, 131, 90},                                          // n % 4 == 2, 3
-      {{}, 40, 2, 34}, {{}, 21, 3, 33},  // rows of 2 and 3 floats; split 3: a split but the last ends in B's last 3 rows
+      // Rows of 2 and 3 floats; split 3: a split but the last ends in B's last 3 rows.
+      {{}, 40, 2, 34}, {{}, 21, 3, 33},
       {{}, 130, 132, 68, 1, 0}, {{}, 130, 132, 68, 0, 1}, {{}, 67, 260, 77, 2, 2},  // B, C, both off 16 bytes
       // m past the bound of reading B in place of the tiles of three blocks an
       // SM (their B padded, the 128x256 tiles' copied in words), and of every tile.
