@@ -86,6 +86,10 @@ constexpr Fp32Tile kTiles[] = {
     {"64x64 k16", 64, 64, 16, 4, Tile64x64::kSharedBytesOf[kBShifted]},
     {"32x128", 32, 128, 16, 5, Tile32x128::kSharedBytesOf[kBShifted]},
 };
+// How a tile's kernel copies B where its rows are off 16 bytes: its kTiles
+// entry says (launch_fp32_plan pads B off 16 bytes by its address for the
+// shifted tiles only), and the kernel is built from the same entry.
+constexpr Fp32BCopy off_copy(TileIndex tile) { return kTiles[tile].b_words ? kBWords : kBShifted; }
 // The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
 constexpr int kMaxSplits = 64;
 // The CUDA runtime keeps 1 KB of each block's shared memory for itself.
@@ -447,13 +451,15 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   const int splits = std::max(plan.splits, 1);
   const bool sk = plan.stream_k;
   switch (plan.tile) {
-    case k128x256: launch_tile<Tile128x256, kBWords>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k64x128: launch_tile<Tile64x128, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k128x64: launch_tile<Tile128x64, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k128x128: launch_tile<Tile128x128, kBWords>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k64x64: launch_tile<Tile64x64, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k32x128: launch_tile<Tile32x128, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    default: launch_tile<Tile128x256k16, kBShifted>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x256: launch_tile<Tile128x256, off_copy(k128x256)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k64x128: launch_tile<Tile64x128, off_copy(k64x128)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x64: launch_tile<Tile128x64, off_copy(k128x64)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k128x128: launch_tile<Tile128x128, off_copy(k128x128)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k64x64: launch_tile<Tile64x64, off_copy(k64x64)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    case k32x128: launch_tile<Tile32x128, off_copy(k32x128)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
+    default:
+      launch_tile<Tile128x256k16, off_copy(k128x256k16)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream);
+      break;
   }
 }
 
