@@ -142,6 +142,10 @@ struct Args {
 
 // Parses into `a` (a.count holds the default); false, with the usage, on anything else.
 inline bool parse_args(int argc, char** argv, const char* tool, const char* count_flag, Args& a) {
+  const auto usage = [&] {
+    std::fprintf(stderr, "usage: %s LOG... [%s N] [--fit] [--set NAME=VALUE]... [--quiet] | [--set ...] --constants\n",
+                 tool, count_flag);
+  };
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--fit") a.fit = true;
@@ -151,14 +155,13 @@ inline bool parse_args(int argc, char** argv, const char* tool, const char* coun
     else if (arg == "--set" && i + 1 < argc) a.sets.push_back(argv[++i]);
     else if (!arg.empty() && arg[0] != '-') a.logs.push_back(arg);
     else {
-      std::fprintf(stderr, "usage: %s LOG... [%s N] [--fit] [--set NAME=VALUE]... [--quiet] | [--set ...] --constants\n"
-                   "(not '%s')\n", tool, count_flag, arg.c_str());
+      usage();
+      std::fprintf(stderr, "(not '%s')\n", arg.c_str());
       return false;
     }
   }
   if ((a.logs.empty() && !a.constants) || a.count < 1) {
-    std::fprintf(stderr, "usage: %s LOG... [%s N] [--fit] [--set NAME=VALUE]... [--quiet] | [--set ...] --constants\n",
-                 tool, count_flag);
+    usage();
     return false;
   }
   return true;
