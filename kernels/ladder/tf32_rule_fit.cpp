@@ -12,9 +12,9 @@
 // winning). For each shape the rule picks a plan with the compiled variants'
 // costs and the model's constants (or those --set gives: a variant's name for
 // its k_tile_cost, 0 to leave it out, NAME:alone for k_tile_cost_alone, or
-// piece, partial, stream_k_step, split_launch, split_bytes), given N resident clusters of
-// each tile (66: an H100 or H200's 132 SMs in pairs; twice that for the tiles
-// of two CTAs an SM). It prints the pick's measured share of cuBLAS TF32
+// piece, partial, stream_k_step, split_launch, split_bytes, tail_step), given
+// N resident clusters of each tile (66: an H100 or H200's 132 SMs in pairs;
+// twice that for the tiles of two CTAs an SM). It prints the pick's measured share of cuBLAS TF32
 // against the best timed plan's, and the totals: the loss (the sum over
 // shapes of best / picked - 1), and the shapes with every side from 128 and
 // 2^30 multiply-adds where the pick or the best plan is under 90%. Shapes
@@ -115,6 +115,7 @@ rule_fit::Knobs knobs(Constants& c) {
   all.push_back({"stream_k_step", &c.model.stream_k_step});
   all.push_back({"split_launch", &c.model.split_launch});
   all.push_back({"split_bytes", &c.model.split_bytes});
+  all.push_back({"tail_step", &c.model.tail_step});
   return all;
 }
 

@@ -33,7 +33,7 @@ using WsShipped = VariantConfig<0>;
 
 struct Entry {
   Tf32WsVariant info;
-  void (*launch)(const float*, const float*, float*, int, int, int, cudaStream_t, int, bool, int);
+  void (*launch)(const float*, const float*, float*, int, int, int, cudaStream_t, int, bool, int, int);
   const void* kernel;
   int threads, shared_bytes;
   void (*configure)();  // ws_configure<Cfg>: the shared memory limit raised, once
@@ -172,10 +172,11 @@ CUtensorMap ws_tensor_map(const float* base, int rows, int cols, int ld, int box
 std::span<const Tf32WsVariant> tf32_ws_variants() { return kTf32WsVariants; }
 
 void launch_tf32_ws_variant(int index, const float* a, const float* b, float* c, int m, int n, int k,
-                            cudaStream_t stream, int grid_limit, bool stream_k, int splits) {
+                            cudaStream_t stream, int grid_limit, bool stream_k, int splits, int tail) {
   const Entry& e = entries().at(std::size_t(index));
   if (grid_limit == 0 && !e.info.persistent) grid_limit = INT_MAX;
-  e.launch(a, b, c, m, n, k, stream, grid_limit, stream_k && e.info.persistent, splits);
+  const bool persistent = e.info.persistent;
+  e.launch(a, b, c, m, n, k, stream, grid_limit, stream_k && persistent, splits, persistent ? tail : 1);
 }
 
 cudaFuncAttributes tf32_ws_variant_attributes(int index) {
@@ -196,7 +197,7 @@ Tf32WsPlan tf32_ws_current_plan(int m, int n, int k) {
 
 void launch_tf32_wgmma_ws(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
   const Tf32WsPlan plan = tf32_ws_current_plan(m, n, k);
-  launch_tf32_ws_variant(plan.variant, a, b, c, m, n, k, stream, 0, plan.stream_k, plan.splits);
+  launch_tf32_ws_variant(plan.variant, a, b, c, m, n, k, stream, 0, plan.stream_k, plan.splits, plan.tail);
 }
 
 }  // namespace ts::ladder

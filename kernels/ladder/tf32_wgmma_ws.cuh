@@ -510,8 +510,11 @@ void ws_split_k_sum(const float* copies, int splits, std::size_t cells, float* c
 // of work. stream_k: where the units do not fill whole rounds of the
 // clusters, the last rounds are shared out by k-tile (ws::WorkSchedule); its
 // pieces wait for each other, so its clusters are never more than are
-// resident at once. splits > 1: split-k instead (ws::split_k_schedule), its
-// copies of C added by a second kernel on the same stream.
+// resident at once. tail > 1: the tail split instead (ws::tail_schedule:
+// the last partial round's units cut into up to `tail` equal pieces of k,
+// finished in the kernel as stream-k's are, under the same bound). splits >
+// 1: split-k instead (ws::split_k_schedule), its copies of C added by a
+// second kernel on the same stream.
 // Raises both kernels' dynamic shared memory limit to what Cfg needs, once
 // (before a launch, and before an occupancy query counts it).
 template <class Cfg>
@@ -528,7 +531,7 @@ void ws_configure() {
 
 template <class Cfg>
 void launch_ws_config(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream,
-                      int grid_limit = 0, bool stream_k = false, int splits = 1) {
+                      int grid_limit = 0, bool stream_k = false, int splits = 1, int tail = 1) {
   const auto kernel = tf32_wgmma_ws<Cfg, false>;
   const auto pieces_kernel = tf32_wgmma_ws<Cfg, true>;
   ws_configure<Cfg>();
@@ -549,7 +552,10 @@ void launch_ws_config(const float* a, const float* b, float* c, int m, int n, in
     clusters = int(std::max<long long>(1, std::min<long long>(clusters, (long long)units * sched.splits)));
     sk.partials = ws_split_k_buffer(std::size_t(sched.splits) * cells);
   } else {
-    if (stream_k) {
+    if (tail > 1) {
+      sched = ws::tail_schedule(units, k_tiles, std::min(clusters, resident), tail);
+      clusters = sched.clusters;
+    } else if (stream_k) {
       clusters = std::min(clusters, resident);
       sched.sk_units = ws::stream_k_units(units, clusters);
     }

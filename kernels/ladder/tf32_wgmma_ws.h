@@ -26,12 +26,14 @@ std::span<const Tf32WsVariant> tf32_ws_variants();
 // Runs variant `index`; grid_limit caps the number of CTAs (0: the variant's
 // own grid), which lets the tests walk several tiles per CTA at small sizes.
 // stream_k (persistent variants): the units that do not fill whole rounds of
-// the CTAs are shared out by k-tile (ws::WorkSchedule). splits > 1: split-k
-// instead, each unit's k cut in that many pieces, their copies of C added
-// by a second kernel. Checks the launches, does not synchronize. Needs an
-// sm_90 GPU.
+// the CTAs are shared out by k-tile (ws::WorkSchedule). tail > 1
+// (persistent variants): the tail split instead (ws::tail_schedule).
+// splits > 1: split-k instead, each unit's k cut in that many pieces, their
+// copies of C added by a second kernel. Checks the launches, does not
+// synchronize. Needs an sm_90 GPU.
 void launch_tf32_ws_variant(int index, const float* a, const float* b, float* c, int m, int n, int k,
-                            cudaStream_t stream, int grid_limit = 0, bool stream_k = false, int splits = 1);
+                            cudaStream_t stream, int grid_limit = 0, bool stream_k = false, int splits = 1,
+                            int tail = 1);
 
 // Clusters of variant `index` resident at once on the current GPU (asked of
 // the driver once per variant and device). The kernel's dynamic shared memory

@@ -2,12 +2,13 @@
 // variant of tf32-wgmma-ws runs (a tile of 256 x 128, 128 x 256, 128 x 128,
 // 192 x 128 or 128 x 192 in clusters of 2, or of 128 x 64 or 64 x 128 two
 // CTAs an SM) and how its work is scheduled (ws::WorkSchedule): whole tiles,
-// stream-k (the rounds that do not fill the GPU shared out by k-tile) or
-// split-k. Plain C++ (no CUDA): tests/kernels/tf32_wgmma_ws_layout_test.cpp
+// stream-k (the rounds that do not fill the GPU shared out by k-tile),
+// the tail split (the last partial round's units cut into equal pieces of k)
+// or split-k. Plain C++ (no CUDA): tests/kernels/tf32_wgmma_ws_layout_test.cpp
 // checks its picks on the host; tf32_wgmma_ws.cu asks the driver how many
 // clusters of each variant are resident and runs what it picks. The model
 // and the measurements it was fitted to are in docs/ladder-notes.md, runs
-// 31 and 33.
+// 31, 33, 35 and 40.
 #pragma once
 
 #include <algorithm>
@@ -29,21 +30,29 @@ struct Tf32WsPlan {
   int variant = 0;        // index into kTf32WsVariants
   bool stream_k = false;  // share the rounds that do not fill the GPU out by k-tile
   int splits = 1;         // > 1: split-k in that many pieces instead, the copies added by a second kernel
+  int tail = 1;           // > 1: the tail split instead: the last partial round's units cut in up to that many
+                          // pieces each, finished in the kernel (ws::tail_schedule)
 };
 
 // The splits the rule weighs.
 inline constexpr int kTf32WsSplits[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
+// The tail splits the rule weighs (each cut to what the shape's last round leaves room for).
+inline constexpr int kTf32WsTails[] = {2, 3, 4, 6, 8, 12, 16};
 
 // The model's constants, in k-tiles of the shipped variant on one CTA
 // (about 0.68 us on an H200), fitted to docs/ladder-notes.md's run 31 (75 shapes, every plan timed),
 // checked against run 33's 115, and refitted in run 35 (274 shapes, every plan of the eight tiles
-// the rule weighs, the L2 overwritten before every timed run as the benchmark does).
+// the rule weighs, the L2 overwritten before every timed run as the benchmark does). Run 40 set
+// tail_step and partial (4 before) on those shapes and 18 more with every tail split timed (a grid
+// over the two, checked fitted on either half of the shapes against the other; fitting every
+// constant at once did worse on the other half than the constants it started from).
 struct Tf32WsModel {
   double piece = 2.88;           // a piece's pipeline fill and its epilogue
-  double partial = 4;            // stream-k: one partial's write, and its read by the finisher
+  double partial = 5;            // stream-k and the tail split: one partial's write, and its read by the finisher
   double stream_k_step = 1.365;  // stream-k: a k-tile of a cut unit (the clusters' k no longer in step: less L2 reuse)
   double split_launch = 1.684;   // split-k: the second kernel's launch
   double split_bytes = 1.14e6;   // split-k: bytes the second kernel moves per k-tile of time
+  double tail_step = 1.15;       // the tail split: a k-tile of a piece (the pieces' k in step, as a round's)
 };
 
 // The rule's model of a plan's time, in k-tiles of the shipped variant on
@@ -70,6 +79,15 @@ inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, 
     const double steps = double(ceil_div(units * s.splits, g)) * (double(s.chunk) + model.piece);
     // The second kernel reads every copy and writes C.
     return steps * k_tile_cost + model.split_launch + 4.0 * cells * (s.splits + 1) / model.split_bytes;
+  }
+  if (plan.tail > 1) {
+    const ws::WorkSchedule s = ws::tail_schedule(int(units), int(k_tiles), g, plan.tail);
+    const double rounds = double(s.whole_end() / g) * (double(k_tiles) + model.piece);
+    if (s.sk_units == 0) return (s.whole_end() % g ? rounds + double(k_tiles) + model.piece : rounds) * k_tile_cost;
+    const int pieces = s.sk_clusters / s.sk_units;
+    // The busiest cluster: a finisher, which adds the other pieces' partials after its own piece.
+    const double piece = double(ceil_div(k_tiles, pieces));
+    return (rounds + piece * model.tail_step + model.piece + (pieces - 1) * model.partial) * k_tile_cost;
   }
   double steps;  // the busiest cluster's cost, in its own k-tiles
   const int sk_units = plan.stream_k ? ws::stream_k_units(int(units), g) : 0;
@@ -106,17 +124,21 @@ Tf32WsPlan tf32_ws_plan(int m, int n, int k, std::span<const Tf32WsVariant> vari
     const int g = resident(i);
     weigh(i, {i, false, 1}, g);
     // Stream-k on the variants of two CTAs an SM: never the best plan measured (run 33).
-    if (variants[std::size_t(i)].ctas_per_sm == 1) weigh(i, {i, true, 1}, g);
+    if (variants[std::size_t(i)].ctas_per_sm == 1) {
+      weigh(i, {i, true, 1}, g);
+      for (const int t : kTf32WsTails) weigh(i, {i, false, 1, t}, g);
+    }
     for (const int s : kTf32WsSplits)
       if (s * 2 <= (k + 31) / 32) weigh(i, {i, false, s}, g);  // at least two k-tiles a piece
   }
   return best;
 }
 
-// e.g. "128x128 s6 g8 cn2 sk", "128x128 s6 g8 cn2 split 16".
+// e.g. "128x128 s6 g8 cn2 sk", "128x128 s6 g8 cn2 split 16", "256x128 s4 g8 cn2 tail 4".
 inline std::string tf32_ws_plan_name(const Tf32WsPlan& plan, std::span<const Tf32WsVariant> variants) {
   std::string name(variants[std::size_t(plan.variant)].name);
   if (plan.splits > 1) return name + " split " + std::to_string(plan.splits);
+  if (plan.tail > 1) return name + " tail " + std::to_string(plan.tail);
   return name + (plan.stream_k ? " sk" : "");
 }
 

@@ -104,13 +104,14 @@ std::vector<Candidate> candidates(const Selection& sel, int cc) {
     all.push_back(std::move(c));
   }
   const auto variants = tf32_ws_variants();
-  // Each variant with its own grid, then (persistent variants) stream-k and
-  // split-k in every number of pieces the rule weighs.
+  // Each variant with its own grid, then (persistent variants) stream-k, the
+  // tail split and split-k in every number of pieces the rule weighs.
   std::vector<Tf32WsPlan> plans;
   for (int v = 0; v < int(variants.size()); ++v) {
     plans.push_back({v, false, 1});
     if (!variants[v].persistent) continue;
     plans.push_back({v, true, 1});
+    for (const int t : kTf32WsTails) plans.push_back({v, false, 1, t});
     for (const int s : kTf32WsSplits) plans.push_back({v, false, s});
   }
   for (const Tf32WsPlan& plan : plans) {
@@ -119,7 +120,7 @@ std::vector<Candidate> candidates(const Selection& sel, int cc) {
     Candidate c;
     c.name = name;
     c.launch = [plan](const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t s) {
-      launch_tf32_ws_variant(plan.variant, a, b, c, m, n, k, s, 0, plan.stream_k, plan.splits);
+      launch_tf32_ws_variant(plan.variant, a, b, c, m, n, k, s, 0, plan.stream_k, plan.splits, plan.tail);
     };
     c.refusal = refusal;
     // The kernel's static_assert holds this for every compiled variant; a

@@ -53,23 +53,42 @@ TS_WS_HD constexpr void unit_position(int unit, int units_m, int units_n, int gr
 // only at its beginning), so a CTA leaves at most one partial, and no piece
 // waits for another that waits: the finisher's wait ends as soon as the later
 // clusters have done their first piece.
+//
+// The tail split (tail_schedule; sk_last, sk_clusters): the last partial
+// round's units are the shared ones, walked after every cluster's whole
+// units, and only the first sk_clusters clusters share them, a whole number
+// of clusters a unit: each unit is cut into the same pieces (piece j of
+// every unit covers the same k-tiles), so the clusters that run the pieces
+// at once read the same k-range of A and B, as a data-parallel round does,
+// where stream-k's runs, each starting at its own k-tile, read apart (L2
+// reuse lost: run 40 in docs/ladder-notes.md). The rules above hold: a
+// partial is the first piece of its cluster's run, and the clusters before
+// it wait for nothing.
 struct WorkSchedule {
   int units = 0, k_tiles = 0, clusters = 1;
-  int sk_units = 0;  // the first sk_units units are shared out by k-tile; 0: data-parallel only
+  int sk_units = 0;  // units shared out by k-tile (the first, or with sk_last the last); 0: data-parallel only
   int splits = 1, chunk = 0;  // split-k: pieces per unit, k-tiles per piece (splits = ceil(k_tiles / chunk))
+  int sk_clusters = 0;   // the clusters that share the stream-k units (the first ones); 0: all of them
+  bool sk_last = false;  // the stream-k units are the last sk_units, walked after the whole ones
 
   TS_WS_HD constexpr long long sk_steps() const { return (long long)sk_units * k_tiles; }
-  TS_WS_HD constexpr long long sk_begin(int cluster) const { return sk_steps() * cluster / clusters; }
+  TS_WS_HD constexpr int sharing() const { return sk_clusters > 0 ? sk_clusters : clusters; }
+  TS_WS_HD constexpr long long sk_begin(int cluster) const {
+    return sk_steps() * (cluster < sharing() ? cluster : sharing()) / sharing();
+  }
+  TS_WS_HD constexpr int sk_first_unit() const { return sk_last ? units - sk_units : 0; }
+  TS_WS_HD constexpr int whole_begin() const { return sk_last ? 0 : sk_units; }
+  TS_WS_HD constexpr int whole_end() const { return sk_last ? units - sk_units : units; }
   // Does cluster c's run start before the end of `unit`? (The finisher of a
   // unit looks at the clusters after its own while this holds.)
   TS_WS_HD constexpr bool starts_before_end(int c, int unit) const {
-    return c < clusters && sk_begin(c) < (long long)(unit + 1) * k_tiles;
+    return c < clusters && sk_begin(c) < (long long)(unit - sk_first_unit() + 1) * k_tiles;
   }
   // Does cluster c leave a partial of `unit` (a run that is not empty and
   // starts inside the unit, past k-tile 0)?
   TS_WS_HD constexpr bool leaves_partial(int c, int unit) const {
     const long long b = sk_begin(c);
-    return starts_before_end(c, unit) && b < sk_begin(c + 1) && b > (long long)unit * k_tiles;
+    return starts_before_end(c, unit) && b < sk_begin(c + 1) && b > (long long)(unit - sk_first_unit()) * k_tiles;
   }
 };
 
@@ -90,14 +109,18 @@ TS_WS_HD void for_each_piece(const WorkSchedule& s, int cluster, F&& piece) {
     }
     return;
   }
+  const auto whole = [&] {
+    for (int unit = s.whole_begin() + cluster; unit < s.whole_end(); unit += s.clusters) piece(unit, 0, s.k_tiles);
+  };
+  if (s.sk_last) whole();
   const long long end = s.sk_begin(cluster + 1);
   for (long long i = s.sk_begin(cluster); i < end;) {
     const int unit = int(i / s.k_tiles), kb = int(i % s.k_tiles);
     const int ke = (end - i) < (long long)(s.k_tiles - kb) ? kb + int(end - i) : s.k_tiles;
-    piece(unit, kb, ke);
+    piece(s.sk_first_unit() + unit, kb, ke);
     i += ke - kb;
   }
-  for (int unit = s.sk_units + cluster; unit < s.units; unit += s.clusters) piece(unit, 0, s.k_tiles);
+  if (!s.sk_last) whole();
 }
 
 // A data-parallel or stream-k schedule's pieces for `cluster`, in
@@ -109,16 +132,16 @@ struct PieceWalk {
   int whole;         // its next whole unit
   TS_WS_HD constexpr PieceWalk(const WorkSchedule& schedule, int cluster)
       : s(schedule), i(schedule.sk_begin(cluster)), end(schedule.sk_begin(cluster + 1)),
-        whole(schedule.sk_units + cluster) {}
+        whole(schedule.whole_begin() + cluster) {}
   TS_WS_HD constexpr bool next(int& unit, int& k_begin, int& k_end) {
-    if (i < end) {
-      unit = int(i / s.k_tiles);
+    if (i < end && !(s.sk_last && whole < s.whole_end())) {
+      unit = s.sk_first_unit() + int(i / s.k_tiles);
       k_begin = int(i % s.k_tiles);
       k_end = (end - i) < (long long)(s.k_tiles - k_begin) ? k_begin + int(end - i) : s.k_tiles;
       i += k_end - k_begin;
       return true;
     }
-    if (whole >= s.units) return false;
+    if (whole >= s.whole_end()) return false;
     unit = whole;
     k_begin = 0;
     k_end = s.k_tiles;
@@ -135,6 +158,30 @@ TS_WS_HD constexpr int stream_k_units(int units, int clusters) {
   const int rest = units % clusters;
   if (rest == 0) return 0;
   return units < clusters ? units : rest + clusters;
+}
+
+// The tail split's schedule: where the units leave a partial last round of
+// `rest` units, those are cut into `pieces` each (fewer where the clusters
+// or the k-tiles are too few: at most clusters / rest, and a k-tile a
+// piece), walked after the whole rounds; clusters is cut to the pieces where
+// there are no whole rounds. Data-parallel (sk_units 0) where the rounds are
+// whole or fewer than 2 pieces a unit fit.
+TS_WS_HD constexpr WorkSchedule tail_schedule(int units, int k_tiles, int clusters, int pieces) {
+  WorkSchedule s{units, k_tiles, clusters};
+  if (clusters < 1 || units < 1) return s;
+  const int rest = units % clusters == 0 ? 0 : units % clusters;
+  int p = rest > 0 ? clusters / rest : 0;
+  if (p > pieces) p = pieces;
+  if (p > k_tiles) p = k_tiles;
+  if (p < 2) {
+    if (units < clusters) s.clusters = units;
+    return s;
+  }
+  s.sk_units = rest;
+  s.sk_clusters = rest * p;
+  s.sk_last = true;
+  if (units < clusters) s.clusters = s.sk_clusters;
+  return s;
 }
 
 // Split-k's schedule for `splits` pieces a unit (fewer where k is short:

@@ -24,6 +24,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <random>
 #include <set>
 #include <string>
@@ -268,26 +269,46 @@ std::vector<Piece> pieces_of(const ws::WorkSchedule& s) {
   return all;
 }
 
+// The schedules with pieces finished in the kernel: data-parallel (mode 0),
+// stream-k (1), and the tail split in up to 2, 3, 5 and 16 pieces.
+constexpr int kScheduleModes = 6;
+ws::WorkSchedule schedule_of(int mode, int units, int k_tiles, int clusters) {
+  constexpr int kTails[] = {2, 3, 5, 16};
+  if (mode >= 2) return ws::tail_schedule(units, k_tiles, clusters, kTails[mode - 2]);
+  return {units, k_tiles, clusters, mode == 1 ? ws::stream_k_units(units, clusters) : 0};
+}
+
+// Is `unit` one of the units the schedule shares out by k-tile?
+bool shared_unit(const ws::WorkSchedule& s, int unit) {
+  return unit >= s.sk_first_unit() && unit < s.sk_first_unit() + s.sk_units;
+}
+
 TEST(Tf32WgmmaWsSchedule, EveryKTileOfEveryUnitOnceAndEveryPartialAwaited) {
   int checked = 0;
   for (int units : {1, 2, 7, 16, 65, 66, 67, 131, 132, 133, 200, 512})
     for (int k_tiles : {1, 2, 3, 5, 32, 67, 200})
       for (int clusters : {1, 2, 3, 64, 66}) {
-        for (const bool sk : {false, true}) {
-          ws::WorkSchedule s{units, k_tiles, clusters, sk ? ws::stream_k_units(units, clusters) : 0};
+        for (int mode = 0; mode < kScheduleModes; ++mode) {
+          const ws::WorkSchedule s = schedule_of(mode, units, k_tiles, clusters);
           ASSERT_LE(s.sk_units, units);
+          ASSERT_LE(s.clusters, clusters);
+          ASSERT_LE(s.sharing(), s.clusters);
           std::vector<int> done(std::size_t(units) * k_tiles, 0);
           std::vector<int> partials_left(std::size_t(clusters), 0);
           const std::vector<Piece> all = pieces_of(s);
-          std::vector<int> first_of(std::size_t(clusters), -1);
+          std::vector<int> first_of(std::size_t(clusters), -1);  // each cluster's first piece of a shared unit
           for (std::size_t i = 0; i < all.size(); ++i) {
             const Piece& p = all[i];
             ASSERT_TRUE(p.unit >= 0 && p.unit < units && p.kb >= 0 && p.kb < p.ke && p.ke <= k_tiles);
             for (int kt = p.kb; kt < p.ke; ++kt) ++done[std::size_t(p.unit) * k_tiles + kt];
+            if (!shared_unit(s, p.unit)) {
+              EXPECT_TRUE(p.kb == 0 && p.ke == k_tiles) << "a unit not shared out is done whole";
+              continue;
+            }
             if (first_of[std::size_t(p.cluster)] < 0) first_of[std::size_t(p.cluster)] = int(i);
             if (p.kb > 0) {
-              // A partial: the first piece of its cluster, and the schedule says it leaves one.
-              EXPECT_EQ(first_of[std::size_t(p.cluster)], int(i)) << "a partial that is not its cluster's first piece";
+              // A partial: the first piece of its cluster's run, and the schedule says it leaves one.
+              EXPECT_EQ(first_of[std::size_t(p.cluster)], int(i)) << "a partial that is not its run's first piece";
               EXPECT_TRUE(s.leaves_partial(p.cluster, p.unit));
               ++partials_left[std::size_t(p.cluster)];
             }
@@ -303,7 +324,56 @@ TEST(Tf32WgmmaWsSchedule, EveryKTileOfEveryUnitOnceAndEveryPartialAwaited) {
           ++checked;
         }
       }
-  EXPECT_EQ(checked, 12 * 7 * 5 * 2);
+  EXPECT_EQ(checked, 12 * 7 * 5 * kScheduleModes);
+}
+
+// The tail split cuts the last partial round's units, and only those, into
+// the same pieces of k (piece j of every unit covers the same k-tiles), as
+// many as the clusters and k-tiles allow up to what was asked; the clusters
+// past the pieces share none; every cluster has the same whole units.
+TEST(Tf32WgmmaWsSchedule, TailSplitCutsTheLastRoundIntoTheSamePieces) {
+  int cut = 0;
+  for (int units : {1, 2, 7, 16, 65, 66, 67, 131, 133, 200, 512})
+    for (int k_tiles : {1, 2, 3, 5, 32, 197})
+      for (int clusters : {1, 3, 64, 66})
+        for (int tail : {2, 3, 5, 16}) {
+          const ws::WorkSchedule s = ws::tail_schedule(units, k_tiles, clusters, tail);
+          const int rest = units % clusters;
+          if (s.sk_units == 0) {
+            EXPECT_TRUE(rest == 0 || std::min({clusters / rest, k_tiles, tail}) < 2) << units << " " << clusters;
+            EXPECT_EQ(s.clusters, std::min(units, clusters));
+            continue;
+          }
+          ++cut;
+          const int pieces = std::min({clusters / rest, k_tiles, tail});
+          EXPECT_EQ(s.sk_units, rest);
+          EXPECT_EQ(s.sk_clusters, rest * pieces);
+          EXPECT_EQ(s.clusters, units < clusters ? rest * pieces : clusters);
+          std::map<int, std::vector<std::pair<int, int>>> cuts;  // shared unit -> its pieces, in k order
+          std::vector<int> wholes(std::size_t(s.clusters), 0);
+          for (const Piece& p : pieces_of(s)) {
+            if (shared_unit(s, p.unit)) {
+              EXPECT_LT(p.cluster, s.sk_clusters);
+              cuts[p.unit].push_back({p.kb, p.ke});
+            } else {
+              ++wholes[std::size_t(p.cluster)];
+            }
+          }
+          ASSERT_EQ(int(cuts.size()), rest);
+          for (auto& [unit, pieces_of_unit] : cuts) {
+            std::sort(pieces_of_unit.begin(), pieces_of_unit.end());
+            EXPECT_EQ(int(pieces_of_unit.size()), pieces) << "unit " << unit;
+            EXPECT_EQ(pieces_of_unit, cuts.begin()->second) << "unit " << unit << " cut apart from the first";
+          }
+          for (int w : wholes) EXPECT_EQ(w, units / clusters);
+        }
+  EXPECT_GT(cut, 300);
+  // 6032x1516x6300 on 256 x 128 tiles in pairs: 144 units, 197 k-tiles, 66
+  // clusters: 12 units left over, in 5 pieces of 39 or 40 k-tiles.
+  const ws::WorkSchedule s = ws::tail_schedule(144, 197, 66, 16);
+  EXPECT_EQ(s.sk_units, 12);
+  EXPECT_EQ(s.sk_clusters, 60);
+  EXPECT_EQ(s.sk_begin(1) - s.sk_begin(0), 39);
 }
 
 // fp32-best's stream-k walks the same schedule one piece at a time
@@ -316,21 +386,24 @@ TEST(WorkSchedule, PieceWalkGivesForEachPiecesPiecesAndOneStorerPerCutUnit) {
   for (int units : {1, 2, 7, 66, 67, 132, 133, 289, 1089})
     for (int k_tiles : {1, 2, 3, 10, 19, 192})
       for (int clusters : {1, 3, 132, 396})
-        for (const bool sk : {false, true}) {
-          const ws::WorkSchedule s{units, k_tiles, clusters, sk ? ws::stream_k_units(units, clusters) : 0};
+        for (int mode = 0; mode < kScheduleModes; ++mode) {
+          const ws::WorkSchedule s = schedule_of(mode, units, k_tiles, clusters);
           const std::vector<Piece> all = pieces_of(s);
           std::vector<Piece> walked;
           std::vector<int> storers(std::size_t(units), 0), cut(std::size_t(units), 0);
-          for (int c = 0; c < clusters; ++c) {
+          for (int c = 0; c < s.clusters; ++c) {
             ws::PieceWalk walk(s, c);
             int unit = 0, kb = 0, ke = 0;
-            for (bool first = true; walk.next(unit, kb, ke); first = false) {
+            for (bool first = true; walk.next(unit, kb, ke);) {
               walked.push_back({c, unit, kb, ke});
+              if (!shared_unit(s, unit)) continue;
+              const bool was_first = first;
+              first = false;
               if (kb == 0 && ke == k_tiles) continue;
               cut[std::size_t(unit)] = 1;
               if (ke == k_tiles) {
                 ++storers[std::size_t(unit)];
-                EXPECT_TRUE(first) << "a storer after another piece of its cluster";
+                EXPECT_TRUE(was_first) << "a storer after another piece of its cluster's run";
               }
             }
           }
@@ -376,6 +449,29 @@ TEST(Tf32WgmmaWsSchedule, StreamKOnlyWhereRoundsAreNotWhole) {
   EXPECT_EQ(ws::stream_k_units(140, 66), 74);  // two rounds and a sliver: the last round and the sliver
 }
 
+// Run 40 (call 72, H200): where the shipped tile's units leave a partial last
+// round, the tail split ran 10-18 points of cuBLAS TF32 ahead of the rule's
+// earlier picks (6032x1516x6300 87.7% -> 100.4%, 5888x1792x6272 89.4% ->
+// 102.0%, 1352x3820x5648 88.8% -> 97.9%); where the rounds are whole, or the
+// last one is nearly full, it is the data-parallel grid's cost and never picked.
+TEST(Tf32WgmmaWsPlan, TailSplitWhereTheLastRoundIsShort) {
+  const auto variants = std::span<const Tf32WsVariant>(kTf32WsVariants);
+  const auto hopper = [&](int i) { return 66 * variants[std::size_t(i)].ctas_per_sm; };
+  for (const auto [m, n, k] :
+       {std::array{6032, 1516, 6300}, std::array{5888, 1792, 6272}, std::array{1352, 3820, 5648}}) {
+    const Tf32WsPlan p = tf32_ws_plan(m, n, k, variants, hopper);
+    EXPECT_EQ(p.variant, 0) << m << "x" << n << "x" << k << ": " << tf32_ws_plan_name(p, variants);
+    EXPECT_GT(p.tail, 1) << m << "x" << n << "x" << k << ": " << tf32_ws_plan_name(p, variants);
+  }
+  // 4096^3: 512 tiles, 256 units, 3 whole rounds of 66 and 58 (no two pieces fit); 8192^3: 1024 units.
+  for (const int e : {4096, 8192}) {
+    const double whole = tf32_ws_plan_cost(variants[0], {0, false, 1, 1}, 66, e, e, e);
+    for (const int t : kTf32WsTails) EXPECT_EQ(tf32_ws_plan_cost(variants[0], {0, false, 1, t}, 66, e, e, e), whole);
+    EXPECT_EQ(tf32_ws_plan(e, e, e, variants, hopper).tail, 1);
+  }
+  EXPECT_EQ(tf32_ws_plan_name({0, false, 1, 4}, variants), "256x128 s4 g8 cn2 tail 4");
+}
+
 TEST(Tf32WgmmaWsPlan, NarrowShapesLeaveTheShippedTile) {
   const auto variants = std::span<const Tf32WsVariant>(kTf32WsVariants);
   // Clusters of 2 on 132 SMs, twice as many of a variant of two CTAs an SM.
@@ -392,13 +488,16 @@ TEST(Tf32WgmmaWsPlan, NarrowShapesLeaveTheShippedTile) {
   }
   // A decode-sized M of 128 never runs 256-row tiles.
   EXPECT_EQ(variants[std::size_t(tf32_ws_plan(128, 4096, 4096, variants, hopper).variant)].block_m, 128);
-  // C of 64 tiles of 128 x 128 (1024^3): a tile of two CTAs an SM, each CTA on
-  // an SM of its own (run 33: 98% of cuBLAS TF32 against 78% for the best
-  // 128-wide plan); at 8192^3, where they would share SMs, never.
-  const Tf32WsVariant& small = variants[std::size_t(tf32_ws_plan(1024, 1024, 1024, variants, hopper).variant)];
-  EXPECT_EQ(small.ctas_per_sm, 2);
-  EXPECT_GT(small.k_tile_cost_alone, 0);
-  EXPECT_LT(small.k_tile_cost_alone, small.k_tile_cost);
+  // C of 64 tiles of 128 x 128 (1024^3): every SM busy, on a tile of two CTAs
+  // an SM, each CTA on an SM of its own (run 33: 98% of cuBLAS TF32 against
+  // 78% for the best 128-wide plan then), or since run 40 on 128 x 128 tiles
+  // cut in two by the tail split (83.5-90.3% of cuBLAS TF32 against 90.5% for
+  // the tile of two CTAs an SM: the rule's costs are 16.6 and 17.3 k-tiles);
+  // at 8192^3, where the tiles of two CTAs an SM would share SMs, never.
+  const Tf32WsPlan small = tf32_ws_plan(1024, 1024, 1024, variants, hopper);
+  const Tf32WsVariant& small_tile = variants[std::size_t(small.variant)];
+  EXPECT_TRUE(small_tile.ctas_per_sm == 2 || (small_tile.block_m * small_tile.block_n == 128 * 128 && small.tail == 2))
+      << tf32_ws_plan_name(small, variants);
   ASSERT_EQ(variants[10].name, "128x128 s6 g8 cn2");
   for (std::size_t i = 0; i < variants.size(); ++i)
     if (variants[i].ctas_per_sm > 1 && variants[i].k_tile_cost > 0) {

@@ -37,6 +37,7 @@ struct Case {
   bool stream_k = false;
   int splits = 1;
   int a_offset = 0, b_offset = 0;  // floats A and B start past a 256-byte boundary
+  int tail = 1;
 };
 
 std::vector<Case> all_cases() {
@@ -60,6 +61,13 @@ std::vector<Case> all_cases() {
     cases.push_back({v, 1000, 1000, 300, 0, true});
     cases.push_back({v, 128, 4096, 2048, 0, true});
     cases.push_back({v, 1500, 700, 3001, 0, true});
+    // The tail split: on a grid of 5 clusters (a last round of 1 to 4 units,
+    // cut into 5, 2 or 1 pieces: 1 is the data-parallel grid), pieces of one
+    // k-tile and more pieces asked than k-tiles; and the variant's own grid.
+    for (const auto& s : ragged) cases.push_back({v, s[0], s[1], s[2], 5 * grid / 3, false, 1, 0, 0, 8});
+    cases.push_back({v, 1500, 700, 3001, 0, false, 1, 0, 0, 4});
+    cases.push_back({v, 128, 4096, 2048, 0, false, 1, 0, 0, 16});
+    cases.push_back({v, 3000, 1000, 999, 0, false, 1, 0, 0, 3});
     // Split-k: pieces of one k-tile, a ragged last piece, more splits than k-tiles, C of one cell.
     for (const auto& s : {std::array{300, 261, 199}, std::array{37, 29, 45}, std::array{1, 1, 1}, std::array{128, 128, 4100}})
       for (const int splits : {2, 7, 64}) cases.push_back({v, s[0], s[1], s[2], splits == 7 ? grid : 0, false, splits});
@@ -77,6 +85,7 @@ std::string case_name(const ::testing::TestParamInfo<Case>& info) {
   return name + "_" + std::to_string(info.param.m) + "x" + std::to_string(info.param.n) + "x" +
          std::to_string(info.param.k) + (info.param.grid_limit ? "_grid" + std::to_string(info.param.grid_limit) : "") +
          (info.param.stream_k ? "_sk" : "") + (info.param.splits > 1 ? "_split" + std::to_string(info.param.splits) : "") +
+         (info.param.tail > 1 ? "_tail" + std::to_string(info.param.tail) : "") +
          (info.param.a_offset || info.param.b_offset
               ? "_off" + std::to_string(info.param.a_offset) + "_" + std::to_string(info.param.b_offset)
               : "");
@@ -103,7 +112,8 @@ TEST_P(Tf32WgmmaWs, MatchesDoublePrecision) {
   TS_CUDA_CHECK(cudaMemcpy(dev_a, a.data(), a.size() * 4, cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemcpy(dev_b, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
   TS_CUDA_CHECK(cudaMemset(dev_c, 0xFF, out.size() * 4));  // NaN: unwritten cells show
-  launch_tf32_ws_variant(c.variant, dev_a, dev_b, dev_c, c.m, c.n, c.k, nullptr, c.grid_limit, c.stream_k, c.splits);
+  launch_tf32_ws_variant(c.variant, dev_a, dev_b, dev_c, c.m, c.n, c.k, nullptr, c.grid_limit, c.stream_k, c.splits,
+                         c.tail);
   TS_CUDA_CHECK_LAUNCH();
   TS_CUDA_CHECK(cudaMemcpy(out.data(), dev_c, out.size() * 4, cudaMemcpyDeviceToHost));
   for (std::size_t i = 0; i < out.size(); ++i)
