@@ -62,8 +62,8 @@ TS_WS_HD constexpr void unit_position(int unit, int units_m, int units_n, int gr
 // at once read the same k-range of A and B, as a data-parallel round does,
 // where stream-k's runs, each starting at its own k-tile, read apart (L2
 // reuse lost: run 40 in docs/ladder-notes.md). The rules above hold: a
-// partial is the first piece of its cluster's run, and the clusters before
-// it wait for nothing.
+// partial is the first piece of its cluster's run (after its whole units,
+// which wait for nothing), so no piece waits for one that waits.
 struct WorkSchedule {
   int units = 0, k_tiles = 0, clusters = 1;
   int sk_units = 0;  // units shared out by k-tile (the first, or with sk_last the last); 0: data-parallel only
@@ -169,7 +169,7 @@ TS_WS_HD constexpr int stream_k_units(int units, int clusters) {
 TS_WS_HD constexpr WorkSchedule tail_schedule(int units, int k_tiles, int clusters, int pieces) {
   WorkSchedule s{units, k_tiles, clusters};
   if (clusters < 1 || units < 1) return s;
-  const int rest = units % clusters == 0 ? 0 : units % clusters;
+  const int rest = units % clusters;
   int p = rest > 0 ? clusters / rest : 0;
   if (p > pieces) p = pieces;
   if (p > k_tiles) p = k_tiles;
