@@ -80,25 +80,29 @@ inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, 
     // The second kernel reads every copy and writes C.
     return steps * k_tile_cost + model.split_launch + 4.0 * cells * (s.splits + 1) / model.split_bytes;
   }
+  const double whole = double(k_tiles) + model.piece;  // a whole unit, its start and end included
   if (plan.tail > 1) {
     const ws::WorkSchedule s = ws::tail_schedule(int(units), int(k_tiles), g, plan.tail);
-    const double rounds = double(s.whole_end() / g) * (double(k_tiles) + model.piece);
-    if (s.sk_units == 0) return (s.whole_end() % g ? rounds + double(k_tiles) + model.piece : rounds) * k_tile_cost;
-    const int pieces = s.sk_clusters / s.sk_units;
-    // The busiest cluster: a finisher, which adds the other pieces' partials after its own piece.
-    const double piece = double(ceil_div(k_tiles, pieces));
-    return (rounds + piece * model.tail_step + model.piece + (pieces - 1) * model.partial) * k_tile_cost;
+    if (s.sk_units > 0) {
+      const int pieces = s.sk_clusters / s.sk_units;
+      // The busiest cluster: its whole rounds, then a finisher's piece and the other pieces' partials.
+      const double piece = double(ceil_div(k_tiles, pieces));
+      return (double(s.whole_end() / g) * whole + piece * model.tail_step + model.piece +
+              (pieces - 1) * model.partial) *
+             k_tile_cost;
+    }
+    // Fewer than two pieces a unit fit, or the rounds are whole: the data-parallel grid, below.
   }
   double steps;  // the busiest cluster's cost, in its own k-tiles
   const int sk_units = plan.stream_k ? ws::stream_k_units(int(units), g) : 0;
   if (sk_units == 0) {
-    steps = double(ceil_div(units, g)) * (double(k_tiles) + model.piece);
+    steps = double(ceil_div(units, g)) * whole;
   } else {
     const double per_cluster = double(sk_units) * double(k_tiles) / g;  // stream-k steps each
     const double pieces = per_cluster / double(k_tiles) + 1;            // cut where units end
     const double partials = per_cluster < double(k_tiles) ? double(k_tiles) / per_cluster : 1;  // a finisher's reads
-    steps = double((units - sk_units) / g) * (double(k_tiles) + model.piece) + per_cluster * model.stream_k_step +
-            pieces * model.piece + partials * model.partial;
+    steps = double((units - sk_units) / g) * whole + per_cluster * model.stream_k_step + pieces * model.piece +
+            partials * model.partial;
   }
   return steps * k_tile_cost;
 }
