@@ -25,7 +25,8 @@
 //    grid too small to fill the SMs can be multiplied by the number of splits.
 //  - stream-k (Fp32StreamK): a persistent grid shares the tiles of the last
 //    rounds out by k-tile, so that every block ends at about the same time
-//    where the tiles do not fill whole rounds of the SMs.
+//    where the tiles do not fill whole rounds of the SMs; or, the tail split,
+//    cuts only the tiles of the last round, each into the same pieces of k.
 // The configurations that ship and the rule that picks one per shape are in
 // fp32_best.cu.
 #pragma once
@@ -211,18 +212,21 @@ __device__ __forceinline__ void store_staged(const Patch& patch, float* stage, f
   }
 }
 
-// Stream-k (units > 0): the grid is persistent (no more blocks than are
-// resident at once), block b walking its pieces of ws::WorkSchedule{units,
-// k_tiles, gridDim.x, sk_units}: its run of k-tiles over the first
-// sk_units tiles of C, then whole tiles. Where a tile is cut, the piece that
-// ends at the tile's last k-tile (its block's first piece, so done first)
-// stores its sums and raises the tile's flag; the other pieces wait for the
-// flag and add theirs atomically. No zeroed C, and no piece waits for a
-// block that waits. units == 0: a block a tile (blockIdx.x), k split by
-// blockIdx.z into k_chunk (its pieces added into a zeroed C).
+// Stream-k and the tail split (kStreamK): the grid is persistent (no more
+// blocks than are resident at once, gridDim.x the schedule's clusters),
+// block b walking its pieces of `schedule` (ws::PieceWalk): stream-k's run
+// of k-tiles over the first sk_units tiles of C, then whole tiles; or the
+// tail split's whole tiles, then one piece of a tile of the last round.
+// Where a tile is cut, the piece that ends at the tile's last k-tile (its
+// block's first piece under stream-k, so done first; under the tail split
+// one of the pieces that run at once) stores its sums and raises the tile's
+// flag; the other pieces wait for the flag and add theirs atomically. No
+// zeroed C, and no piece waits for a block that waits. Without kStreamK: a
+// block a tile (blockIdx.x), k split by blockIdx.z into k_chunk (its pieces
+// added into a zeroed C).
 struct Fp32StreamK {
-  int units = 0, k_tiles = 0, sk_units = 0;  // tiles of C, k-tiles of BK a tile, tiles shared out by k-tile
-  unsigned* flags = nullptr;                 // a flag per tile (EpochFlags)
+  ws::WorkSchedule schedule;  // units: tiles of C; k_tiles: of BK a tile
+  unsigned* flags = nullptr;  // a flag per tile (EpochFlags)
   unsigned epoch = 0;
 };
 
@@ -485,11 +489,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::MIN_BLOCKS)
     const int k0 = blockIdx.z * k_chunk;
     run(0, block_row, block_col, k0, min(k_chunk, K - k0), gridDim.z > 1, false, false);
   } else {
-    ws::PieceWalk walk(ws::WorkSchedule{sk.units, sk.k_tiles, int(gridDim.x), sk.sk_units}, blockIdx.x);
+    ws::PieceWalk walk(sk.schedule, blockIdx.x);
+    const int k_tiles = sk.schedule.k_tiles;
     int unit, kb, ke;
     for (int piece = 0; walk.next(unit, kb, ke); ++piece) {
       if (piece > 0) __syncthreads();  // the last piece's readers of shared memory are done
-      const bool cut = kb > 0 || ke < sk.k_tiles, raise = cut && ke == sk.k_tiles;
+      const bool cut = kb > 0 || ke < k_tiles, raise = cut && ke == k_tiles;
       int block_row, block_col;
       ws::unit_position(unit, tiles_m, tiles_n, Cfg::GROUP_M, block_row, block_col);
       run(unit, block_row, block_col, kb * BK, min(ke * BK, K) - kb * BK, cut && !raise, cut && !raise, raise);

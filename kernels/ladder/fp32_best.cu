@@ -92,6 +92,8 @@ constexpr Fp32Tile kTiles[] = {
 constexpr Fp32BCopy off_copy(TileIndex tile) { return kTiles[tile].b_words ? kBWords : kBShifted; }
 // The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
 constexpr int kMaxSplits = 64;
+// The tail splits it runs, as tf32-wgmma-ws's (kTf32WsTails).
+constexpr int kTails[] = {2, 3, 4, 6, 8, 12, 16};
 // The CUDA runtime keeps 1 KB of each block's shared memory for itself.
 constexpr int kSharedReservedPerBlock = 1024;
 
@@ -101,10 +103,11 @@ EpochFlags g_flags;     // stream-k's flags, one per tile of C
 
 // kOff: how the tile copies B where its rows are off 16 bytes (kTiles' b_words).
 template <class Cfg, Fp32BCopy kOff>
-void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, int splits,
-                 bool stream_k, cudaStream_t stream) {
+void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int m, int n, int k, const Fp32Plan& plan,
+                 cudaStream_t stream) {
+  const bool persistent = plan.stream_k || plan.tail > 1;
   const int k_tiles = ceil_div(k, Cfg::BK);
-  const int chunk = ceil_div(k_tiles, stream_k ? 1 : splits) * Cfg::BK;
+  const int chunk = ceil_div(k_tiles, persistent ? 1 : std::max(plan.splits, 1)) * Cfg::BK;
   const int z = ceil_div(k, chunk);  // every split has at least one k
   if (z > 1) TS_CUDA_CHECK(cudaMemsetAsync(c, 0, std::size_t(m) * n * sizeof(float), stream));
   const int tiles = ceil_div(m, Cfg::BM) * ceil_div(n, Cfg::BN);
@@ -140,19 +143,18 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
     }
   };
   Fp32StreamK sk;
-  if (stream_k) {
+  if (persistent) {
     const auto kernel = pick(std::true_type{});
     // Its pieces wait for each other: never more blocks than are resident at once.
     const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, shared_bytes);
-    sk.sk_units = ws::stream_k_units(tiles, resident);
-    if (sk.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile, as below
-      sk.units = tiles;
-      sk.k_tiles = k_tiles;
+    sk.schedule = plan.tail > 1 ? ws::tail_schedule(tiles, k_tiles, resident, plan.tail)
+                                : ws::WorkSchedule{tiles, k_tiles, resident, ws::stream_k_units(tiles, resident)};
+    if (sk.schedule.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile, as below
       const EpochFlags::Use flags = g_flags.get(tiles, stream);
       sk.flags = flags.flags;
       sk.epoch = flags.epoch;
-      launch_checked(kernel, dim3(resident), Cfg::kThreads, shared_bytes, stream, a, lda, b, ldb, c, n, m, n, k, chunk,
-                     c_store, sk);
+      launch_checked(kernel, dim3(sk.schedule.clusters), Cfg::kThreads, shared_bytes, stream, a, lda, b, ldb, c, n, m,
+                     n, k, chunk, c_store, sk);
       return;
     }
   }
@@ -164,11 +166,14 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
 
 std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
 
+std::span<const int> fp32_tails() { return kTails; }
+
 std::vector<Fp32Plan> fp32_plans() {
   std::vector<Fp32Plan> all;
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
     for (int splits = 1; splits <= kMaxSplits; ++splits) all.push_back({tile, splits});
     all.push_back({tile, 1, true});
+    for (const int tail : kTails) all.push_back({tile, 1, false, tail});
   }
   return all;
 }
@@ -176,6 +181,7 @@ std::vector<Fp32Plan> fp32_plans() {
 std::string fp32_plan_name(const Fp32Plan& plan) {
   std::string name(kTiles[plan.tile].name);
   if (plan.stream_k) name += " stream-k";
+  else if (plan.tail > 1) name += " tail " + std::to_string(plan.tail);
   else if (plan.splits > 1) name += " split " + std::to_string(plan.splits);
   return name;
 }
@@ -245,7 +251,9 @@ double words_cost(const Fp32Tile& t, int m, int n, const Fp32Model& model) {
 double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model) {
   const Fp32Tile& t = kTiles[plan.tile];
   const int per_round = fp32_blocks_per_sm(t, gpu);
-  if (per_round == 0) return std::numeric_limits<double>::infinity();
+  // Not modelled: the tail split (run 41: within 2 points of the best other
+  // plan at 34 shapes, never far ahead), which the rule does not weigh.
+  if (per_round == 0 || plan.tail > 1) return std::numeric_limits<double>::infinity();
   const int s = plan.stream_k ? 1 : plan.splits;
   // A block's k-tiles, in units of 32 k; at short k (under 24 of them) the
   // k16 tile's own, halved (k = 139 is 4.5 of them there, 5 on the 32-long
@@ -317,8 +325,23 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
     cost *= words_cost(t, m, n, model);
   }
   // Each extra split zeroes C and adds its share of it atomically, mostly
-  // overlapped with other blocks' work: ~0.1 units per 1024 x 1024 of C.
-  return cost + model.split_adds * (s - 1) * (double(m) * n / (1 << 20));
+  // overlapped with other blocks' work: ~0.15 units per 1024 x 1024 of C.
+  // Where C passes 1024 x 1024 cells and a split's k is short, the adds are
+  // not hidden: ~0.5 more per 1024 x 1024 past them, times 1 - (k of a
+  // split) / 1000. Run 41 (H200, fp32_tune): at such shapes the 128x128
+  // tile's splits ran 4 to 10 points of cuBLAS SGEMM behind its stream-k
+  // (1920x5632x640 split 2 88.0%, stream-k 99.1; 4140x3564x876 91.2 against
+  // 98.5) where the model had them level; at long k the splits keep up
+  // (3840x4864x5760 split 3 103.0, stream-k 101.0), hence the factor of k.
+  // The 0.5 from a scan on the tables of runs 38 to 41; the factor of k
+  // from call 79, where the term without it changed 82 picks, to no gain
+  // (mean +0.1 and -0.2 points on two sets). With it, at the 37 of 3,000
+  // freshly drawn shapes whose pick it changes (call 80, none fitted to):
+  // faster at 23, slower at 10, mean +1.4 points.
+  const double c_cells = double(m) * n / (1 << 20);
+  const double short_split = std::max(0.0, 1 - double(k) / s / model.split_adds_k);
+  return cost +
+         (s - 1) * (model.split_adds * c_cells + model.split_adds_past_1m * short_split * std::max(0.0, c_cells - 1));
 }
 
 Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model) {
@@ -448,18 +471,14 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
     pad_rows_async(&job, 1, stream);
     b = pb;
   }
-  const int splits = std::max(plan.splits, 1);
-  const bool sk = plan.stream_k;
   switch (plan.tile) {
-    case k128x256: launch_tile<Tile128x256, off_copy(k128x256)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k64x128: launch_tile<Tile64x128, off_copy(k64x128)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k128x64: launch_tile<Tile128x64, off_copy(k128x64)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k128x128: launch_tile<Tile128x128, off_copy(k128x128)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k64x64: launch_tile<Tile64x64, off_copy(k64x64)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    case k32x128: launch_tile<Tile32x128, off_copy(k32x128)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream); break;
-    default:
-      launch_tile<Tile128x256k16, off_copy(k128x256k16)>(a, lda, b, ldb, c, m, n, k, splits, sk, stream);
-      break;
+    case k128x256: launch_tile<Tile128x256, off_copy(k128x256)>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
+    case k64x128: launch_tile<Tile64x128, off_copy(k64x128)>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
+    case k128x64: launch_tile<Tile128x64, off_copy(k128x64)>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
+    case k128x128: launch_tile<Tile128x128, off_copy(k128x128)>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
+    case k64x64: launch_tile<Tile64x64, off_copy(k64x64)>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
+    case k32x128: launch_tile<Tile32x128, off_copy(k32x128)>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
+    default: launch_tile<Tile128x256k16, off_copy(k128x256k16)>(a, lda, b, ldb, c, m, n, k, plan, stream); break;
   }
 }
 

@@ -52,6 +52,8 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu);
 
 // The block tiles fp32-best runs.
 std::span<const Fp32Tile> fp32_tiles();
+// The tail splits it runs (Fp32Plan::tail).
+std::span<const int> fp32_tails();
 
 struct Fp32Plan {
   int tile = 0;    // index into fp32_tiles()
@@ -59,6 +61,12 @@ struct Fp32Plan {
   // A persistent grid, the tiles of the last rounds shared out by k-tile
   // (splits 1); where the tiles fill whole rounds, as stream_k false.
   bool stream_k = false;
+  // The tail split (> 1; splits 1, stream_k false): a persistent grid whose
+  // blocks do whole tiles, then the last partial round's tiles each cut into
+  // this many pieces of k (fewer where the round or k is too short: at most
+  // the resident blocks over the round's tiles, a k-tile a piece); where the
+  // tiles fill whole rounds, as 0.
+  int tail = 0;
 };
 
 // The constants of the rule's model (fp32_plan_cost), in k-tiles of 32 of
@@ -67,7 +75,8 @@ struct Fp32Plan {
 // 9-37), then refitted to run 38's tables (calls 58-61: 169 shapes, 97 of
 // them with every plan of the seven tiles timed) and, weighed half, run 37's
 // (157 shapes, the earlier tiles), by a search that keeps each tile's rounds
-// no cheaper as they hold more blocks (scripts/fp32-rule-search.py).
+// no cheaper as they hold more blocks (scripts/fp32-rule-search.py); run
+// 41 added the cost of a split's adds where C is large and its k short.
 // fp32_rule_fit scores other values against fp32_tune's tables.
 struct Fp32Model {
   double start_end = 0.858799;           // a 128x256 block's start and end
@@ -79,6 +88,8 @@ struct Fp32Model {
   double words_64 = 1.09;                // the tiles of 64 rows where B's rows are off 16 bytes (shifted)
   double words_32 = 1.09;                // the tile of 32 rows, likewise
   double split_adds = 0.153302;          // each extra split, per 1024 x 1024 of C
+  double split_adds_past_1m = 0.5;       // and per 1024 x 1024 of C past the first, where a split's k is short:
+  double split_adds_k = 1000;            // times 1 - (k of a split) / this, 0 from it on (run 41)
   double rounds_256 = 1;                 // the 128x256 tile splits while its blocks but one split fill fewer rounds
   double sk_piece = 1.1677;              // stream-k: a piece's start and end, in its tile's start and end
   double sk_scale = 1;                   // stream-k: the cost of its shared k-tiles, against the plans without it
@@ -100,13 +111,15 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
 
 // The rule's model of a plan's time, in units of one k-tile of the 128x256
 // tile on a whole SM (docs/ladder-notes.md fits it to run 9's measurements);
-// infinite where the plan's tile does not fit the GPU.
+// infinite where the plan's tile does not fit the GPU, and for the tail split
+// (measured, not modelled: the rule does not weigh it).
 double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model& model = {});
 
-// e.g. "64x128 split 2", "128x256 k16 stream-k".
+// e.g. "64x128 split 2", "128x256 k16 stream-k", "128x256 k16 tail 2".
 std::string fp32_plan_name(const Fp32Plan& plan);
 
-// Every plan fp32-best can run: each tile split 1 to 64 ways, and by stream-k.
+// Every plan fp32-best can run: each tile split 1 to 64 ways, by stream-k,
+// and by the tail split into each of fp32_tails() pieces.
 std::vector<Fp32Plan> fp32_plans();
 
 // Where B's rows are off 16 bytes (B itself on 16): read in place by the

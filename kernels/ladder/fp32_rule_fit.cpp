@@ -67,6 +67,8 @@ rf::Knobs knobs(Fp32Model& m) {
           {"words_64", &m.words_64},
           {"words_32", &m.words_32},
           {"split_adds", &m.split_adds},
+          {"split_adds_past_1m", &m.split_adds_past_1m},
+          {"split_adds_k", &m.split_adds_k},
           {"rounds_256", &m.rounds_256},
           {"sk_piece", &m.sk_piece},
           {"sk_scale", &m.sk_scale},

@@ -1,6 +1,7 @@
 // fp32_tune.cpp — the measurements behind fp32-best's rule (fp32_best.cu):
-// every plan (block tile x split of k, or stream-k) checked against cuBLAS over the whole matrix, then timed against cuBLAS
-// SGEMM in the same run, per shape; the rule's own pick is marked '*'.
+// every plan (block tile x split of k, stream-k or tail split) checked
+// against cuBLAS over the whole matrix, then timed against cuBLAS SGEMM in
+// the same run, per shape; the rule's own pick is marked '*'.
 // docs/ladder-notes.md records the output and the rule drawn from it.
 //
 //   cmake --build build --target fp32_tune && build/kernels/ladder/fp32_tune 1024x1024x1024 ...
@@ -33,6 +34,7 @@ std::vector<Fp32Plan> plans() {
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) {
     for (int splits : {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64}) all.push_back({tile, splits});  // the rule's range
     all.push_back({tile, 1, true});
+    for (const int tail : fp32_tails()) all.push_back({tile, 1, false, tail});
   }
   return all;
 }
@@ -160,7 +162,7 @@ int main(int argc, char** argv) {
     if (named == nameable.end()) {
       std::fprintf(stderr,
                    "fp32_tune: no plan is named '%s' (names as printed: \"64x128 split 2\", \"128x256 k16 "
-                   "stream-k\", or \"rule\": the rule's pick)\n",
+                   "stream-k\", \"128x256 k16 tail 2\", or \"rule\": the rule's pick)\n",
                    name.c_str());
       return 2;
     }

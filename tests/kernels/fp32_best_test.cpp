@@ -1,14 +1,14 @@
 // On a real GPU (label gpu): every plan fp32-best can pick (each block tile,
-// with and without a split of k, and stream-k) computes C = A * B against a double-precision
-// reference, its output poisoned first, at aligned shapes and at ragged ones
-// (A's rows read off 32-byte sectors; B's rows off 16 bytes, by n or by B's
-// address, read in place where m is small (words on the 128x256 and 128x128
-// k16 tiles, shifted float4 on the others, where B itself is on 16 bytes,
-// down to rows of 1 to 3 floats and splits that end in B's last 3 rows) and
-// from a padded copy where it is not; C's rows at every alignment, by n or by
-// C's address, stored as float4, pairs or words), and writes nothing around
-// C; and the rule picks its tiles and splits as runs 16-26 measured
-// (docs/ladder-notes.md).
+// with and without a split of k, stream-k and the tail split) computes
+// C = A * B against a double-precision reference, its output poisoned first, at
+// aligned shapes and at ragged ones (A's rows read off 32-byte sectors; B's
+// rows off 16 bytes, by n or by B's address, read in place where m is small
+// (words on the 128x256 and 128x128 k16 tiles, shifted float4 on the others,
+// where B itself is on 16 bytes, down to rows of 1 to 3 floats and splits that
+// end in B's last 3 rows) and from a padded copy where it is not; C's rows at
+// every alignment, by n or by C's address, stored as float4, pairs or words),
+// and writes nothing around C; and the rule picks its tiles and splits as runs
+// 16-26 measured (docs/ladder-notes.md).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -70,6 +70,20 @@ std::vector<Case> all_cases() {
   for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) {
     cases.push_back({Fp32Plan{tile, 1, true}, 3000, 4099, 37});
     cases.push_back({Fp32Plan{tile, 1, true}, 2100, 4100, 300, 1, 0});
+  }
+  // The tail split (on an H100 or H200, 132 SMs): a grid of whole rounds of
+  // the resident blocks and a last round of about a fifth of them, its tiles
+  // cut into 3 pieces, or as many as fit (16 asked: 3 or 4); ragged, B and C
+  // off 16 bytes. And a grid of fewer tiles than the resident blocks, k of 3
+  // to 5 k-tiles, so that the pieces are one or two k-tiles.
+  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) {
+    const Fp32Tile& t = fp32_tiles()[tile];
+    const int resident = 132 * t.blocks_per_sm, rows = 12, cols = (resident + resident / 5) / rows + 1;
+    for (const int tail : {3, 16}) {
+      cases.push_back({Fp32Plan{tile, 1, false, tail}, t.block_m * rows - 5, t.block_n * cols - 3, 97});
+      cases.push_back({Fp32Plan{tile, 1, false, tail}, t.block_m * rows, t.block_n * cols, 160, 1, 1});
+      cases.push_back({Fp32Plan{tile, 1, false, tail}, t.block_m * 4 - 1, t.block_n * 8 - 2, 70});
+    }
   }
   return cases;
 }
