@@ -329,8 +329,8 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
   // Where C passes 1024 x 1024 cells and a split's k is short, the adds are
   // not hidden: ~0.5 more per 1024 x 1024 past them, times 1 - (k of a
   // split) / 1000. Run 41 (H200, fp32_tune): at such shapes the 128x128
-  // tile's splits ran 4 to 10 points of cuBLAS SGEMM behind its stream-k
-  // (1920x5632x640 split 2 88.0%, stream-k 99.1; 4140x3564x876 91.2 against
+  // tile's splits ran 5 to 10 points of cuBLAS SGEMM behind its stream-k
+  // (1920x5632x640 split 2 88.9%, stream-k 99.1; 4140x3564x876 89.8 against
   // 98.5) where the model had them level; at long k the splits keep up
   // (3840x4864x5760 split 3 103.0, stream-k 101.0), hence the factor of k.
   // The 0.5 from a scan on the tables of runs 38 to 41; the factor of k
