@@ -416,20 +416,29 @@ Fp32Plan fp32_best_plan(int m, int n, int k, const Fp32Gpu& gpu, const Fp32Model
   // for the best plan of the other tiles, 4340x369x4329 97.0 against 92.3,
   // 210x4613x2171 94.7 against 88.6), the 64x64 tile's at some short ones
   // (5960x190x1545 98.3 against 84.9, 5431x430x981 98.9 against 92.2).
-  // Not the 128x128 tile's where the 128x256 tile's blocks fill their last
-  // round of the SMs to 90% or more and k is long (64 k-tiles of 32 or more):
-  // there it ran 3.2 points behind at each of three such shapes (run 38:
-  // 1024x4096x4096 96.3% of cuBLAS SGEMM against 99.5% for 128x256 k16,
-  // 4096x1024x4096 96.5 against 99.7, 8192x1024x8192 97.6 against 100.8),
-  // where the model had it ahead.
+  // Not the 128x128 tile's in place of the 128x256 tile's grid where that
+  // tile's blocks fill their last round of the SMs to 90% or more and k is
+  // long (64 k-tiles of 32 or more): there it ran 3.2 points behind at each
+  // of three such shapes (run 38: 1024x4096x4096 96.3% of cuBLAS SGEMM
+  // against 99.5% for 128x256 k16, 4096x1024x4096 96.5 against 99.7,
+  // 8192x1024x8192 97.6 against 100.8), where the model had it ahead, and
+  // level on average at 41 such shapes drawn (run 41, call 82: 17 slower,
+  // by up to 3.7 points, 2048x2048x2944 96.9 against 100.6; 18 faster).
+  // Until run 41 it was left out there against any plan, which cost up to
+  // 11 points where the pick was another (call 82: 2784x1376x6156, 64x64
+  // k16 stream-k 98.0, 128x128 k16 stream-k 109.2). At the 44 of 6,000
+  // freshly drawn shapes whose pick that change moves (call 83, none fitted
+  // to): faster at 36, slower at 1 (by 0.7), mean +4.8 points; under 95% of
+  // cuBLAS SGEMM at 6 before, 1 after.
   const int blocks_256 = ceil_div(m, kTiles[k128x256].block_m) * ceil_div(n, kTiles[k128x256].block_n);
   const int last_round_256 = (blocks_256 - 1) % gpu.sm_count + 1;
   const bool rounds_256_full = k_tiles >= 64 && last_round_256 * 10 >= gpu.sm_count * 9;
+  const bool grid_256 = (best.tile == k128x256 || best.tile == k128x256k16) && !best.stream_k && best.splits == 1;
   for (const int tile : {k128x128, k64x64, k32x128}) {
     const Fp32Tile& t = kTiles[tile];
     const int units = ceil_div(m, t.block_m) * ceil_div(n, t.block_n);
     const int per_sm = fp32_blocks_per_sm(t, gpu);
-    if (tile == k128x128 && rounds_256_full) continue;
+    if (tile == k128x128 && rounds_256_full && grid_256) continue;
     if (per_sm > 0 && ws::stream_k_units(units, gpu.sm_count * per_sm) > 0) weigh({tile, 1, true});
   }
   return best;
