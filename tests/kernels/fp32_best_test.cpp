@@ -289,6 +289,23 @@ TEST(Fp32BestRule, StreamKWhereFewerTilesThanSMs) {
     EXPECT_FALSE(fp32_best_plan(s[0], s[1], s[2], h200).stream_k) << s[0] << "x" << s[1] << "x" << s[2];
 }
 
+// Run 41 (H200, fp32_tune): where the 128x256 tile's last round is 90% full
+// or more and k long, the 128x128 tile's stream-k stays out only against
+// that tile's grid (run 38: 3.2 points behind it at 1024x4096x4096); in
+// place of another pick it ran ahead (3072x1152x3712 99.1% of cuBLAS SGEMM
+// against 89.1 for the 64x64 tile's stream-k, 1920x1920x3328 109.0 against
+// 97.6). And a split of C of millions of cells at short k costs its adds:
+// 4140x3564x876 and 2560x5888x1152 run the 128x128 tile's stream-k (98.4
+// and 99.6 against 89.7 and 94.6 split in two).
+TEST(Fp32BestRule, StreamKOfThe128x128TileBesideAFullGridAndAtShortK) {
+  const Fp32Gpu h200 = hopper_gpu(132);
+  EXPECT_EQ(fp32_plan_name(fp32_best_plan(1024, 4096, 4096, h200)), "128x256 k16");
+  for (const auto& s : std::vector<std::array<int, 3>>{
+           {3072, 1152, 3712}, {1920, 1920, 3328}, {4140, 3564, 876}, {2560, 5888, 1152}})
+    EXPECT_EQ(fp32_plan_name(fp32_best_plan(s[0], s[1], s[2], h200)), "128x128 k16 stream-k")
+        << s[0] << "x" << s[1] << "x" << s[2];
+}
+
 TEST(Fp32BestRule, PicksOnlyTilesTheGpuHolds) {
   const Fp32Gpu ada{128, 99 * 1024, 100 * 1024}, ampere{108, 163 * 1024, 164 * 1024};
   const std::span<const Fp32Tile> tiles = fp32_tiles();
