@@ -92,44 +92,15 @@ struct WorkSchedule {
   }
 };
 
-// Calls piece(unit, k_begin, k_end) for each piece of work cluster `cluster`
-// does, in order: its stream-k run (cut at units' ends), then its whole
-// units. kPieces false: whole units only (a data-parallel schedule), with
-// none of the pieces' arithmetic in the caller's code.
-template <bool kPieces = true, class F>
-TS_WS_HD void for_each_piece(const WorkSchedule& s, int cluster, F&& piece) {
-  if constexpr (!kPieces) {
-    for (int unit = cluster; unit < s.units; unit += s.clusters) piece(unit, 0, s.k_tiles);
-    return;
-  }
-  if (s.splits > 1) {
-    for (long long w = cluster; w < (long long)s.units * s.splits; w += s.clusters) {
-      const int unit = int(w / s.splits), kb = int(w % s.splits) * s.chunk;
-      piece(unit, kb, kb + s.chunk < s.k_tiles ? kb + s.chunk : s.k_tiles);
-    }
-    return;
-  }
-  const auto whole = [&] {
-    for (int unit = s.whole_begin() + cluster; unit < s.whole_end(); unit += s.clusters) piece(unit, 0, s.k_tiles);
-  };
-  if (s.sk_last) whole();
-  const long long end = s.sk_begin(cluster + 1);
-  for (long long i = s.sk_begin(cluster); i < end;) {
-    const int unit = int(i / s.k_tiles), kb = int(i % s.k_tiles);
-    const int ke = (end - i) < (long long)(s.k_tiles - kb) ? kb + int(end - i) : s.k_tiles;
-    piece(s.sk_first_unit() + unit, kb, ke);
-    i += ke - kb;
-  }
-  if (!s.sk_last) whole();
-}
-
-// A data-parallel or stream-k schedule's pieces for `cluster`, in
-// for_each_piece's order, one at a time (splits must be 1): for a kernel
-// that runs its piece's code at one call site.
+// A data-parallel, stream-k or tail-split schedule's pieces for `cluster`
+// (splits must be 1), in order, one at a time: its stream-k run (cut at
+// units' ends), then its whole units; with sk_last, its whole units, then
+// its run. For a kernel that runs its piece's code at one call site
+// (fp32-best's stream-k), and for for_each_piece.
 struct PieceWalk {
-  WorkSchedule s;
-  long long i, end;  // what is left of the cluster's stream-k run
-  int whole;         // its next whole unit
+  const WorkSchedule& s;  // outlives the walk (a kernel parameter: read where it lies)
+  long long i, end;       // what is left of the cluster's stream-k run
+  int whole;              // its next whole unit
   TS_WS_HD constexpr PieceWalk(const WorkSchedule& schedule, int cluster)
       : s(schedule), i(schedule.sk_begin(cluster)), end(schedule.sk_begin(cluster + 1)),
         whole(schedule.whole_begin() + cluster) {}
@@ -149,6 +120,28 @@ struct PieceWalk {
     return true;
   }
 };
+
+// Calls piece(unit, k_begin, k_end) for each piece of work cluster `cluster`
+// does, in order: split-k's pieces, or PieceWalk's. kPieces false: whole
+// units only (a data-parallel schedule), with none of the pieces'
+// arithmetic in the caller's code.
+template <bool kPieces = true, class F>
+TS_WS_HD void for_each_piece(const WorkSchedule& s, int cluster, F&& piece) {
+  if constexpr (!kPieces) {
+    for (int unit = cluster; unit < s.units; unit += s.clusters) piece(unit, 0, s.k_tiles);
+    return;
+  }
+  if (s.splits > 1) {
+    for (long long w = cluster; w < (long long)s.units * s.splits; w += s.clusters) {
+      const int unit = int(w / s.splits), kb = int(w % s.splits) * s.chunk;
+      piece(unit, kb, kb + s.chunk < s.k_tiles ? kb + s.chunk : s.k_tiles);
+    }
+    return;
+  }
+  PieceWalk walk(s, cluster);
+  int unit, k_begin, k_end;
+  while (walk.next(unit, k_begin, k_end)) piece(unit, k_begin, k_end);
+}
 
 // The units stream-k shares out for `units` units on `clusters` clusters:
 // none where the units fill whole rounds; else the last, partial round, and
