@@ -92,8 +92,6 @@ constexpr Fp32Tile kTiles[] = {
 constexpr Fp32BCopy off_copy(TileIndex tile) { return kTiles[tile].b_words ? kBWords : kBShifted; }
 // The most pieces fp32-best cuts k into (the rule, fp32_best_plan).
 constexpr int kMaxSplits = 64;
-// The tail splits it runs, as tf32-wgmma-ws's (kTf32WsTails).
-constexpr int kTails[] = {2, 3, 4, 6, 8, 12, 16};
 // The CUDA runtime keeps 1 KB of each block's shared memory for itself.
 constexpr int kSharedReservedPerBlock = 1024;
 
@@ -148,7 +146,7 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
     // Its pieces wait for each other: never more blocks than are resident at once.
     const int resident = resident_clusters(reinterpret_cast<const void*>(kernel), Cfg::kThreads, shared_bytes);
     sk.schedule = plan.tail > 1 ? ws::tail_schedule(tiles, k_tiles, resident, plan.tail)
-                                : ws::WorkSchedule{tiles, k_tiles, resident, ws::stream_k_units(tiles, resident)};
+                                : ws::stream_k_schedule(tiles, k_tiles, resident);
     if (sk.schedule.sk_units > 0) {  // else the tiles fill whole rounds: a block a tile, as below
       const EpochFlags::Use flags = g_flags.get(tiles, stream);
       sk.flags = flags.flags;
@@ -166,14 +164,14 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
 
 std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
 
-std::span<const int> fp32_tails() { return kTails; }
+std::span<const int> fp32_tails() { return ws::kTailPieces; }
 
 std::vector<Fp32Plan> fp32_plans() {
   std::vector<Fp32Plan> all;
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {
     for (int splits = 1; splits <= kMaxSplits; ++splits) all.push_back({tile, splits});
     all.push_back({tile, 1, true});
-    for (const int tail : kTails) all.push_back({tile, 1, false, tail});
+    for (const int tail : ws::kTailPieces) all.push_back({tile, 1, false, tail});
   }
   return all;
 }

@@ -557,7 +557,7 @@ void launch_ws_config(const float* a, const float* b, float* c, int m, int n, in
       clusters = sched.clusters;
     } else if (stream_k) {
       clusters = std::min(clusters, resident);
-      sched.sk_units = ws::stream_k_units(units, clusters);
+      sched = ws::stream_k_schedule(units, k_tiles, clusters);
     }
     if (sched.sk_units == 0) clusters = std::max(1, std::min(clusters, units));
     else sk = ws_stream_k_buffers(clusters * Cfg::kCluster, Cfg::BM * Cfg::BN, stream);

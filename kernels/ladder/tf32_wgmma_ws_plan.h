@@ -36,8 +36,6 @@ struct Tf32WsPlan {
 
 // The splits the rule weighs.
 inline constexpr int kTf32WsSplits[] = {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64};
-// The tail splits the rule weighs (each cut to what the shape's last round leaves room for).
-inline constexpr int kTf32WsTails[] = {2, 3, 4, 6, 8, 12, 16};
 
 // The model's constants, in k-tiles of the shipped variant on one CTA
 // (about 0.68 us on an H200), fitted to docs/ladder-notes.md's run 31 (75 shapes, every plan timed),
@@ -130,7 +128,8 @@ Tf32WsPlan tf32_ws_plan(int m, int n, int k, std::span<const Tf32WsVariant> vari
     // Stream-k on the variants of two CTAs an SM: never the best plan measured (run 33).
     if (variants[std::size_t(i)].ctas_per_sm == 1) {
       weigh(i, {i, true, 1}, g);
-      for (const int t : kTf32WsTails) weigh(i, {i, false, 1, t}, g);
+      // The tail splits, each cut to what the shape's last round leaves room for.
+      for (const int t : ws::kTailPieces) weigh(i, {i, false, 1, t}, g);
     }
     for (const int s : kTf32WsSplits)
       if (s * 2 <= (k + 31) / 32) weigh(i, {i, false, s}, g);  // at least two k-tiles a piece

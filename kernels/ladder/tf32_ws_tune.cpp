@@ -111,7 +111,7 @@ std::vector<Candidate> candidates(const Selection& sel, int cc) {
     plans.push_back({v, false, 1});
     if (!variants[v].persistent) continue;
     plans.push_back({v, true, 1});
-    for (const int t : kTf32WsTails) plans.push_back({v, false, 1, t});
+    for (const int t : ws::kTailPieces) plans.push_back({v, false, 1, t});
     for (const int s : kTf32WsSplits) plans.push_back({v, false, s});
   }
   for (const Tf32WsPlan& plan : plans) {

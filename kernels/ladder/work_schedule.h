@@ -153,6 +153,16 @@ TS_WS_HD constexpr int stream_k_units(int units, int clusters) {
   return units < clusters ? units : rest + clusters;
 }
 
+// Stream-k's schedule for `units` units on `clusters` clusters: the units
+// stream_k_units names shared out by k-tile, the rest whole.
+TS_WS_HD constexpr WorkSchedule stream_k_schedule(int units, int k_tiles, int clusters) {
+  return {units, k_tiles, clusters, stream_k_units(units, clusters)};
+}
+
+// The numbers of pieces the kernels' tail split is run with (tf32-wgmma-ws's
+// rule weighs each; fp32_tune times each for fp32-best).
+inline constexpr int kTailPieces[] = {2, 3, 4, 6, 8, 12, 16};
+
 // The tail split's schedule: where the units leave a partial last round of
 // `rest` units, those are cut into `pieces` each (fewer where the clusters
 // or the k-tiles are too few: at most clusters / rest, and a k-tile a

@@ -275,7 +275,7 @@ constexpr int kScheduleModes = 6;
 ws::WorkSchedule schedule_of(int mode, int units, int k_tiles, int clusters) {
   constexpr int kTails[] = {2, 3, 5, 16};
   if (mode >= 2) return ws::tail_schedule(units, k_tiles, clusters, kTails[mode - 2]);
-  return {units, k_tiles, clusters, mode == 1 ? ws::stream_k_units(units, clusters) : 0};
+  return mode == 1 ? ws::stream_k_schedule(units, k_tiles, clusters) : ws::WorkSchedule{units, k_tiles, clusters};
 }
 
 // Is `unit` one of the units the schedule shares out by k-tile?
@@ -459,7 +459,7 @@ TEST(Tf32WgmmaWsPlan, TailSplitWhereTheLastRoundIsShort) {
   // 4096^3: 512 tiles, 256 units, 3 whole rounds of 66 and 58 (no two pieces fit); 8192^3: 1024 units.
   for (const int e : {4096, 8192}) {
     const double whole = tf32_ws_plan_cost(variants[0], {0, false, 1, 1}, 66, e, e, e);
-    for (const int t : kTf32WsTails) EXPECT_EQ(tf32_ws_plan_cost(variants[0], {0, false, 1, t}, 66, e, e, e), whole);
+    for (const int t : ws::kTailPieces) EXPECT_EQ(tf32_ws_plan_cost(variants[0], {0, false, 1, t}, 66, e, e, e), whole);
     EXPECT_EQ(tf32_ws_plan(e, e, e, variants, hopper).tail, 1);
   }
   EXPECT_EQ(tf32_ws_plan_name({0, false, 1, 4}, variants), "256x128 s4 g8 cn2 tail 4");
