@@ -12,13 +12,14 @@
 // winning). For each shape the rule picks a plan with the compiled variants'
 // costs and the model's constants (or those --set gives: a variant's name for
 // its k_tile_cost, 0 to leave it out, NAME:alone for k_tile_cost_alone, or
-// piece, partial, stream_k_step, split_launch, split_bytes, tail_step), given
-// N resident clusters of each tile (66: an H100 or H200's 132 SMs in pairs;
-// twice that for the tiles of two CTAs an SM). It prints the pick's measured
-// share of cuBLAS TF32 against the best timed plan's, and the totals: the
-// loss (the sum over shapes of best / picked - 1), and the shapes with every
-// side from 128 and 2^30 multiply-adds where the pick or the best plan is
-// under 90%. Shapes where the pick was not timed are listed and left out.
+// piece, partial, stream_k_step, split_launch, split_bytes, tail_step,
+// pair_m_three), given N resident clusters of each tile (66: an H100 or
+// H200's 132 SMs in pairs; twice that for the tiles of two CTAs an SM). It
+// prints the pick's measured share of cuBLAS TF32 against the best timed
+// plan's, and the totals: the loss (the sum over shapes of best / picked -
+// 1), and the shapes with every side from 128 and 2^30 multiply-adds where
+// the pick or the best plan is under 90%. Shapes where the pick was not
+// timed are listed and left out.
 // --fit then searches the constants (each scaled up and down in turn while
 // the loss falls) and prints the values it found, to be written into the
 // variants table and the model by hand, and measured again.
@@ -116,6 +117,7 @@ rule_fit::Knobs knobs(Constants& c) {
   all.push_back({"split_launch", &c.model.split_launch});
   all.push_back({"split_bytes", &c.model.split_bytes});
   all.push_back({"tail_step", &c.model.tail_step});
+  all.push_back({"pair_m_three", &c.model.pair_m_three});
   return all;
 }
 

@@ -8,7 +8,7 @@
 // checks its picks on the host; tf32_wgmma_ws.cu asks the driver how many
 // clusters of each variant are resident and runs what it picks. The model
 // and the measurements it was fitted to are in docs/ladder-notes.md, runs
-// 31, 33, 35 and 40.
+// 31, 33, 35, 40 and 42.
 #pragma once
 
 #include <algorithm>
@@ -51,6 +51,14 @@ struct Tf32WsModel {
   double split_launch = 1.684;   // split-k: the second kernel's launch
   double split_bytes = 1.14e6;   // split-k: bytes the second kernel moves per k-tile of time
   double tail_step = 1.15;       // the tail split: a k-tile of a piece (the pieces' k in step, as a round's)
+  // A pair along m over three m-tiles (the second pair half past C): this
+  // times a k-tile. Run 42 (H200): there the 128x128 tile paired along m ran
+  // 0.91 of its time paired along n at the median of 30 tabled shapes (0.54
+  // at 384x5504x1920), where at other counts of m-tiles the two were level;
+  // a cost for any odd count (the share of rows past C) lost on drawn shapes
+  // at 5 m-tiles and past 9. At the 86 of 36,000 freshly drawn shapes whose
+  // pick this moves (call 91): faster at 81, slower at 5, mean +12.5 points.
+  double pair_m_three = 1.075;
 };
 
 // The rule's model of a plan's time, in k-tiles of the shipped variant on
@@ -69,7 +77,8 @@ inline double tf32_ws_plan_cost(const Tf32WsVariant& v, const Tf32WsPlan& plan, 
   // own runs its k-tiles at the lone CTA's pace.
   const long long work = units * std::max(plan.splits, 1);
   const bool alone = v.ctas_per_sm > 1 && v.k_tile_cost_alone > 0 && std::min<long long>(work, g) * v.ctas_per_sm <= g;
-  const double k_tile_cost = alone ? v.k_tile_cost_alone : v.k_tile_cost;
+  const bool three_m = v.cluster_m == 2 && ceil_div(m, v.block_m) == 3;
+  const double k_tile_cost = (alone ? v.k_tile_cost_alone : v.k_tile_cost) * (three_m ? model.pair_m_three : 1);
   if (plan.splits > 1) {
     const double cells = double(m) * n;
     if (cells * plan.splits > double(kWsSplitKFloats)) return std::numeric_limits<double>::infinity();

@@ -465,6 +465,27 @@ TEST(Tf32WgmmaWsPlan, TailSplitWhereTheLastRoundIsShort) {
   EXPECT_EQ(tf32_ws_plan_name({0, false, 1, 4}, variants), "256x128 s4 g8 cn2 tail 4");
 }
 
+// Run 42 (H200): over three m-tiles the 128x128 tile paired along m left its
+// second pair half past C and ran far behind the same tile paired along n
+// (call 89: 384x4224x3584 71.4% of cuBLAS TF32 against 100.8%; call 90:
+// 288x4128x1264 113.3 against 155.2, 383x4192x2950 160.9 against 225.8 in
+// call 91). At five m-tiles the pair along m stayed ahead (call 90:
+// 640x1920x896 118.5 against 99.4 for 192x128 cn2 tail 2).
+TEST(Tf32WgmmaWsPlan, NoPairAlongMOverThreeMTiles) {
+  const auto variants = std::span<const Tf32WsVariant>(kTf32WsVariants);
+  const auto hopper = [&](int i) { return 66 * variants[std::size_t(i)].ctas_per_sm; };
+  for (const auto [m, n, k] :
+       {std::array{384, 4224, 3584}, std::array{288, 4128, 1264}, std::array{383, 4192, 2950}}) {
+    const Tf32WsPlan p = tf32_ws_plan(m, n, k, variants, hopper);
+    EXPECT_EQ(variants[std::size_t(p.variant)].cluster_m, 1) << m << "x" << n << "x" << k << ": "
+                                                             << tf32_ws_plan_name(p, variants);
+    Tf32WsModel before;
+    before.pair_m_three = 1;
+    EXPECT_EQ(tf32_ws_plan_name(tf32_ws_plan(m, n, k, variants, hopper, before), variants), "128x128 s6 g8 cm2");
+  }
+  EXPECT_EQ(tf32_ws_plan_name(tf32_ws_plan(640, 1920, 896, variants, hopper), variants), "128x128 s6 g8 cm2");
+}
+
 TEST(Tf32WgmmaWsPlan, NarrowShapesLeaveTheShippedTile) {
   const auto variants = std::span<const Tf32WsVariant>(kTf32WsVariants);
   // Clusters of 2 on 132 SMs, twice as many of a variant of two CTAs an SM.
