@@ -121,16 +121,16 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
   // 0.7 to 3.6 (n of 155 to 167); the tiles of three blocks an SM lost 0.4 to
   // 5.7 unsplit at short k (its two barriers and pass through shared memory
   // cost more than its wider stores save, where three blocks share the SM)
-  // and 0.8 and 1.7 on 64x128's splits. The 128x128 tile (two blocks an SM)
-  // stores through shared memory too but by stream-k or the tail split: its
-  // row-by-row store took 17% of the kernel's stall samples at 2138x3897x302
-  // (Nsight Compute, run 42), waiting on the stores' registers, and at all
-  // 340 of 30,000 freshly drawn shapes with n % 4 != 0 whose pick was its
-  // grid or a split of it, shared memory ran +2.45 points of cuBLAS SGEMM
-  // ahead at the mean (grid +4.5, 90 faster and 16 slower; splits +1.4, up
-  // to 6 behind at small m and n past 3,000), under 95% at 178 against 220;
-  // by stream-k it was behind at 11 of 12 shapes, by 1.9 at the mean (run 42,
-  // H200).
+  // and 0.8 and 1.7 on 64x128's splits. The 128x128 tile (the one of two
+  // blocks an SM) stores through shared memory too, but not by stream-k or
+  // the tail split: its row-by-row store took 17% of the kernel's stall
+  // samples at 2138x3897x302 (Nsight Compute, run 42), waiting on the
+  // stores' registers, and at all 340 of 30,000 freshly drawn shapes with
+  // n % 4 != 0 whose pick was its grid or a split of it, shared memory ran
+  // +2.45 points of cuBLAS SGEMM ahead at the mean (grid +4.5, 90 faster and
+  // 16 slower; splits +1.4, up to 6 behind at small m and n past 3,000),
+  // under 95% at 178 against 220; by stream-k it was behind at 11 of 12
+  // shapes, by 1.9 at the mean (run 42, H200).
   const bool b_off = ldb % 4 != 0 || !aligned16(b);  // kBShifted: B itself on 16 bytes (launch_fp32_plan)
   const int c_store = n % 4 == 0 && aligned16(c) ? kStoreVec
                       : Cfg::MIN_BLOCKS == 1 || (z > 1 && Cfg::BN == 64) || (Cfg::MIN_BLOCKS == 2 && !persistent)
