@@ -174,8 +174,6 @@ void launch_tile(const float* a, int lda, const float* b, int ldb, float* c, int
 
 std::span<const Fp32Tile> fp32_tiles() { return kTiles; }
 
-std::span<const int> fp32_tails() { return ws::kTailPieces; }
-
 std::vector<Fp32Plan> fp32_plans() {
   std::vector<Fp32Plan> all;
   for (int tile = 0; tile < int(std::size(kTiles)); ++tile) {

@@ -52,8 +52,6 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu);
 
 // The block tiles fp32-best runs.
 std::span<const Fp32Tile> fp32_tiles();
-// The tail splits it runs (Fp32Plan::tail).
-std::span<const int> fp32_tails();
 
 struct Fp32Plan {
   int tile = 0;    // index into fp32_tiles()
@@ -119,7 +117,7 @@ double fp32_plan_cost(const Fp32Plan& plan, int m, int n, int k, const Fp32Gpu& 
 std::string fp32_plan_name(const Fp32Plan& plan);
 
 // Every plan fp32-best can run: each tile split 1 to 64 ways, by stream-k,
-// and by the tail split into each of fp32_tails() pieces.
+// and by the tail split into each of ws::kTailPieces pieces.
 std::vector<Fp32Plan> fp32_plans();
 
 // Where B's rows are off 16 bytes (B itself on 16): read in place by the

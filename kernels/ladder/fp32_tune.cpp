@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -29,13 +30,14 @@ struct Shape {
   int m, n, k;
 };
 
+// The plans timed unless --plan names others: every plan fp32-best can run
+// (fp32_plans), its splits thinned past 8 to the rule's range.
 std::vector<Fp32Plan> plans() {
+  constexpr int kTimedSplits[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64};
   std::vector<Fp32Plan> all;
-  for (int tile = 0; tile < int(fp32_tiles().size()); ++tile) {
-    for (int splits : {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64}) all.push_back({tile, splits});  // the rule's range
-    all.push_back({tile, 1, true});
-    for (const int tail : fp32_tails()) all.push_back({tile, 1, false, tail});
-  }
+  for (const Fp32Plan& plan : fp32_plans())
+    if (plan.stream_k || plan.tail > 1 || std::ranges::find(kTimedSplits, plan.splits) != std::end(kTimedSplits))
+      all.push_back(plan);
   return all;
 }
 
