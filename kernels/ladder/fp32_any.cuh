@@ -162,7 +162,11 @@ __device__ __forceinline__ void store_patch(const Patch& patch, float* C, int ld
 // Rows go through in passes of as many as the shared memory holds (all of
 // them but on the 128x256 tile over k-tiles of 16: two passes). Called by
 // every thread of the block, after the last copy has landed and the last
-// fragments are read.
+// fragments are read. (The compiler merges each plain float4 here with the
+// fallback of words into four word stores; written as single PTX stores
+// they ran no faster. What the pass costs is its instructions: 15.4 M
+// executed after the main loop at 4973x6450x151, against 3.4 M for float4
+// from the registers at 4973x6452x151; run 43, H200.)
 template <class Cfg, class Patch>
 __device__ __forceinline__ void store_staged(const Patch& patch, float* stage, float* C, int ldc, int M, int N,
                                              int row0, int col0, int warp_row, int warp_col, bool add) {
