@@ -69,20 +69,25 @@ using Tile64x64 = Fp32AnyConfig<64, 64, 16, 32, 32, 8, 4, 4, 8, 6, 4>;
 using Tile32x128 = Fp32AnyConfig<32, 128, 16, 32, 32, 8, 4, 4, 8, 6, 5>;
 
 enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64, k32x128 };
-// Where B's rows are off 16 bytes, the 128x256 and 128x128 k16 tiles copy
-// words; the others shifted float4 (their shared memory the larger). Run 39
-// (H200, fp32_tune: every plan at the 35 shapes of run 38's tables with
-// n % 4 != 0 and m up to 640, the 128x256 tiles' at 19 more with m up to
-// 3072, against run 38's words at the same plans), each plan's time shifted
-// against words, median of 179 to 271 plans a tile: 32x128 0.90, 64x128
-// 0.97, 128x256 k16 0.99, 128x64 and 64x64 k16 1.00, 128x128 k16 1.04,
-// 128x256 1.04.
+// Where B's rows are off 16 bytes, the 128x256 tile copies words; the
+// others shifted float4 (their shared memory the larger). Run 39 (H200,
+// fp32_tune: every plan at the 35 shapes of run 38's tables with n % 4 != 0
+// and m up to 640, the 128x256 tiles' at 19 more with m up to 3072, against
+// run 38's words at the same plans), each plan's time shifted against
+// words, median of 179 to 271 plans a tile: 32x128 0.90, 64x128 0.97,
+// 128x256 k16 0.99, 128x64 and 64x64 k16 1.00, 128x128 k16 1.04, 128x256
+// 1.04. The 128x128 k16 tile copied words too until run 44, which timed it
+// shifted at the 108 of 444 drawn shapes with n % 4 != 0 whose pick it is
+// (H200): its splits +4.4 points of cuBLAS SGEMM at the mean, 29 of 36
+// faster (words in place had run 13 to 19 points behind at m of 200 to 500,
+// 491x1307x3618 split 6 82.0% -> 100.8%), its grid level (its B padded past
+// m = 640) and stream-k -0.2 (15 of 36 faster).
 constexpr Fp32Tile kTiles[] = {
     {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes, true, true},
     {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytesOf[kBShifted]},
     {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytesOf[kBShifted], false},
     {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytesOf[kBShifted]},
-    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytes, true, true},
+    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytesOf[kBShifted]},
     {"64x64 k16", 64, 64, 16, 4, Tile64x64::kSharedBytesOf[kBShifted]},
     {"32x128", 32, 128, 16, 5, Tile32x128::kSharedBytesOf[kBShifted]},
 };

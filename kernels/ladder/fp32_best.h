@@ -4,9 +4,9 @@
 // measurements are in docs/ladder-notes.md. Any M, N, K, and A, B and C
 // where they lie (4-byte aligned): where n or B's address leaves B's rows off
 // 16-byte boundaries the kernel reads B in place (m up to a few hundred, or
-// a few thousand on the 128x256 tiles: words on the 128x256 and 128x128 k16
-// tiles, the aligned float4 around each row, shifted, on the others, B
-// itself on 16 bytes) or runs on a padded copy of B, kept in one
+// a few thousand on the 128x256 tiles: words on the 128x256 tile, the
+// aligned float4 around each row, shifted, on the others, B itself on 16
+// bytes) or runs on a padded copy of B, kept in one
 // process-wide workspace that grows to the largest shape seen (so calls on
 // streams that overlap must not need it, nor stream-k's flags, one
 // process-wide set); C's rows off 16 bytes are stored as wide as

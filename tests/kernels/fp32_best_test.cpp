@@ -3,7 +3,7 @@
 // C = A * B against a double-precision reference, its output poisoned first, at
 // aligned shapes and at ragged ones (A's rows read off 32-byte sectors; B's
 // rows off 16 bytes, by n or by B's address, read in place where m is small
-// (words on the 128x256 and 128x128 k16 tiles, shifted float4 on the others,
+// (words on the 128x256 tile, shifted float4 on the others,
 // where B itself is on 16 bytes, down to rows of 1 to 3 floats and splits that
 // end in B's last 3 rows) and from a padded copy where it is not; C's rows at
 // every alignment, by n or by C's address, stored as float4, pairs or words),
@@ -50,8 +50,8 @@ std::vector<Case> all_cases() {
       // Rows of 2 and 3 floats; split 3: a split but the last ends in B's last 3 rows.
       {{}, 40, 2, 34}, {{}, 21, 3, 33},
       {{}, 130, 132, 68, 1, 0}, {{}, 130, 132, 68, 0, 1}, {{}, 67, 260, 77, 2, 2},  // B, C, both off 16 bytes
-      // m past the bound of reading B in place of the tiles of three blocks an
-      // SM (their B padded, the 128x256 tiles' copied in words), and of every tile.
+      // m past the bound of reading B in place of the tiles of two to five blocks
+      // an SM (their B padded, the 128x256 tiles' read in place), and of every tile.
       {{}, 700, 131, 70}, {{}, 700, 132, 70, 1, 1}, {{}, 3100, 45, 37, 3, 0},
   };
   std::vector<Case> cases;
