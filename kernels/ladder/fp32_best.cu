@@ -217,10 +217,20 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu) {
 namespace {
 
 // Whether the kernel reads B in place (B's rows off 16 bytes and m up to the
-// tile's bound; else B is padded first): run 34's four measured points, the
-// bounds between them guessed.
+// tile's bound; else B is padded first). Run 34's four measured points set
+// 3,072 for the tiles of one block an SM and 640 for the others; run 44
+// (H200, fp32_tune under the rule's pick, B in place and padded at every m,
+// 120 fresh shapes with n % 4 != 0 past those bounds) raised the 128x128
+// tile's (two blocks an SM, its copies shifted since) to 2,048: in place
+// ahead by +6.3, +1.1 and +0.4 points of cuBLAS SGEMM at the mean at m up to
+// 1,024, 1,536 and 2,048 (2, 11 and 11 shapes), level past it (+0.4 and
+// -0.6 at two sets of 12 and 7); and the 64x64 tile's (four) to 1,536: +3.1
+// and +1.1 at m up to 1,024 and 1,536, +0.1 and -0.6 past it. The 32x128
+// tile's in place ran 3 to 4.5 points behind at every m from 641 to 2,560,
+// the 128x256 k16 tile's past 3,072 level (-0.3, 24 shapes).
 bool b_in_place(const Fp32Tile& tile, int m, bool b_whole) {
-  return !b_whole && m <= (tile.blocks_per_sm == 1 ? 3072 : 640);
+  const int per_sm = tile.blocks_per_sm;
+  return !b_whole && m <= (per_sm == 1 ? 3072 : per_sm == 2 ? 2048 : per_sm == 4 ? 1536 : 640);
 }
 
 // A tile of several blocks an SM: what a round of j of them (j = 1 .. its
@@ -251,9 +261,14 @@ Rounds rounds_of(const Fp32Tile& t, const Fp32Model& model) {
 // tables with run 39's at the 54 shapes they time with n % 4 != 0 and m up
 // to 3072 (fp32_rule_fit, a grid of the two: the pick under 95% at 47 of 200
 // timed picks, 50 with run 38's values; with call 68's tables of the shifts
-// built for each ldb % 4, 45 and 48).
+// built for each ldb % 4, 45 and 48). Charged at m up to 640, where those
+// tiles read B in place when they were fitted; the 64x64 tile reads it in
+// place up to 1,536 since run 44 (b_in_place), uncharged there as the
+// padded copy it replaces was (charged, the pick moved from it to the
+// 32x128 tile padded at 276 of 15,105 drawn shapes with n % 4 != 0, a
+// change nothing measured).
 double words_cost(const Fp32Tile& t, int m, int n, const Fp32Model& model) {
-  if (t.block_m > 64 || !b_in_place(t, m, n % 4 == 0)) return 1;
+  if (t.block_m > 64 || n % 4 == 0 || m > 640) return 1;
   return t.block_m == 64 ? model.words_64 : model.words_32;
 }
 
@@ -475,8 +490,8 @@ void launch_fp32_plan(const Fp32Plan& plan, const float* a, const float* b, floa
   // points) and 2048 (128x256 k16, +1.8), the copy ahead at m = 2948, 3795,
   // 4634 (three-block tiles, by 6 to 10) and 4096 (128x256, +0.5). Run 39
   // had the copy ahead of shifted float4 at m = 909 to 4300 too (five
-  // shapes, the best plan 0 to 8 points), so the bounds stay (b_in_place);
-  // between the points they are guesses.
+  // shapes, the best plan 0 to 8 points), so the bounds stayed; run 44
+  // raised those of the 128x128 and 64x64 tiles (b_in_place).
   const int lda = k;
   const bool b_whole = n % 4 == 0 && aligned16(b);
   // B's rows off 16 bytes: read in place (in words, or shifted where B itself is on 16), or from a padded copy.

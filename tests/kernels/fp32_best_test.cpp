@@ -50,8 +50,8 @@ std::vector<Case> all_cases() {
       // Rows of 2 and 3 floats; split 3: a split but the last ends in B's last 3 rows.
       {{}, 40, 2, 34}, {{}, 21, 3, 33},
       {{}, 130, 132, 68, 1, 0}, {{}, 130, 132, 68, 0, 1}, {{}, 67, 260, 77, 2, 2},  // B, C, both off 16 bytes
-      // m past the bound of reading B in place of the tiles of two to five blocks
-      // an SM (their B padded, the 128x256 tiles' read in place), and of every tile.
+      // m past the bound of reading B in place of the tiles of three and five
+      // blocks an SM (their B padded; the others' read in place), and of every tile.
       {{}, 700, 131, 70}, {{}, 700, 132, 70, 1, 1}, {{}, 3100, 45, 37, 3, 0},
   };
   std::vector<Case> cases;
