@@ -218,16 +218,16 @@ namespace {
 
 // Whether the kernel reads B in place (B's rows off 16 bytes and m up to the
 // tile's bound; else B is padded first). Run 34's four measured points set
-// 3,072 for the tiles of one block an SM and 640 for the others; run 44
-// (H200, fp32_tune under the rule's pick, B in place and padded at every m,
-// 120 fresh shapes with n % 4 != 0 past those bounds) raised the 128x128
-// tile's (two blocks an SM, its copies shifted since) to 2,048: in place
-// ahead by +6.3, +1.1 and +0.4 points of cuBLAS SGEMM at the mean at m up to
-// 1,024, 1,536 and 2,048 (2, 11 and 11 shapes), level past it (+0.4 and
-// -0.6 at two sets of 12 and 7); and the 64x64 tile's (four) to 1,536: +3.1
-// and +1.1 at m up to 1,024 and 1,536, +0.1 and -0.6 past it. The 32x128
-// tile's in place ran 3 to 4.5 points behind at every m from 641 to 2,560,
-// the 128x256 k16 tile's past 3,072 level (-0.3, 24 shapes).
+// 3,072 for the tiles of one block an SM and 640 for the others; run 44 (H200,
+// fp32_tune under the rule's pick, B in place and padded at every m, 120 fresh
+// shapes with n % 4 != 0 past those bounds) raised the 128x128 tile's (two
+// blocks an SM; its copies shifted, no longer words) to 2,048: in place ahead
+// by +6.3, +1.1 and +0.4 points of cuBLAS SGEMM at the mean at m up to 1,024,
+// 1,536 and 2,048 (2, 11 and 11 shapes), level past it (+0.4 and -0.6 at two
+// sets of 12 and 7); and the 64x64 tile's (four) to 1,536: +3.1 and +1.1 at m
+// up to 1,024 and 1,536, +0.1 and -0.6 past it. The 32x128 tile's in place ran
+// 3 to 4.5 points behind at every m from 641 to 2,560, the 128x256 k16 tile's
+// past 3,072 level (-0.3, 24 shapes).
 bool b_in_place(const Fp32Tile& tile, int m, bool b_whole) {
   const int per_sm = tile.blocks_per_sm;
   return !b_whole && m <= (per_sm == 1 ? 3072 : per_sm == 2 ? 2048 : per_sm == 4 ? 1536 : 640);

@@ -3,10 +3,10 @@
 // (so that small grids still fill the SMs) by the rule in fp32_best.cu, whose
 // measurements are in docs/ladder-notes.md. Any M, N, K, and A, B and C
 // where they lie (4-byte aligned): where n or B's address leaves B's rows off
-// 16-byte boundaries the kernel reads B in place (m up to a few hundred, or
-// a few thousand on the 128x256 tiles: words on the 128x256 tile, the
-// aligned float4 around each row, shifted, on the others, B itself on 16
-// bytes) or runs on a padded copy of B, kept in one
+// 16-byte boundaries the kernel reads B in place (m up to 640, 1,536 on the
+// 64x64 tile, 2,048 on the 128x128 one, 3,072 on the 128x256 tiles: words on
+// the 128x256 tile, the aligned float4 around each row, shifted, on the
+// others, B itself on 16 bytes) or runs on a padded copy of B, kept in one
 // process-wide workspace that grows to the largest shape seen (so calls on
 // streams that overlap must not need it, nor stream-k's flags, one
 // process-wide set); C's rows off 16 bytes are stored as wide as
