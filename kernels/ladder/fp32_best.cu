@@ -79,7 +79,7 @@ enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64, k32x
 // 1.04. The 128x128 k16 tile copied words too until run 44, which timed it
 // shifted at the 108 of 444 drawn shapes with n % 4 != 0 whose pick it is
 // (H200): its splits +4.4 points of cuBLAS SGEMM at the mean, 29 of 36
-// faster (words in place had run 13 to 19 points behind at m of 200 to 500,
+// faster (words in place had run 10 to 20 points behind at m of 200 to 500,
 // 491x1307x3618 split 6 82.0% -> 100.8%), its grid level (its B padded past
 // m = 640) and stream-k -0.2 (15 of 36 faster).
 constexpr Fp32Tile kTiles[] = {
