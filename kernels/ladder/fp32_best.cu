@@ -83,12 +83,12 @@ enum TileIndex { k128x256, k64x128, k128x256k16, k128x64, k128x128, k64x64, k32x
 // 491x1307x3618 split 6 82.0% -> 100.8%), its grid level (its B padded past
 // m = 640) and stream-k -0.2 (15 of 36 faster).
 constexpr Fp32Tile kTiles[] = {
-    {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes, true, true},
+    {"128x256", 128, 256, 32, 1, Tile128x256::kSharedBytes, true, true, 3072},
     {"64x128", 64, 128, 32, 3, Tile64x128::kSharedBytesOf[kBShifted]},
-    {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytesOf[kBShifted], false},
+    {"128x256 k16", 128, 256, 16, 1, Tile128x256k16::kSharedBytesOf[kBShifted], false, false, 3072},
     {"128x64", 128, 64, 32, 3, Tile128x64::kSharedBytesOf[kBShifted]},
-    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytesOf[kBShifted]},
-    {"64x64 k16", 64, 64, 16, 4, Tile64x64::kSharedBytesOf[kBShifted]},
+    {"128x128 k16", 128, 128, 16, 2, Tile128x128::kSharedBytesOf[kBShifted], true, false, 2048},
+    {"64x64 k16", 64, 64, 16, 4, Tile64x64::kSharedBytesOf[kBShifted], true, false, 1536},
     {"32x128", 32, 128, 16, 5, Tile32x128::kSharedBytesOf[kBShifted]},
 };
 // How a tile's kernel copies B where its rows are off 16 bytes: its kTiles
@@ -217,21 +217,18 @@ int fp32_blocks_per_sm(const Fp32Tile& tile, const Fp32Gpu& gpu) {
 namespace {
 
 // Whether the kernel reads B in place (B's rows off 16 bytes and m up to the
-// tile's bound; else B is padded first). Run 34's four measured points set
-// 3,072 for the tiles of one block an SM and 640 for the others; run 44 (H200,
-// fp32_tune under the rule's pick, B in place and padded at every m, 120 fresh
-// shapes with n % 4 != 0 past those bounds) raised the 128x128 tile's (two
-// blocks an SM; its copies shifted, no longer words) to 2,048: in place ahead
-// by +6.3, +1.1 and +0.4 points of cuBLAS SGEMM at the mean at m up to 1,024,
-// 1,536 and 2,048 (2, 11 and 11 shapes), level past it (+0.4 and -0.6 at two
-// sets of 12 and 7); and the 64x64 tile's (four) to 1,536: +3.1 and +1.1 at m
-// up to 1,024 and 1,536, +0.1 and -0.6 past it. The 32x128 tile's in place ran
-// 3 to 4.5 points behind at every m from 641 to 2,560, the 128x256 k16 tile's
-// past 3,072 level (-0.3, 24 shapes).
-bool b_in_place(const Fp32Tile& tile, int m, bool b_whole) {
-  const int per_sm = tile.blocks_per_sm;
-  return !b_whole && m <= (per_sm == 1 ? 3072 : per_sm == 2 ? 2048 : per_sm == 4 ? 1536 : 640);
-}
+// tile's bound, kTiles' b_in_place_m; else B is padded first). Run 34's four
+// measured points set 3,072 for the tiles of one block an SM and 640 for the
+// others; run 44 (H200, fp32_tune under the rule's pick, B in place and padded
+// at every m, 120 fresh shapes with n % 4 != 0 past those bounds) raised the
+// 128x128 tile's (two blocks an SM; its copies shifted, no longer words) to
+// 2,048: in place ahead by +6.3, +1.1 and +0.4 points of cuBLAS SGEMM at the
+// mean at m up to 1,024, 1,536 and 2,048 (2, 11 and 11 shapes), level past it
+// (+0.4 and -0.6 at two sets of 12 and 7); and the 64x64 tile's (four) to
+// 1,536: +3.1 and +1.1 at m up to 1,024 and 1,536, +0.1 and -0.6 past it. The
+// 32x128 tile's in place ran 3 to 4.5 points behind at every m from 641 to
+// 2,560, the 128x256 k16 tile's past 3,072 level (-0.3, 24 shapes).
+bool b_in_place(const Fp32Tile& tile, int m, bool b_whole) { return !b_whole && m <= tile.b_in_place_m; }
 
 // A tile of several blocks an SM: what a round of j of them (j = 1 .. its
 // blocks an SM) costs per k-tile of 32, in k-tiles of the 128x256 tile,

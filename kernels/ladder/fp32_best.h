@@ -35,6 +35,8 @@ struct Fp32Tile {
   // Where B's rows are off 16 bytes: copied a word at a time (any B), else as
   // shifted float4 (B itself on 16 bytes; else a padded copy).
   bool b_words = false;
+  // Where B's rows are off 16 bytes: read in place up to this m, padded past it (fp32_best.cu, b_in_place).
+  int b_in_place_m = 640;
 };
 
 // What the rule needs to know of the GPU.
