@@ -95,8 +95,9 @@ void pad_rows_async(const PadJob* jobs, int count, cudaStream_t stream) {
   }
   const long long sum = float4s[0] + float4s[1];
   if (sum == 0) return;
-  // Each matrix at least a block (an empty one's block returns at once), at
-  // most one a kInFlight float4s a thread, and its share of kPadBlocks.
+  // Each matrix its share of kPadBlocks by its float4s, at least one block
+  // (an empty matrix's returns at once) and no more than give each thread
+  // kInFlight float4s.
   const auto blocks_for = [&](long long n) {
     const long long most = (n + kPadThreads * kInFlight - 1) / (kPadThreads * kInFlight);
     return int(std::max(1LL, std::min(most, (kPadBlocks * n + sum - 1) / sum)));
