@@ -1,14 +1,14 @@
 // tf32_wgmma_ws_plan.h — the rule that picks, per shape, which compiled
 // variant of tf32-wgmma-ws runs (a tile of 256 x 128, 128 x 256, 128 x 128,
-// 192 x 128 or 128 x 192 in clusters of 2, or of 128 x 64 or 64 x 128 two
-// CTAs an SM) and how its work is scheduled (ws::WorkSchedule): whole tiles,
+// 192 x 128, 128 x 192 or 64 x 128 in clusters of 2, or of 128 x 64 or 64 x
+// 128 two CTAs an SM) and how its work is scheduled (ws::WorkSchedule): whole tiles,
 // stream-k (the rounds that do not fill the GPU shared out by k-tile),
 // the tail split (the last partial round's units cut into equal pieces of k)
 // or split-k. Plain C++ (no CUDA): tests/kernels/tf32_wgmma_ws_layout_test.cpp
 // checks its picks on the host; tf32_wgmma_ws.cu asks the driver how many
 // clusters of each variant are resident and runs what it picks. The model
 // and the measurements it was fitted to are in docs/ladder-notes.md, runs
-// 31, 33, 35, 40 and 42.
+// 31, 33, 35, 40, 42 and 45.
 #pragma once
 
 #include <algorithm>
@@ -134,6 +134,7 @@ Tf32WsPlan tf32_ws_plan(int m, int n, int k, std::span<const Tf32WsVariant> vari
     if (variants[std::size_t(i)].k_tile_cost <= 0) continue;
     const int g = resident(i);
     weigh(i, {i, false, 1}, g);
+    if (variants[std::size_t(i)].whole_tiles_only) continue;  // no k cut for it
     // Stream-k on the variants of two CTAs an SM: never the best plan measured (run 33).
     if (variants[std::size_t(i)].ctas_per_sm == 1) {
       weigh(i, {i, true, 1}, g);

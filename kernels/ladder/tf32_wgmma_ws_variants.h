@@ -26,6 +26,9 @@ struct Tf32WsVariant {
   // With ctas_per_sm > 1: the rule's k-tile time of a CTA that has its SM to
   // itself (a grid of at most one CTA an SM); k_tile_cost is that of one sharing it.
   double k_tile_cost_alone = 0;
+  // The rule weighs it only as whole tiles, a grid with no k cut (no
+  // stream-k, tail split or split-k).
+  bool whole_tiles_only = false;
 };
 
 // Index 0 is shipped: 256 x 128 (two consumers of 64 columns x 256 rows, one
@@ -87,6 +90,20 @@ inline constexpr Tf32WsVariant kTf32WsVariants[] = {
     // short k (its epilogue under the other CTA's main loop). Run 33: ahead of
     // the other tiles at 2 of 115 shapes, by 3-5%; the rule does not weigh it.
     {"128x128 s3 g8 cn2 2/sm", 128, 128, 3, 8, 1, 2, true, 0, 1, 2},
+    // 64 x 128 of two consumers (64 columns each, one m64n64k8 per 8 k), one
+    // CTA an SM with 8 stages of 24 KB, in pairs along m sharing B: cuBLAS
+    // TF32's tile at 1024^3 (a segment-k kernel of 64x128x32 tiles, 128 CTAs
+    // of 384 threads, 17.6 us under Nsight Compute against 21.7 for the
+    // rule's pick then, 128x128 cm2 tail 2; run 45). Where C is a wave or so
+    // of its tiles it is the fastest plan (1024^3 15.4 us, 104% of cuBLAS
+    // TF32; 896x1152x1792 21.9 against 27.4), and 0.6 of the shipped tile's
+    // pace at large shapes. Weighed at 0.40, and as whole tiles only: timed
+    // where the rule would pick it (calls 117 and 118, 112 shapes), its grid
+    // ran +7.8 and +9.0 points of cuBLAS TF32 ahead of the pick before at the
+    // mean (46 and 28 shapes, 8 slower), its tail splits +3.7 and -2.6
+    // (2176x640x3072 96.1 -> 80.9%), its splits +0.9 and -0.05. (The same tile
+    // paired along n ran behind it at all 20 shapes of call 116: not compiled.)
+    {"64x128 s8 g8 cm2", 64, 128, 8, 8, 2, 1, true, 0.40, 2, 1, 0, true},
 };
 
 constexpr ws::SharedPlan shared_plan(const Tf32WsVariant& v) {
