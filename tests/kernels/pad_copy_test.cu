@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/bench_check.cuh"
 #include "kernels/cuda/cuda_check.cuh"
 #include "kernels/cuda/gpu_runtime.h"
 #include "kernels/ladder/ladder_device.cuh"
@@ -44,7 +45,7 @@ void check_copies(const std::vector<Matrix>& ms, std::uint32_t seed) {
     TS_CUDA_CHECK(cudaMemcpy(src[i] + m.src_offset, host[i].data(), words * sizeof(float), cudaMemcpyHostToDevice));
     const std::size_t out = std::size_t(m.rows) * m.ld + kGuard;
     TS_CUDA_CHECK(cudaMalloc(&dst[i], out * sizeof(float)));
-    TS_CUDA_CHECK(cudaMemset(dst[i], 0xff, out * sizeof(float)));  // all ones: a NaN in every word
+    gpu::poison(dst[i], out, nullptr);
     jobs.push_back({src[i] + m.src_offset, m.rows, m.cols, dst[i], m.ld});
   }
   pad_rows_async(jobs.data(), int(jobs.size()), nullptr);
